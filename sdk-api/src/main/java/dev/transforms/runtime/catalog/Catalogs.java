@@ -1,0 +1,101 @@
+package dev.transforms.runtime.catalog;
+
+import dev.transforms.api.ConfigurationException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * The Iceberg catalogs of one configuration, each built on first use and closed with this object.
+ * Thread-safe.
+ */
+public final class Catalogs implements Closeable {
+
+  private final TransformsConfig config;
+  private final Configuration hadoopConf;
+  private final Map<String, Catalog> loaded = new LinkedHashMap<>();
+
+  /**
+   * Creates the catalogs of a configuration; none is built yet.
+   *
+   * @param config the configuration that defines them
+   */
+  public Catalogs(TransformsConfig config) {
+    this.config = config;
+    this.hadoopConf = new Configuration();
+  }
+
+  /**
+   * The catalog of a name, built on first use.
+   *
+   * @param name a catalog name from the configuration
+   * @return the Iceberg catalog
+   * @throws ConfigurationException if the catalog is not defined or cannot be built; the message has
+   *     secrets masked
+   */
+  public synchronized Catalog catalog(String name) {
+    Catalog catalog = loaded.get(name);
+    if (catalog != null) {
+      return catalog;
+    }
+    Map<String, String> props = config.catalogs().get(name);
+    if (props == null) {
+      throw new ConfigurationException("Catalog '" + name + "' is not defined; defined catalogs: "
+          + config.catalogs().keySet());
+    }
+    if (TransformsConfig.DEFAULT_CATALOG.equals(name)
+        && props.equals(TransformsConfig.embeddedCatalog(config.warehouse()))) {
+      try {
+        Files.createDirectories(config.warehouse());
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot create warehouse folder " + config.warehouse(), e);
+      }
+    }
+    try {
+      catalog = CatalogUtil.buildIcebergCatalog(name, props, hadoopConf);
+    } catch (RuntimeException e) {
+      throw new ConfigurationException("Cannot start catalog '" + name + "': "
+          + config.masker().mask(String.valueOf(e.getMessage())), e);
+    }
+    loaded.put(name, catalog);
+    return catalog;
+  }
+
+  /**
+   * The configuration the catalogs come from.
+   *
+   * @return the configuration
+   */
+  public TransformsConfig config() {
+    return config;
+  }
+
+  /**
+   * The Hadoop configuration shared by the catalogs' file IO.
+   *
+   * @return the Hadoop configuration
+   */
+  public Configuration hadoopConf() {
+    return hadoopConf;
+  }
+
+  @Override
+  public synchronized void close() {
+    for (Catalog catalog : loaded.values()) {
+      if (catalog instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          // Closing releases connections; a failure here must not hide the build's own result.
+        }
+      }
+    }
+    loaded.clear();
+  }
+}
