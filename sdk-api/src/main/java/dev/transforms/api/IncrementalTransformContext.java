@@ -1,8 +1,11 @@
 package dev.transforms.api;
 
+import dev.transforms.runtime.spec.Handle;
+
 /**
  * The context of an {@link Incremental} transform: tells whether this build is incremental.
  */
+@Handle(engine = Handle.ANY_ENGINE, role = Handle.Role.CONTEXT, artifact = "dev.transforms:sdk-api")
 public interface IncrementalTransformContext extends TransformContext {
 
   /**

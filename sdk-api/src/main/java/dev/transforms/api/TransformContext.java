@@ -1,9 +1,12 @@
 package dev.transforms.api;
 
+import dev.transforms.runtime.spec.Handle;
+
 /**
  * What every transform may ask of the build that runs it. Declare a parameter of this type (or of an
  * engine's richer context, such as {@code SparkTransformContext}) to receive it; it needs no annotation.
  */
+@Handle(engine = Handle.ANY_ENGINE, role = Handle.Role.CONTEXT, artifact = "dev.transforms:sdk-api")
 public interface TransformContext {
 
   /**

@@ -1,0 +1,69 @@
+package dev.transforms.runtime.build;
+
+import dev.transforms.runtime.publish.OutputWrites;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The outcome of a build: one result per planned transform, in the order they ran.
+ *
+ * @param buildId the build's identifier
+ * @param results one result per transform
+ * @param duration the whole build's duration
+ */
+public record BuildReport(String buildId, List<TransformResult> results, Duration duration) {
+
+  /**
+   * Whether every transform succeeded.
+   *
+   * @return {@code true} when nothing failed or was skipped
+   */
+  public boolean succeeded() {
+    return results.stream().allMatch(r -> r.status() == TransformResult.Status.SUCCEEDED);
+  }
+
+  /**
+   * The result of one transform.
+   *
+   * @param transform a transform name
+   * @return its result, if it was planned
+   */
+  public Optional<TransformResult> result(String transform) {
+    return results.stream().filter(r -> r.transform().equals(transform)).findFirst();
+  }
+
+  /**
+   * The report as a text table, one line per transform and one per output, as the command line
+   * prints it.
+   *
+   * @return the formatted report
+   */
+  public String format() {
+    StringBuilder out = new StringBuilder();
+    out.append(String.format("Build %s: %s in %s%n", buildId, succeeded() ? "SUCCEEDED" : "FAILED", seconds(duration)));
+    for (TransformResult result : results) {
+      out.append(String.format("  %-9s %-40s %-11s %-11s %8s  %s%n", result.status(), result.transform(),
+          result.engine(), result.status() == TransformResult.Status.SKIPPED ? "-"
+              : result.incremental() ? "incremental" : "full",
+          seconds(result.duration()), result.reason()));
+      for (OutputWrites output : result.outputs()) {
+        out.append(String.format("      -> %s (%s): +%d rows, -%d rows, %d files, %d snapshots, snapshot %s%s%n",
+            output.path(), output.identifier(), output.rowsAdded(), output.rowsDeleted(), output.filesAdded(),
+            output.snapshots(), output.snapshotId().isPresent() ? Long.toString(output.snapshotId().getAsLong()) : "none",
+            output.created() ? ", created" : ""));
+      }
+      result.error().ifPresent(e -> out.append("      error: ").append(firstLine(e)).append('\n'));
+    }
+    return out.toString();
+  }
+
+  private static String firstLine(Throwable error) {
+    String message = String.valueOf(error.getMessage());
+    return message;
+  }
+
+  private static String seconds(Duration duration) {
+    return String.format("%.2fs", duration.toNanos() / 1e9);
+  }
+}

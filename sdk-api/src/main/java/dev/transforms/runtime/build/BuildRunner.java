@@ -1,0 +1,323 @@
+package dev.transforms.runtime.build;
+
+import dev.transforms.api.DatasetNotFoundException;
+import dev.transforms.api.IncrementalRequiredException;
+import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.catalog.Catalogs;
+import dev.transforms.runtime.catalog.ResolvedTable;
+import dev.transforms.runtime.catalog.TableResolver;
+import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.engine.BoundInput;
+import dev.transforms.runtime.engine.BoundOutput;
+import dev.transforms.runtime.engine.BuildEnvironment;
+import dev.transforms.runtime.engine.Engine;
+import dev.transforms.runtime.engine.EngineProvider;
+import dev.transforms.runtime.engine.EngineRegistry;
+import dev.transforms.runtime.engine.TransformRun;
+import dev.transforms.runtime.incremental.IncrementalDecider;
+import dev.transforms.runtime.incremental.IncrementalDecision;
+import dev.transforms.runtime.incremental.IncrementalState;
+import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.plan.BuildPlan;
+import dev.transforms.runtime.publish.OutputPublisher;
+import dev.transforms.runtime.publish.OutputWrites;
+import dev.transforms.runtime.spec.DatasetKind;
+import dev.transforms.runtime.spec.IncrementalSpec;
+import dev.transforms.runtime.spec.ParameterSpec;
+import dev.transforms.runtime.spec.TransformSpec;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+
+/**
+ * Runs a planned build: for each transform in dependency order, resolves its paths, loads its tables,
+ * decides whether it runs incrementally, stages its outputs, has its engine invoke it, and publishes
+ * its outputs, or discards everything it wrote if it fails.
+ *
+ * <p>A failed transform does not stop the build: transforms downstream of it are skipped, the others
+ * run. This is the one code path behind the command line and the testing kit.
+ */
+public final class BuildRunner implements AutoCloseable {
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final TransformsConfig config;
+  private final Catalogs catalogs;
+  private final TableResolver resolver;
+  private final ClassLoader loader;
+  private final List<EngineProvider> providers;
+
+  /**
+   * Creates a runner whose engines are found on the context class loader.
+   *
+   * @param config the configuration
+   */
+  public BuildRunner(TransformsConfig config) {
+    this(config, Thread.currentThread().getContextClassLoader(), null);
+  }
+
+  /**
+   * Creates a runner with explicit engines, for tests and embedding.
+   *
+   * @param config the configuration
+   * @param loader the class loader to find engines with, when {@code providers} is null
+   * @param providers the engines to use, or {@code null} to find them with {@link java.util.ServiceLoader}
+   */
+  public BuildRunner(TransformsConfig config, ClassLoader loader, List<EngineProvider> providers) {
+    this.config = config;
+    this.catalogs = new Catalogs(config);
+    this.resolver = new TableResolver(config);
+    this.loader = loader;
+    this.providers = providers;
+  }
+
+  /**
+   * The catalogs this runner writes through.
+   *
+   * @return the catalogs
+   */
+  public Catalogs catalogs() {
+    return catalogs;
+  }
+
+  /**
+   * The resolver of dataset paths.
+   *
+   * @return the resolver
+   */
+  public TableResolver resolver() {
+    return resolver;
+  }
+
+  /**
+   * Runs a build.
+   *
+   * @param plan the transforms, in dependency order
+   * @param listener hears progress
+   * @return the report
+   */
+  public BuildReport run(BuildPlan plan, BuildListener listener) {
+    long start = System.nanoTime();
+    String buildId = HexFormat.of().formatHex(randomBytes());
+    BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver);
+    List<TransformResult> results = new ArrayList<>();
+    Set<String> failed = new HashSet<>();
+    List<TransformSpec> transforms = plan.transforms();
+    try (EngineRegistry engines = providers == null ? new EngineRegistry(environment, loader)
+        : new EngineRegistry(environment, providers)) {
+      for (int i = 0; i < transforms.size(); i++) {
+        TransformSpec spec = transforms.get(i);
+        listener.started(spec, i + 1, transforms.size());
+        Optional<String> failedUpstream = plan.upstreamOf(spec.name()).stream().filter(failed::contains).findFirst();
+        TransformResult result;
+        if (failedUpstream.isPresent()) {
+          result = new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SKIPPED, false,
+              "skipped: upstream transform " + failedUpstream.get() + " did not succeed", List.of(), Duration.ZERO,
+              Optional.empty());
+        } else {
+          result = runOne(environment, engines, spec, i);
+        }
+        if (result.status() != TransformResult.Status.SUCCEEDED) {
+          failed.add(spec.name());
+        }
+        results.add(result);
+        listener.finished(result, i + 1, transforms.size());
+      }
+    }
+    return new BuildReport(buildId, results, Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  private static byte[] randomBytes() {
+    byte[] bytes = new byte[6];
+    RANDOM.nextBytes(bytes);
+    return bytes;
+  }
+
+  private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec, int index) {
+    long start = System.nanoTime();
+    OutputPublisher publisher = null;
+    boolean incremental = false;
+    String reason = "";
+    try {
+      Engine engine = engines.engineFor(spec);
+      Map<DatasetPath, Table> inputTables = new LinkedHashMap<>();
+      Map<DatasetPath, OptionalLong> current = new LinkedHashMap<>();
+      List<BoundInput> inputs = new ArrayList<>();
+      List<InputBinding> pending = new ArrayList<>();
+      for (ParameterSpec parameter : spec.inputs()) {
+        ResolvedTable resolved = resolver.resolve(parameter.requirePath());
+        Catalog catalog = catalogs.catalog(resolved.catalog());
+        Optional<Table> table = loadInput(spec, parameter, resolved, catalog);
+        Optional<Path> files = table.isPresent() ? Optional.empty() : Optional.of(fileLocation(spec, parameter));
+        OptionalLong snapshot = table.map(BuildRunner::currentSnapshot).orElse(OptionalLong.empty());
+        table.ifPresent(t -> {
+          inputTables.put(parameter.requirePath(), t);
+          current.put(parameter.requirePath(), snapshot);
+        });
+        pending.add(new InputBinding(parameter, resolved, table, files, snapshot));
+      }
+
+      Map<DatasetPath, Table> existingOutputs = new LinkedHashMap<>();
+      List<BoundOutput> outputs = new ArrayList<>();
+      List<OutputPublisher.Output> staged = new ArrayList<>();
+      for (ParameterSpec parameter : spec.outputs()) {
+        ResolvedTable resolved = resolver.resolve(parameter.requirePath());
+        if (parameter.kind().orElseThrow() == DatasetKind.FILES) {
+          outputs.add(new BoundOutput(parameter, resolved, Optional.empty(),
+              Optional.of(config.filesRoot().resolve(relative(parameter.requirePath())))));
+          continue;
+        }
+        Catalog catalog = catalogs.catalog(resolved.catalog());
+        createNamespace(catalog, resolved.identifier().namespace());
+        Table existing = catalog.tableExists(resolved.identifier()) ? catalog.loadTable(resolved.identifier()) : null;
+        if (existing != null) {
+          existingOutputs.put(parameter.requirePath(), existing);
+        }
+        outputs.add(new BoundOutput(parameter, resolved, Optional.ofNullable(existing), Optional.empty()));
+        staged.add(new OutputPublisher.Output(parameter.requirePath(), resolved, catalog, existing));
+      }
+
+      IncrementalDecider.StoredState stored =
+          IncrementalDecider.storedState(spec.name(), existingOutputs, (int) spec.outputs().stream()
+              .filter(o -> o.kind().orElseThrow() == DatasetKind.TABLE).count());
+      IncrementalDecision decision = IncrementalDecider.decide(spec, stored, inputTables, current);
+      incremental = decision.incremental();
+      reason = decision.reason();
+      Optional<IncrementalSpec> options = spec.incremental();
+      if (options.isPresent() && options.get().requireIncremental() && !decision.incremental()
+          && stored.state().isPresent()) {
+        throw new IncrementalRequiredException("Transform " + spec.name()
+            + " requires an incremental build, but this build must be full: " + decision.reason());
+      }
+      for (InputBinding binding : pending) {
+        OptionalLong stamped = stored.previousSnapshot(binding.parameter().requirePath());
+        // The snapshot the last build consumed is "previous" only while it still exists.
+        boolean exists = stamped.isPresent()
+            && binding.table().map(t -> t.snapshot(stamped.getAsLong()) != null).orElse(false);
+        OptionalLong previous = exists ? stamped : OptionalLong.empty();
+        boolean snapshotInput = options.map(o -> o.snapshotInputs().contains(binding.parameter().requirePath()))
+            .orElse(false);
+        inputs.add(new BoundInput(binding.parameter(), binding.resolved(), binding.table(), binding.files(),
+            binding.snapshot(), previous, decision.incremental() && !snapshotInput));
+      }
+
+      Map<DatasetPath, OptionalLong> consumed = new LinkedHashMap<>(current);
+      IncrementalState state = new IncrementalState(spec.name(),
+          options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), consumed);
+      Map<String, String> commitProperties = state.toSummary();
+
+      String branch = "transforms_" + environment.buildId() + "_" + (index + 1);
+      publisher = OutputPublisher.stage(spec.name(), branch, staged);
+      Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
+      TransformRun run = new TransformRun(environment, spec, target, inputs, outputs, decision, branch,
+          commitProperties);
+      engine.run(run);
+      List<OutputWrites> writes = publisher.publish(commitProperties);
+      publisher = null;
+      return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED, incremental, reason,
+          writes, Duration.ofNanos(System.nanoTime() - start), Optional.empty());
+    } catch (RuntimeException | LinkageError e) {
+      if (publisher != null) {
+        publisher.discard();
+      }
+      return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, incremental, reason,
+          List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)));
+    }
+  }
+
+  private Throwable masked(Throwable e) {
+    String message = String.valueOf(e.getMessage());
+    String safe = config.masker().mask(message);
+    if (safe.equals(message)) {
+      return e;
+    }
+    TransformsException copy = new TransformsException(safe);
+    copy.setStackTrace(e.getStackTrace());
+    return copy;
+  }
+
+  private Optional<Table> loadInput(TransformSpec spec, ParameterSpec parameter, ResolvedTable resolved,
+      Catalog catalog) {
+    try {
+      return Optional.of(catalog.loadTable(resolved.identifier()));
+    } catch (NoSuchTableException e) {
+      if (parameter.kind().orElseThrow() == DatasetKind.FILES) {
+        return Optional.empty();
+      }
+      throw new DatasetNotFoundException("Input " + parameter.requirePath() + " of transform " + spec.name()
+          + " does not exist: no table " + resolved.sparkIdentifier() + " in catalog '" + resolved.catalog()
+          + "'. Build its producer first, or check the mounts in " + TransformsConfig.FILE_NAME);
+    }
+  }
+
+  private Path fileLocation(TransformSpec spec, ParameterSpec parameter) {
+    Path location = config.filesRoot().resolve(relative(parameter.requirePath()));
+    if (!Files.exists(location)) {
+      throw new DatasetNotFoundException("Input " + parameter.requirePath() + " of transform " + spec.name()
+          + " does not exist: it is neither a table (" + resolver.resolve(parameter.requirePath()).sparkIdentifier()
+          + ") nor files under " + location);
+    }
+    return location;
+  }
+
+  private static String relative(DatasetPath path) {
+    return String.join("/", path.segments());
+  }
+
+  private static OptionalLong currentSnapshot(Table table) {
+    Snapshot snapshot = table.currentSnapshot();
+    return snapshot == null ? OptionalLong.empty() : OptionalLong.of(snapshot.snapshotId());
+  }
+
+  private static void createNamespace(Catalog catalog, Namespace namespace) {
+    if (!(catalog instanceof SupportsNamespaces namespaces)) {
+      return;
+    }
+    String[] levels = namespace.levels();
+    for (int depth = 1; depth <= levels.length; depth++) {
+      Namespace level = Namespace.of(java.util.Arrays.copyOf(levels, depth));
+      if (!namespaces.namespaceExists(level)) {
+        try {
+          namespaces.createNamespace(level);
+        } catch (AlreadyExistsException e) {
+          // Another writer created it first.
+        }
+      }
+    }
+  }
+
+  private static Object instantiate(TransformSpec spec) {
+    try {
+      return spec.method().getDeclaringClass().getConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new TransformsException("Cannot create " + spec.method().getDeclaringClass().getName()
+          + " to run transform " + spec.name() + ": " + e, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    catalogs.close();
+  }
+
+  private record InputBinding(ParameterSpec parameter, ResolvedTable resolved, Optional<Table> table,
+      Optional<Path> files, OptionalLong snapshot) {}
+}

@@ -1,0 +1,39 @@
+package dev.transforms.runtime.build;
+
+import dev.transforms.runtime.publish.OutputWrites;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What happened to one transform in a build.
+ *
+ * @param transform the transform's name
+ * @param engine the engine that ran it
+ * @param status whether it succeeded, failed or was skipped
+ * @param incremental whether it ran incrementally
+ * @param reason why the build was full (or incremental), or why it was skipped
+ * @param outputs what was written to each output; empty unless it succeeded
+ * @param duration how long it took, resolution and publication included
+ * @param error the failure, when it failed
+ */
+public record TransformResult(
+    String transform,
+    String engine,
+    Status status,
+    boolean incremental,
+    String reason,
+    List<OutputWrites> outputs,
+    Duration duration,
+    Optional<Throwable> error) {
+
+  /** The outcome of a transform. */
+  public enum Status {
+    /** It ran and its outputs were published. */
+    SUCCEEDED,
+    /** It failed; none of its writes were published. */
+    FAILED,
+    /** It did not run, because a transform upstream of it failed. */
+    SKIPPED
+  }
+}

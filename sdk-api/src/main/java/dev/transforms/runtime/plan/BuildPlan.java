@@ -1,0 +1,168 @@
+package dev.transforms.runtime.plan;
+
+import dev.transforms.api.PlanException;
+import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.spec.TransformSpec;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Transforms in the order they must run: a transform runs after the producers of its inputs.
+ *
+ * <p>Outputs name their producers, so the transforms form a graph over dataset paths. Planning
+ * rejects two transforms with one name, an output produced by two transforms, and cycles, naming every
+ * transform involved. Among transforms that do not depend on each other, the order is by name, so a
+ * plan is the same on every run.
+ */
+public final class BuildPlan {
+
+  private final List<TransformSpec> order;
+  private final Map<String, Set<String>> upstream;
+
+  private BuildPlan(List<TransformSpec> order, Map<String, Set<String>> upstream) {
+    this.order = List.copyOf(order);
+    this.upstream = upstream;
+  }
+
+  /**
+   * Plans a build of every given transform.
+   *
+   * @param transforms the transforms of the pipeline
+   * @return the plan
+   * @throws PlanException on a duplicate name, an output produced twice, or a cycle
+   */
+  public static BuildPlan of(Collection<TransformSpec> transforms) {
+    Map<String, TransformSpec> byName = new TreeMap<>();
+    for (TransformSpec spec : transforms) {
+      TransformSpec other = byName.putIfAbsent(spec.name(), spec);
+      if (other != null && other != spec) {
+        throw new PlanException("Two transforms are named " + spec.name() + ": "
+            + describe(other) + " and " + describe(spec) + "; give one a different @Transform(name)");
+      }
+    }
+    Map<DatasetPath, TransformSpec> producers = new LinkedHashMap<>();
+    for (TransformSpec spec : byName.values()) {
+      for (DatasetPath output : spec.outputPaths()) {
+        TransformSpec other = producers.putIfAbsent(output, spec);
+        if (other != null) {
+          throw new PlanException("Output " + output + " is produced by two transforms, " + other.name() + " and "
+              + spec.name() + "; a dataset has one producer");
+        }
+      }
+    }
+    Map<String, Set<String>> upstream = new TreeMap<>();
+    for (TransformSpec spec : byName.values()) {
+      Set<String> direct = new TreeSet<>();
+      for (DatasetPath input : spec.inputPaths()) {
+        Optional.ofNullable(producers.get(input)).ifPresent(p -> direct.add(p.name()));
+      }
+      upstream.put(spec.name(), direct);
+    }
+
+    // Kahn's algorithm, always taking the smallest ready name so the order is stable.
+    Map<String, Integer> waiting = new TreeMap<>();
+    Map<String, Set<String>> downstream = new TreeMap<>();
+    upstream.forEach((name, deps) -> {
+      waiting.put(name, deps.size());
+      deps.forEach(d -> downstream.computeIfAbsent(d, k -> new TreeSet<>()).add(name));
+    });
+    TreeSet<String> ready = new TreeSet<>();
+    waiting.forEach((name, count) -> {
+      if (count == 0) {
+        ready.add(name);
+      }
+    });
+    List<TransformSpec> order = new ArrayList<>();
+    while (!ready.isEmpty()) {
+      String next = ready.pollFirst();
+      order.add(byName.get(next));
+      for (String after : downstream.getOrDefault(next, Set.of())) {
+        if (waiting.merge(after, -1, Integer::sum) == 0) {
+          ready.add(after);
+        }
+      }
+    }
+    if (order.size() < byName.size()) {
+      List<String> cycle = findCycle(upstream, waiting);
+      throw new PlanException("Transforms form a cycle: " + String.join(" -> ", cycle)
+          + "; a transform cannot read, even indirectly, what it writes");
+    }
+    return new BuildPlan(order, upstream);
+  }
+
+  private static List<String> findCycle(Map<String, Set<String>> upstream, Map<String, Integer> waiting) {
+    String start = waiting.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)
+        .min(Comparator.naturalOrder()).orElseThrow();
+    // Walk upstream edges among unresolved transforms until a name repeats.
+    List<String> path = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    String current = start;
+    while (seen.add(current)) {
+      path.add(current);
+      current = upstream.get(current).stream().filter(u -> waiting.get(u) > 0).findFirst().orElseThrow();
+    }
+    List<String> cycle = new ArrayList<>(path.subList(path.indexOf(current), path.size()));
+    cycle.add(current);
+    java.util.Collections.reverse(cycle);
+    return cycle;
+  }
+
+  private static String describe(TransformSpec spec) {
+    return spec.method().getDeclaringClass().getName() + "." + spec.method().getName();
+  }
+
+  /**
+   * The plan restricted to some transforms and everything upstream of them.
+   *
+   * @param names the transforms to build
+   * @return a plan of those transforms and their upstream, in dependency order
+   * @throws PlanException if a name is not a transform of this plan
+   */
+  public BuildPlan select(Collection<String> names) {
+    Set<String> wanted = new TreeSet<>();
+    Deque<String> queue = new ArrayDeque<>();
+    for (String name : names) {
+      if (!upstream.containsKey(name)) {
+        throw new PlanException("No transform is named " + name + "; transforms: " + String.join(", ", upstream.keySet()));
+      }
+      queue.add(name);
+    }
+    while (!queue.isEmpty()) {
+      String name = queue.poll();
+      if (wanted.add(name)) {
+        queue.addAll(upstream.get(name));
+      }
+    }
+    return new BuildPlan(order.stream().filter(t -> wanted.contains(t.name())).toList(), upstream);
+  }
+
+  /**
+   * The transforms in the order they run.
+   *
+   * @return the ordered transforms
+   */
+  public List<TransformSpec> transforms() {
+    return order;
+  }
+
+  /**
+   * The transforms that produce a transform's inputs.
+   *
+   * @param name a transform name
+   * @return the names of its direct upstream transforms
+   */
+  public Set<String> upstreamOf(String name) {
+    return upstream.getOrDefault(name, Set.of());
+  }
+}
