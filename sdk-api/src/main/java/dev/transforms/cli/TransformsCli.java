@@ -1,0 +1,291 @@
+package dev.transforms.cli;
+
+import dev.transforms.api.ConfigurationException;
+import dev.transforms.api.InvalidPathException;
+import dev.transforms.api.InvalidTransformException;
+import dev.transforms.api.PlanException;
+import dev.transforms.runtime.build.BuildListener;
+import dev.transforms.runtime.build.BuildReport;
+import dev.transforms.runtime.build.BuildRunner;
+import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.catalog.Catalogs;
+import dev.transforms.runtime.catalog.ResolvedTable;
+import dev.transforms.runtime.catalog.TableResolver;
+import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.discovery.TransformIndex;
+import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.plan.BuildPlan;
+import dev.transforms.runtime.spec.ParameterSpec;
+import dev.transforms.runtime.spec.TransformSpec;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code transforms} command line: list, plan and build the transforms on the classpath, and show
+ * tables.
+ *
+ * <p>Exit codes: {@value #OK} done; {@value #TRANSFORM_FAILED} a transform failed;
+ * {@value #BAD_USAGE} bad usage, configuration or transform definitions.
+ */
+@Command(
+    name = "transforms",
+    mixinStandardHelpOptions = true,
+    version = "transforms 0.1.0",
+    description = "Builds annotated Java transforms over Apache Iceberg tables.",
+    subcommands = {
+        TransformsCli.ListCommand.class,
+        TransformsCli.PlanCommand.class,
+        TransformsCli.BuildCommand.class,
+        TransformsCli.ShowCommand.class,
+        CommandLine.HelpCommand.class})
+public final class TransformsCli implements Callable<Integer> {
+
+  /** Exit code: everything done. */
+  public static final int OK = 0;
+  /** Exit code: at least one transform failed. */
+  public static final int TRANSFORM_FAILED = 1;
+  /** Exit code: bad usage, configuration or transform definitions. */
+  public static final int BAD_USAGE = 2;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Configuration file (default: ./" + TransformsConfig.FILE_NAME + " if present, else the embedded catalog).")
+  Path config;
+
+  @Option(names = "--warehouse", paramLabel = "DIR", description = "Local warehouse folder (default: ./warehouse).")
+  Path warehouse;
+
+  @Option(names = "--class", paramLabel = "CLASS", split = ",",
+      description = "Transform classes to use besides those indexed at compile time.")
+  List<String> classes = new ArrayList<>();
+
+  @Spec
+  CommandLine.Model.CommandSpec spec;
+
+  private final Map<String, String> environment;
+  private final Path workingDirectory;
+
+  /** Creates the command with the process's environment and working directory. */
+  public TransformsCli() {
+    this(System.getenv(), Path.of("").toAbsolutePath());
+  }
+
+  /**
+   * Creates the command with an explicit environment, for tests and embedding.
+   *
+   * @param environment environment variables
+   * @param workingDirectory the folder relative paths resolve against
+   */
+  public TransformsCli(Map<String, String> environment, Path workingDirectory) {
+    this.environment = environment;
+    this.workingDirectory = workingDirectory;
+  }
+
+  /**
+   * Runs the command line.
+   *
+   * @param args the arguments
+   */
+  public static void main(String[] args) {
+    System.exit(execute(new TransformsCli(), args));
+  }
+
+  /**
+   * Runs the command line and returns its exit code instead of exiting.
+   *
+   * @param cli the command
+   * @param args the arguments
+   * @return the exit code
+   */
+  public static int execute(TransformsCli cli, String... args) {
+    CommandLine commandLine = new CommandLine(cli);
+    commandLine.setExecutionExceptionHandler((e, line, parsed) -> {
+      if (e instanceof ConfigurationException || e instanceof InvalidTransformException || e instanceof PlanException
+          || e instanceof InvalidPathException) {
+        line.getErr().println("error: " + e.getMessage());
+        return BAD_USAGE;
+      }
+      throw e;
+    });
+    return commandLine.execute(args);
+  }
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+    return BAD_USAGE;
+  }
+
+  TransformsConfig loadConfig() {
+    return TransformsConfig.load(Optional.ofNullable(config), Optional.ofNullable(warehouse), environment, workingDirectory);
+  }
+
+  List<TransformSpec> transforms() {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    List<TransformSpec> specs = new ArrayList<>(TransformIndex.discover(loader));
+    List<String> known = specs.stream().map(s -> s.method().getDeclaringClass().getName()).toList();
+    specs.addAll(TransformIndex.ofClasses(loader, classes.stream().filter(c -> !known.contains(c)).toList()));
+    return specs;
+  }
+
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  /** {@code transforms list}: the transforms found, with their inputs and outputs. */
+  @Command(name = "list", description = "Lists the transforms on the classpath.")
+  static final class ListCommand implements Callable<Integer> {
+    @ParentCommand TransformsCli parent;
+
+    @Override
+    public Integer call() {
+      List<TransformSpec> specs = parent.transforms();
+      PrintWriter out = parent.out();
+      for (TransformSpec spec : specs) {
+        out.printf("%s [%s]%s%s%n", spec.name(), spec.engine(), spec.incremental().isPresent() ? " incremental" : "",
+            spec.description().isEmpty() ? "" : " - " + spec.description());
+        for (ParameterSpec p : spec.inputs()) {
+          out.printf("    in   %s%n", p.requirePath());
+        }
+        for (ParameterSpec p : spec.outputs()) {
+          out.printf("    out  %s%n", p.requirePath());
+        }
+      }
+      out.printf("%d transform(s)%n", specs.size());
+      return OK;
+    }
+  }
+
+  /** {@code transforms plan}: the build order and the tables each path resolves to. */
+  @Command(name = "plan", description = "Shows the order a build runs transforms in, and where each path resolves.")
+  static final class PlanCommand implements Callable<Integer> {
+    @ParentCommand TransformsCli parent;
+
+    @Parameters(paramLabel = "TRANSFORM", arity = "0..*", description = "Plan only these transforms and their upstream.")
+    List<String> names = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      TransformsConfig config = parent.loadConfig();
+      BuildPlan plan = BuildPlan.of(parent.transforms());
+      if (!names.isEmpty()) {
+        plan = plan.select(names);
+      }
+      TableResolver resolver = new TableResolver(config);
+      PrintWriter out = parent.out();
+      int position = 1;
+      for (TransformSpec spec : plan.transforms()) {
+        out.printf("%d. %s [%s]%s%n", position++, spec.name(), spec.engine(),
+            plan.upstreamOf(spec.name()).isEmpty() ? "" : " after " + String.join(", ", plan.upstreamOf(spec.name())));
+        for (ParameterSpec p : spec.inputs()) {
+          out.printf("     in   %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
+        }
+        for (ParameterSpec p : spec.outputs()) {
+          out.printf("     out  %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
+        }
+      }
+      return OK;
+    }
+  }
+
+  /** {@code transforms build}: runs transforms in dependency order and prints the report. */
+  @Command(name = "build", description = "Builds transforms (all, or the named ones with their upstream).")
+  static final class BuildCommand implements Callable<Integer> {
+    @ParentCommand TransformsCli parent;
+
+    @Parameters(paramLabel = "TRANSFORM", arity = "0..*", description = "Build only these transforms and their upstream.")
+    List<String> names = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+      TransformsConfig config = parent.loadConfig();
+      BuildPlan plan = BuildPlan.of(parent.transforms());
+      if (!names.isEmpty()) {
+        plan = plan.select(names);
+      }
+      PrintWriter out = parent.out();
+      out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", plan.transforms().size(),
+          config.catalogs().keySet(), config.warehouse());
+      out.flush();
+      BuildReport report;
+      try (BuildRunner runner = new BuildRunner(config)) {
+        report = runner.run(plan, new BuildListener() {
+          @Override
+          public void started(TransformSpec spec, int position, int total) {
+            out.printf("[%d/%d] %s ...%n", position, total, spec.name());
+            out.flush();
+          }
+
+          @Override
+          public void finished(TransformResult result, int position, int total) {
+            out.printf("[%d/%d] %s %s (%s)%n", position, total, result.transform(), result.status(), result.reason());
+            out.flush();
+          }
+        });
+      }
+      out.print(report.format());
+      out.flush();
+      return report.succeeded() ? OK : TRANSFORM_FAILED;
+    }
+  }
+
+  /** {@code transforms show PATH}: a table's schema, partition spec, properties and snapshots. */
+  @Command(name = "show", description = "Shows a table's schema, partition spec, properties and snapshots.")
+  static final class ShowCommand implements Callable<Integer> {
+    @ParentCommand TransformsCli parent;
+
+    @Parameters(paramLabel = "PATH", description = "A dataset path, such as /Examples/iceberg/row-updates.")
+    String path;
+
+    @Override
+    public Integer call() {
+      TransformsConfig config = parent.loadConfig();
+      DatasetPath datasetPath = DatasetPath.of(path);
+      ResolvedTable resolved = new TableResolver(config).resolve(datasetPath);
+      PrintWriter out = parent.out();
+      try (Catalogs catalogs = new Catalogs(config)) {
+        Table table;
+        try {
+          table = catalogs.catalog(resolved.catalog()).loadTable(resolved.identifier());
+        } catch (NoSuchTableException e) {
+          parent.spec.commandLine().getErr().println("error: no table at " + datasetPath + " ("
+              + resolved.sparkIdentifier() + ")");
+          return BAD_USAGE;
+        }
+        out.printf("%s -> %s%n", datasetPath, resolved.sparkIdentifier());
+        out.printf("location: %s%n", table.location());
+        out.printf("schema:%n%s%n", table.schema());
+        PartitionSpec partitionSpec = table.spec();
+        out.printf("partition spec: %s%n", partitionSpec.isUnpartitioned() ? "unpartitioned" : partitionSpec.fields());
+        out.printf("sort order: %s%n", table.sortOrder().isUnsorted() ? "unsorted" : table.sortOrder());
+        out.println("properties:");
+        config.masker().maskAll(new TreeMap<>(table.properties())).forEach((k, v) -> out.printf("  %s = %s%n", k, v));
+        out.println("snapshots:");
+        for (Snapshot snapshot : table.snapshots()) {
+          out.printf("  %d  %s  %-9s parent=%s  %s%n", snapshot.snapshotId(),
+              Instant.ofEpochMilli(snapshot.timestampMillis()), snapshot.operation(), snapshot.parentId(),
+              snapshot.summary());
+        }
+        out.printf("current snapshot: %s%n",
+            table.currentSnapshot() == null ? "none" : table.currentSnapshot().snapshotId());
+      }
+      return OK;
+    }
+  }
+}

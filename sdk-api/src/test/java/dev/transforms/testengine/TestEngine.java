@@ -1,0 +1,107 @@
+package dev.transforms.testengine;
+
+import dev.transforms.api.IncrementalTransformContext;
+import dev.transforms.runtime.engine.BoundInput;
+import dev.transforms.runtime.engine.BoundOutput;
+import dev.transforms.runtime.engine.BuildEnvironment;
+import dev.transforms.runtime.engine.Engine;
+import dev.transforms.runtime.engine.EngineProvider;
+import dev.transforms.runtime.engine.TransformRun;
+import dev.transforms.runtime.spec.Handle;
+import dev.transforms.runtime.spec.ParameterSpec;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+
+/** A tiny engine over one-column tables, so the runtime can be tested without Spark or Arrow. */
+public final class TestEngine implements EngineProvider, Engine {
+
+  /** How many times an engine was started, to check engines start lazily. */
+  public static volatile int starts;
+
+  @Override
+  public String name() {
+    return "test";
+  }
+
+  @Override
+  public Engine start(BuildEnvironment build) {
+    starts++;
+    return new TestEngine();
+  }
+
+  @Override
+  public void run(TransformRun run) {
+    Object[] args = new Object[run.spec().parameters().size()];
+    for (ParameterSpec p : run.spec().parameters()) {
+      if (p.role() == Handle.Role.CONTEXT) {
+        args[p.index()] = new IncrementalTransformContext() {
+          @Override public boolean isIncremental() { return run.isIncremental(); }
+          @Override public String transformName() { return run.spec().name(); }
+          @Override public String buildId() { return run.build().buildId(); }
+        };
+      } else if (p.role() == Handle.Role.INPUT) {
+        args[p.index()] = input(run.input(p));
+      } else {
+        args[p.index()] = output(run, run.output(p));
+      }
+    }
+    run.invoke(args);
+  }
+
+  private static TestInput input(BoundInput bound) {
+    Table table = bound.table().orElseThrow();
+    return new TestInput() {
+      @Override public List<Long> ids() {
+        return bound.currentSnapshotId().isPresent() ? IdTables.ids(table, bound.currentSnapshotId().getAsLong()) : List.of();
+      }
+      @Override public List<Long> addedIds() {
+        if (!bound.readsAdded() || bound.previousSnapshotId().isEmpty()) {
+          return ids();
+        }
+        long from = bound.previousSnapshotId().getAsLong();
+        long to = bound.currentSnapshotId().getAsLong();
+        return from == to ? List.of() : IdTables.appendedIds(table, from, to);
+      }
+      @Override public OptionalLong currentSnapshotId() { return bound.currentSnapshotId(); }
+      @Override public OptionalLong previousSnapshotId() { return bound.previousSnapshotId(); }
+    };
+  }
+
+  private static TestOutput output(TransformRun run, BoundOutput bound) {
+    Catalog catalog = run.build().catalogs().catalog(bound.resolved().catalog());
+    return new TestOutput() {
+      @Override public void append(long... ids) {
+        if (bound.existing().isPresent()) {
+          Table table = bound.existing().get();
+          table.refresh();
+          IdTables.append(table, run.stagingBranch(), run.commitProperties(), ids);
+        } else {
+          Table table = catalog.tableExists(bound.resolved().identifier())
+              ? catalog.loadTable(bound.resolved().identifier())
+              : catalog.createTable(bound.resolved().identifier(), IdTables.SCHEMA);
+          IdTables.append(table, null, run.commitProperties(), ids);
+        }
+      }
+      @Override public void deleteAll() {
+        Table table = bound.existing().orElseThrow();
+        table.refresh();
+        table.newDelete().deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue())
+            .toBranch(run.stagingBranch()).commit();
+      }
+      @Override public List<Long> ids() {
+        if (bound.existing().isEmpty()) {
+          return catalog.tableExists(bound.resolved().identifier())
+              ? IdTables.ids(catalog.loadTable(bound.resolved().identifier()), null) : List.of();
+        }
+        Table table = bound.existing().get();
+        table.refresh();
+        return IdTables.ids(table, table.refs().get(run.stagingBranch()).snapshotId());
+      }
+    };
+  }
+
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,18 @@
+package dev.transforms.testengine;
+
+import dev.transforms.api.TableOutput;
+import dev.transforms.runtime.spec.Handle;
+import java.util.List;
+
+/** An output handle of the test engine: appends ids to a one-column table. */
+@Handle(engine = "test", role = Handle.Role.OUTPUT, paths = {TableOutput.class}, artifact = "dev.transforms:test-engine")
+public interface TestOutput {
+  /** Appends ids, creating the table ({@code id bigint}) if needed. */
+  void append(long... ids);
+
+  /** Deletes every row (a 'delete' snapshot). */
+  void deleteAll();
+
+  /** @return ids visible to the transform right now (its staging branch) */
+  List<Long> ids();
+}
