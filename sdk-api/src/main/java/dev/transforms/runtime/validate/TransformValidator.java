@@ -51,7 +51,7 @@ public final class TransformValidator {
     if (!method.isStatic() && !method.classIsConcrete()) {
       problems.add(Problem.onMethod("@Transform method " + label + " is in " + method.className()
           + ", which cannot be instantiated; make the class concrete or the method static"));
-    } else if (!method.isStatic() && !method.classHasPublicNoArgConstructor()) {
+    } else if (!method.isStatic() && method.classIsPublic() && !method.classHasPublicNoArgConstructor()) {
       problems.add(Problem.onMethod("Class " + method.className() + " needs a public no-argument constructor to run "
           + "@Transform method " + method.methodName() + " (or make the method static)"));
     }
