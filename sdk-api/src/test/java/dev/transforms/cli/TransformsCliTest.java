@@ -1,0 +1,126 @@
+package dev.transforms.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.transforms.api.TableInput;
+import dev.transforms.api.TableOutput;
+import dev.transforms.api.Transform;
+import dev.transforms.runtime.catalog.Catalogs;
+import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.testengine.IdTables;
+import dev.transforms.testengine.TestInput;
+import dev.transforms.testengine.TestOutput;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+public class TransformsCliTest {
+
+  @TempDir Path dir;
+
+  /** Doubles the ids of /cli/in. */
+  public static class Doubler {
+    @Transform(description = "doubles ids")
+    public void doubled(@TableInput("/cli/in") TestInput in, @TableOutput("/cli/doubled") TestOutput out) {
+      out.append(in.ids().stream().mapToLong(v -> v * 2).toArray());
+    }
+  }
+
+  /** Always fails. */
+  public static class Failing {
+    @Transform
+    public void fails(@TableInput("/cli/in") TestInput in, @TableOutput("/cli/never") TestOutput out) {
+      throw new IllegalArgumentException("bad data");
+    }
+  }
+
+  private record Run(int exitCode, String out, String err) {}
+
+  private Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    TransformsCli cli = new TransformsCli(Map.of(), dir);
+    CommandLine line = new CommandLine(cli);
+    line.setOut(new PrintWriter(out, true));
+    line.setErr(new PrintWriter(err, true));
+    line.setExecutionExceptionHandler((e, l, parsed) -> {
+      l.getErr().println("error: " + e.getMessage());
+      return TransformsCli.BAD_USAGE;
+    });
+    int code = line.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private void seedInput() {
+    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(dir.resolve("warehouse")))) {
+      Catalog catalog = catalogs.catalog("local");
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("cli"));
+      IdTables.append(catalog.createTable(TableIdentifier.of("cli", "in"), IdTables.SCHEMA), null, Map.of(), 1, 2);
+    }
+  }
+
+  @Test
+  void listAndPlanShowTransformsAndWhereTheirPathsResolve() {
+    Run list = run("--class", Doubler.class.getName(), "list");
+    assertThat(list.exitCode()).isZero();
+    assertThat(list.out()).contains("Doubler.doubled [test] - doubles ids", "in   /cli/in", "out  /cli/doubled",
+        "1 transform(s)");
+    Run plan = run("--class", Doubler.class.getName(), "plan");
+    assertThat(plan.exitCode()).isZero();
+    assertThat(plan.out()).contains("1. Doubler.doubled [test]", "/cli/doubled -> `local`.`cli`.`doubled`");
+  }
+
+  @Test
+  void buildPrintsProgressAndTheReportAndExitsZero() {
+    seedInput();
+    Run build = run("--class", Doubler.class.getName(), "build");
+    assertThat(build.exitCode()).isEqualTo(TransformsCli.OK);
+    assertThat(build.out()).contains("[1/1] Doubler.doubled ...", "[1/1] Doubler.doubled SUCCEEDED",
+        "SUCCEEDED Doubler.doubled", "-> /cli/doubled (local.cli.doubled): +2 rows");
+    Run show = run("show", "/cli/doubled");
+    assertThat(show.exitCode()).isZero();
+    assertThat(show.out()).contains("/cli/doubled -> `local`.`cli`.`doubled`", "1: id: optional long",
+        "partition spec: unpartitioned", "transforms.transform=Doubler.doubled");
+  }
+
+  @Test
+  void aFailedTransformExitsOne() {
+    seedInput();
+    Run build = run("--class", Failing.class.getName(), "build");
+    assertThat(build.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(build.out()).contains("FAILED", "Transform Failing.fails failed: java.lang.IllegalArgumentException: bad data");
+  }
+
+  @Test
+  void badUsageAndConfigurationExitTwo() throws Exception {
+    assertThat(run("frobnicate").exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(run().exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    Run missingClass = run("--class", "no.such.Type", "list");
+    assertThat(missingClass.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(missingClass.err()).contains("Transform class no.such.Type is not on the classpath");
+    Files.writeString(dir.resolve("bad.properties"), "mount./X=nowhere\n");
+    Run badConfig = run("--config", "bad.properties", "--class", Doubler.class.getName(), "plan");
+    assertThat(badConfig.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(badConfig.err()).contains("Mount '/X' names catalog 'nowhere', which is not defined");
+    Run unknownTransform = run("--class", Doubler.class.getName(), "build", "nope");
+    assertThat(unknownTransform.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    Run badPath = run("show", "relative");
+    assertThat(badPath.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(badPath.err()).contains("Invalid dataset path 'relative'");
+  }
+
+  @Test
+  void theRealExceptionHandlerMapsDefinitionErrorsToTwo() {
+    assertThat(TransformsCli.execute(new TransformsCli(Map.of(), dir), "--class", "no.such.Type", "list"))
+        .isEqualTo(TransformsCli.BAD_USAGE);
+  }
+}
