@@ -186,8 +186,10 @@ public final class BuildRunner implements AutoCloseable {
           continue;
         }
         Catalog catalog = catalogs.catalog(resolved.catalog());
-        createNamespace(catalog, resolved.identifier().namespace());
-        Table existing = catalog.tableExists(resolved.identifier()) ? catalog.loadTable(resolved.identifier()) : null;
+        Table existing = loadIfExists(catalog, resolved);
+        if (existing == null) {
+          createNamespace(catalog, resolved.identifier().namespace());
+        }
         if (existing != null) {
           existingOutputs.put(parameter.requirePath(), existing);
         }
@@ -265,6 +267,14 @@ public final class BuildRunner implements AutoCloseable {
       throw new DatasetNotFoundException("Input " + parameter.requirePath() + " of transform " + spec.name()
           + " does not exist: no table " + resolved.sparkIdentifier() + " in catalog '" + resolved.catalog()
           + "'. Build its producer first, or check the mounts in " + TransformsConfig.FILE_NAME);
+    }
+  }
+
+  private static Table loadIfExists(Catalog catalog, ResolvedTable resolved) {
+    try {
+      return catalog.loadTable(resolved.identifier());
+    } catch (NoSuchTableException e) {
+      return null;
     }
   }
 

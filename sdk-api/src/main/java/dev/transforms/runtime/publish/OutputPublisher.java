@@ -14,6 +14,7 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -108,24 +109,28 @@ public final class OutputPublisher {
           + " disappeared while transform " + transform + " ran; nothing was published");
     }
     Snapshot head = table.snapshot(ref.snapshotId());
+    // One catalog commit: the state stamp (when the head lacks it), the fast-forward and the branch removal.
+    Transaction transaction = table.newTransaction();
     if (!buildId.equals(head.summary().get(IncrementalState.BUILD_ID))) {
-      stamp(table.newAppend().toBranch(branch), props);
-      table.refresh();
-      head = table.snapshot(table.refs().get(branch).snapshotId());
+      AppendFiles stamp = transaction.newAppend().toBranch(branch);
+      props.forEach(stamp::set);
+      stamp.commit();
     }
     try {
       if (output.baseSnapshot() == null) {
-        table.manageSnapshots().setCurrentSnapshot(head.snapshotId()).removeBranch(branch).commit();
+        long newHead = transaction.table().refs().get(branch).snapshotId();
+        transaction.manageSnapshots().setCurrentSnapshot(newHead).removeBranch(branch).commit();
       } else {
-        table.manageSnapshots().fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch).removeBranch(branch).commit();
+        transaction.manageSnapshots().fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch).removeBranch(branch).commit();
       }
+      transaction.commitTransaction();
     } catch (ValidationException | CommitFailedException e) {
       discard();
       throw new PublishConflictException("Cannot publish transform " + transform + ": output "
           + output.output().path() + " moved while the transform ran (" + e.getMessage()
           + "); nothing of it was published. Build again to run on the new data.", e);
     }
-    table.refresh();
+    // The committed transaction left the table object at the published metadata: no refresh needed.
     return summarize(output, table, output.baseSnapshot(), false);
   }
 

@@ -1,0 +1,45 @@
+package dev.transforms.benchmarks;
+
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+
+/**
+ * Times an action after a warm-up and reports the median and the 90th percentile. Every benchmark in
+ * this module prints one row per case, so cases measured in one run can be compared side by side.
+ */
+final class Harness {
+
+  private Harness() {}
+
+  /** Milliseconds of each measured run, sorted. */
+  static double[] measure(int warmup, int runs, Callable<?> action) throws Exception {
+    for (int i = 0; i < warmup; i++) {
+      action.call();
+    }
+    double[] millis = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      long start = System.nanoTime();
+      action.call();
+      millis[i] = (System.nanoTime() - start) / 1e6;
+    }
+    Arrays.sort(millis);
+    return millis;
+  }
+
+  static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  static double percentile(double[] sorted, double p) {
+    return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
+  }
+
+  static void header() {
+    System.out.printf("%-52s %8s %10s %10s%n", "case", "runs", "median ms", "p90 ms");
+  }
+
+  static void row(String name, double[] sorted) {
+    System.out.printf("%-52s %8d %10.2f %10.2f%n", name, sorted.length, median(sorted), percentile(sorted, 0.9));
+  }
+}
