@@ -1,0 +1,313 @@
+package dev.transforms.testing;
+
+import dev.transforms.runtime.build.BuildListener;
+import dev.transforms.runtime.build.BuildReport;
+import dev.transforms.runtime.build.BuildRunner;
+import dev.transforms.runtime.catalog.ResolvedTable;
+import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.plan.BuildPlan;
+import dev.transforms.runtime.spec.TransformSpec;
+import dev.transforms.runtime.validate.ReflectiveModels;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.types.Types;
+
+/**
+ * A temporary warehouse with the embedded catalog, for one test class (or one test): create input
+ * tables, run transforms through the real runtime, and read what they wrote.
+ *
+ * <p>Get one by declaring a {@code TestWarehouse} field or test parameter in a class annotated
+ * {@link TransformsTest}. Builds go through {@link BuildRunner}, the code path of the command line.
+ *
+ * <pre>{@code
+ * @TransformsTest
+ * class EditRowsTest {
+ *   TestWarehouse warehouse;
+ *
+ *   @Test
+ *   void seedsTheOutputOnTheFirstBuild() {
+ *     warehouse.createTable("/Examples/iceberg/row-updates", SCHEMA, Row.of(1L, "2026-04-02", "Stale"));
+ *     warehouse.build(EditRows.class).assertSucceeded();
+ *     assertThatTable(warehouse.table("/Examples/iceberg/edited-spark"))
+ *         .containsExactlyInAnyOrder(Row.of(1L, LocalDate.of(2026, 4, 2), "Stale"));
+ *   }
+ * }
+ * }</pre>
+ */
+public final class TestWarehouse implements AutoCloseable {
+
+  private final Path location;
+  private final TransformsConfig config;
+  private final BuildRunner runner;
+
+  /**
+   * Opens a warehouse in a folder with the embedded catalog.
+   *
+   * @param location the warehouse folder; created if needed
+   */
+  public TestWarehouse(Path location) {
+    this(TransformsConfig.embedded(location));
+  }
+
+  /**
+   * Opens a warehouse with any configuration (a REST catalog in an integration test, say).
+   *
+   * @param config the configuration
+   */
+  public TestWarehouse(TransformsConfig config) {
+    this.location = config.warehouse();
+    this.config = config;
+    this.runner = new BuildRunner(config);
+  }
+
+  /**
+   * The warehouse folder.
+   *
+   * @return the folder
+   */
+  public Path location() {
+    return location;
+  }
+
+  /**
+   * The configuration builds use.
+   *
+   * @return the configuration
+   */
+  public TransformsConfig config() {
+    return config;
+  }
+
+  /**
+   * The catalog a dataset path lives in.
+   *
+   * @param path a dataset path
+   * @return its Iceberg catalog
+   */
+  public Catalog catalog(String path) {
+    return runner.catalogs().catalog(resolve(path).catalog());
+  }
+
+  /**
+   * Where a dataset path resolves.
+   *
+   * @param path a dataset path
+   * @return the catalog table
+   */
+  public ResolvedTable resolve(String path) {
+    return runner.resolver().resolve(DatasetPath.of(path));
+  }
+
+  /**
+   * Whether a table exists at a path.
+   *
+   * @param path a dataset path
+   * @return whether the table exists
+   */
+  public boolean exists(String path) {
+    return catalog(path).tableExists(resolve(path).identifier());
+  }
+
+  /**
+   * The table at a path, freshly loaded.
+   *
+   * @param path a dataset path
+   * @return the table
+   * @throws org.apache.iceberg.exceptions.NoSuchTableException if there is none
+   */
+  public Table table(String path) {
+    return catalog(path).loadTable(resolve(path).identifier());
+  }
+
+  /**
+   * Every row of the table at a path, in no particular order.
+   *
+   * @param path a dataset path
+   * @return the rows
+   */
+  public List<Row> rows(String path) {
+    return TableRows.read(table(path), null);
+  }
+
+  /**
+   * Creates an unpartitioned table holding rows.
+   *
+   * @param path the dataset path
+   * @param schema the table's schema
+   * @param rows rows, values in column order, converted to the column types
+   * @return the table
+   * @throws IllegalArgumentException if a row does not fit the schema, naming the row and column
+   */
+  public Table createTable(String path, Schema schema, Row... rows) {
+    return createTable(path, schema, PartitionSpec.unpartitioned(), Map.of(), Arrays.asList(rows));
+  }
+
+  /**
+   * Creates a table holding rows.
+   *
+   * @param path the dataset path
+   * @param schema the table's schema
+   * @param spec the partition spec, built on {@code schema}
+   * @param properties table properties, such as {@code write.delete.mode}
+   * @param rows rows, values in column order
+   * @return the table
+   */
+  public Table createTable(String path, Schema schema, PartitionSpec spec, Map<String, String> properties,
+      List<Row> rows) {
+    ResolvedTable resolved = resolve(path);
+    Catalog catalog = catalog(path);
+    if (catalog instanceof SupportsNamespaces namespaces) {
+      String[] levels = resolved.identifier().namespace().levels();
+      for (int depth = 1; depth <= levels.length; depth++) {
+        Namespace level = Namespace.of(Arrays.copyOf(levels, depth));
+        if (!namespaces.namespaceExists(level)) {
+          namespaces.createNamespace(level);
+        }
+      }
+    }
+    Table table = catalog.createTable(resolved.identifier(), schema, spec, properties);
+    if (!rows.isEmpty()) {
+      commit(table, TableRows.write(table, rows));
+    }
+    return catalog.loadTable(resolved.identifier());
+  }
+
+  /**
+   * Creates a table from a CSV resource on the test classpath. The first line names the columns; each
+   * must be a column of the schema. Values are converted to the column types; an empty field is null.
+   *
+   * @param path the dataset path
+   * @param schema the declared schema
+   * @param resource a classpath resource, such as {@code "row-updates.csv"}
+   * @return the table
+   * @throws IllegalArgumentException if the resource is missing or a value does not fit its column
+   */
+  public Table createTableFromCsv(String path, Schema schema, String resource) {
+    return createTable(path, schema, PartitionSpec.unpartitioned(), Map.of(), readCsv(schema, resource));
+  }
+
+  /**
+   * Appends rows to the table at a path, as one snapshot (operation {@code append}).
+   *
+   * @param path the dataset path
+   * @param rows the rows
+   * @return the table after the append
+   */
+  public Table append(String path, Row... rows) {
+    Table table = table(path);
+    commit(table, TableRows.write(table, Arrays.asList(rows)));
+    return table(path);
+  }
+
+  private static void commit(Table table, List<DataFile> files) {
+    AppendFiles append = table.newAppend();
+    files.forEach(append::appendFile);
+    append.commit();
+  }
+
+  /**
+   * Builds every transform of the given classes, in dependency order, through the real runtime.
+   *
+   * @param transformClasses classes holding {@code @Transform} methods
+   * @return the build's result
+   */
+  public BuildResult build(Class<?>... transformClasses) {
+    return run(plan(transformClasses));
+  }
+
+  /**
+   * Builds some transforms of the given classes and everything upstream of them.
+   *
+   * @param transformClasses classes holding {@code @Transform} methods
+   * @param transforms names of the transforms to build
+   * @return the build's result
+   */
+  public BuildResult build(List<Class<?>> transformClasses, String... transforms) {
+    return run(plan(transformClasses.toArray(new Class<?>[0])).select(List.of(transforms)));
+  }
+
+  private static BuildPlan plan(Class<?>... transformClasses) {
+    List<TransformSpec> specs = new ArrayList<>();
+    for (Class<?> type : transformClasses) {
+      specs.addAll(ReflectiveModels.transformsOf(type));
+    }
+    return BuildPlan.of(specs);
+  }
+
+  private BuildResult run(BuildPlan plan) {
+    BuildReport report = runner.run(plan, BuildListener.NONE);
+    return new BuildResult(report);
+  }
+
+  private static List<Row> readCsv(Schema schema, String resource) {
+    InputStream stream = Thread.currentThread().getContextClassLoader().getResourceAsStream(resource);
+    if (stream == null) {
+      throw new IllegalArgumentException("CSV resource " + resource + " is not on the test classpath; put it in "
+          + "src/test/resources/" + resource);
+    }
+    List<Row> rows = new ArrayList<>();
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+      String header = reader.readLine();
+      if (header == null) {
+        throw new IllegalArgumentException("CSV resource " + resource + " is empty; its first line must name the columns");
+      }
+      List<String> names = Csv.split(header);
+      List<Types.NestedField> columns = new ArrayList<>();
+      for (String name : names) {
+        Types.NestedField column = schema.findField(name.strip());
+        if (column == null) {
+          throw new IllegalArgumentException("CSV resource " + resource + " has column '" + name.strip()
+              + "', which is not in the schema; columns: " + schema.columns().stream().map(Types.NestedField::name).toList());
+        }
+        columns.add(column);
+      }
+      String line;
+      int number = 1;
+      while ((line = reader.readLine()) != null) {
+        number++;
+        if (line.isBlank()) {
+          continue;
+        }
+        List<String> fields = Csv.split(line);
+        if (fields.size() != columns.size()) {
+          throw new IllegalArgumentException("Line " + number + " of " + resource + " has " + fields.size()
+              + " fields, but the header names " + columns.size());
+        }
+        Object[] values = new Object[schema.columns().size()];
+        for (int i = 0; i < columns.size(); i++) {
+          Types.NestedField column = columns.get(i);
+          String field = fields.get(i);
+          values[schema.columns().indexOf(column)] = field.isEmpty() ? null
+              : TableRows.convert(column, field, "line " + number + " of " + resource);
+        }
+        rows.add(Row.of(values));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  @Override
+  public void close() {
+    runner.close();
+  }
+}
