@@ -2,10 +2,12 @@ package dev.transforms.singlenode.arrow;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -14,6 +16,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.types.Types;
 import dev.transforms.api.TransformsException;
 
 /**
@@ -179,13 +182,34 @@ public final class ArrowTableReader {
    * Returns the Iceberg schema of the rows read: the selected columns, or all columns.
    *
    * @return the projected Iceberg schema
+   * @throws IllegalArgumentException naming every selected column the table does not have
    */
   public Schema projectedSchema() {
     Schema scanned = scan.schema();
     if (selectedColumns == null) {
       return scanned;
     }
-    return scan.isCaseSensitive()
+    boolean caseSensitive = scan.isCaseSensitive();
+    List<String> unknown = new ArrayList<>();
+    for (String column : selectedColumns) {
+      Object field =
+          caseSensitive ? scanned.findField(column) : scanned.caseInsensitiveFindField(column);
+      if (field == null) {
+        unknown.add("'" + column + "'");
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Cannot select %s from table %s: no such column (names are %s); columns: %s",
+              String.join(", ", unknown),
+              scan.table().name(),
+              caseSensitive ? "case-sensitive" : "not case-sensitive",
+              scan.table().schema().columns().stream()
+                  .map(Types.NestedField::name)
+                  .collect(Collectors.joining(", "))));
+    }
+    return caseSensitive
         ? scanned.select(selectedColumns)
         : scanned.caseInsensitiveSelect(selectedColumns);
   }
@@ -195,6 +219,7 @@ public final class ArrowTableReader {
    *
    * @return the Arrow schema
    * @throws UnsupportedTypeException if a selected column has a type without an Arrow counterpart
+   * @throws IllegalArgumentException if a selected column does not exist
    */
   public org.apache.arrow.vector.types.pojo.Schema schema() {
     return ArrowSchemas.toArrow(projectedSchema());
@@ -207,6 +232,9 @@ public final class ArrowTableReader {
    * @param allocator the allocator for the root's memory
    * @return a new root holding all rows; the caller owns it and must close it
    * @throws UnsupportedTypeException if a selected column has a type without an Arrow counterpart
+   * @throws IllegalArgumentException if a selected column does not exist
+   * @throws org.apache.iceberg.exceptions.ValidationException if the filter names a column that
+   *     does not exist
    * @throws TransformsException if the rows do not fit in one root (more than {@code
    *     Integer.MAX_VALUE - 1} rows)
    * @throws UncheckedIOException if a data or delete file cannot be read
@@ -259,6 +287,9 @@ public final class ArrowTableReader {
    * @param allocator the allocator for the batches' memory
    * @return a batch reader; the caller must close it, which frees its root
    * @throws UnsupportedTypeException if a selected column has a type without an Arrow counterpart
+   * @throws IllegalArgumentException if a selected column does not exist
+   * @throws org.apache.iceberg.exceptions.ValidationException if the filter names a column that
+   *     does not exist
    */
   public ArrowBatchReader openBatches(BufferAllocator allocator) {
     Schema projected = projectedSchema();
