@@ -2,24 +2,20 @@ package dev.transforms.singlenode;
 
 import dev.transforms.api.ReadMode;
 import dev.transforms.runtime.engine.BoundInput;
+import dev.transforms.singlenode.arrow.ArrowRecords;
+import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.CloseableIterable;
 
-/** The engine's {@link IcebergInput}: reads through Iceberg generics into runtime-owned Arrow data. */
+/** The engine's {@link IcebergInput}: reads with the Arrow IO into runtime-owned Arrow data. */
 final class IcebergInputHandle implements IcebergInput {
 
   private final BoundInput bound;
@@ -70,53 +66,29 @@ final class IcebergInputHandle implements IcebergInput {
     long from = bound.previousSnapshotId().getAsLong();
     long to = bound.currentSnapshotId().getAsLong();
     Schema schema = schemaAt(bound.currentSnapshotId());
-    if (from == to) {
-      return empty(schema);
-    }
-    List<Record> rows = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks =
-        table.newIncrementalAppendScan().fromSnapshotExclusive(from).toSnapshot(to).project(schema).planFiles()) {
-      for (FileScanTask task : tasks) {
-        try (CloseableIterable<Record> records = ArrowBridge.readTask(table, task, schema)) {
-          for (Record record : records) {
-            rows.add(record.copy());
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return memory.own(ArrowBridge.toRoot(schema, rows, memory.runtime()));
+    List<Record> rows = from == to ? List.of() : ArrowBridge.appendedRows(table, from, to, schema);
+    return memory.own(ArrowRecords.toRoot(rows, schema, memory.runtime()));
   }
 
   @Override
   public ArrowReader arrowReader(int batchSize) {
-    Schema schema = schemaAt(bound.currentSnapshotId());
-    CloseableIterable<Record> records = bound.currentSnapshotId().isPresent()
-        ? IcebergGenerics.read(table).useSnapshot(bound.currentSnapshotId().getAsLong()).build()
-        : CloseableIterable.empty();
-    return memory.own(new RecordBatchReader(memory.runtime(), schema, records, batchSize));
+    return memory.own(reader(OptionalLong.empty()).batchSize(batchSize).openBatches(memory.runtime()));
   }
 
   @Override
   public VectorSchemaRoot scan(Expression filter, OptionalLong snapshotId, List<String> columns) {
+    ArrowTableReader reader = reader(snapshotId).filter(filter);
+    if (!columns.isEmpty()) {
+      reader = reader.select(columns);
+    }
+    return memory.own(reader.readAll(memory.runtime()));
+  }
+
+  /** A reader of one snapshot, the pinned one when none is given. */
+  private ArrowTableReader reader(OptionalLong snapshotId) {
     OptionalLong snapshot = snapshotId.isPresent() ? snapshotId : bound.currentSnapshotId();
-    Schema schema = schemaAt(snapshot);
-    if (!columns.isEmpty()) {
-      schema = schema.select(columns);
-    }
-    if (snapshot.isEmpty()) {
-      return empty(schema);
-    }
-    IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(table).useSnapshot(snapshot.getAsLong()).where(filter);
-    if (!columns.isEmpty()) {
-      scan = scan.select(columns);
-    }
-    try (CloseableIterable<Record> records = scan.build()) {
-      return memory.own(ArrowBridge.toRoot(schema, records, memory.runtime()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    ArrowTableReader reader = ArrowTableReader.of(table);
+    return snapshot.isPresent() ? reader.useSnapshot(snapshot.getAsLong()) : reader;
   }
 
   @Override
@@ -135,7 +107,7 @@ final class IcebergInputHandle implements IcebergInput {
   }
 
   private VectorSchemaRoot empty(Schema schema) {
-    return memory.own(ArrowBridge.toRoot(schema, List.of(), memory.runtime()));
+    return memory.own(ArrowRecords.toRoot(List.of(), schema, memory.runtime()));
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.transforms.singlenode;
 import dev.transforms.runtime.engine.BoundOutput;
 import dev.transforms.runtime.engine.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
-import java.util.ArrayList;
+import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -49,30 +49,27 @@ final class IcebergOutputHandle implements IcebergOutput {
 
   @Override
   public void writeTable(Iterable<VectorSchemaRoot> batches) {
-    List<DataFile> files = new ArrayList<>();
+    ArrowTableWriter writer = null;
     Table target = null;
-    boolean any = false;
     try {
       for (VectorSchemaRoot batch : batches) {
-        if (target == null) {
+        if (writer == null) {
           target = target(batch.getSchema());
-        } else {
-          ArrowSchemas.checkWritable(target.schema(), batch.getSchema());
+          writer = ArrowTableWriter.builder(target).build();
         }
-        any = true;
-        if (batch.getRowCount() > 0) {
-          files.add(ArrowBridge.writeDataFile(target, ArrowBridge.toRecords(target.schema(), batch)));
-        }
+        writer.write(batch);
       }
-    } catch (RuntimeException e) {
-      deleteQuietly(target, files);
-      throw e;
+      if (writer == null) {
+        throw new IllegalArgumentException("writeTable needs at least one batch, to know the schema of "
+            + bound.parameter().requirePath());
+      }
+      List<DataFile> files = writer.complete();
+      commit(target, files);
+    } finally {
+      if (writer != null) {
+        writer.close();
+      }
     }
-    if (!any) {
-      throw new IllegalArgumentException("writeTable needs at least one batch, to know the schema of "
-          + bound.parameter().requirePath());
-    }
-    commit(target, files);
   }
 
   /** The table to write to: the existing one (schema checked), or a new one created from the Arrow schema. */
@@ -117,19 +114,6 @@ final class IcebergOutputHandle implements IcebergOutput {
   private static boolean hasData(Table table) {
     table.refresh();
     return table.currentSnapshot() != null;
-  }
-
-  private static void deleteQuietly(Table table, List<DataFile> files) {
-    if (table == null) {
-      return;
-    }
-    for (DataFile file : files) {
-      try {
-        table.io().deleteFile(file.location());
-      } catch (RuntimeException ignored) {
-        // An orphan file is harmless: no snapshot references it.
-      }
-    }
   }
 
   @Override

@@ -25,7 +25,10 @@ import java.util.NoSuchElementException;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import dev.transforms.singlenode.arrow.ArrowRecords;
+import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -81,6 +84,15 @@ public class SingleNodeEngineTest {
   }
 
   static void append(Table table, long... ids) {
+    try (BufferAllocator allocator = new RootAllocator()) {
+      AppendFiles append = table.newAppend();
+      dataFiles(table, allocator, ids).forEach(append::appendFile);
+      append.commit();
+    }
+  }
+
+  /** Writes rows {@code (id, "n" + id)} as data files of a table, uncommitted. */
+  static List<DataFile> dataFiles(Table table, BufferAllocator allocator, long... ids) {
     List<Record> records = new ArrayList<>();
     for (long id : ids) {
       GenericRecord record = GenericRecord.create(table.schema());
@@ -88,7 +100,9 @@ public class SingleNodeEngineTest {
       record.setField("name", "n" + id);
       records.add(record);
     }
-    table.newAppend().appendFile(ArrowBridge.writeDataFile(table, records)).commit();
+    try (VectorSchemaRoot root = ArrowRecords.toRoot(records, table.schema(), allocator)) {
+      return ArrowTableWriter.writeDataFiles(table, root);
+    }
   }
 
   static TreeMap<Long, String> rows(Table table) {
@@ -251,13 +265,11 @@ public class SingleNodeEngineTest {
   /** Appends through the native table, then fails. */
   public static class NativeThenThrow {
     @Transform(name = "copy")
-    public void copy(@TableInput("/src/people") IcebergInput in, @TableOutput("/out/people") IcebergOutput out) {
+    public void copy(SingleNodeTransformContext ctx, @TableInput("/src/people") IcebergInput in,
+        @TableOutput("/out/people") IcebergOutput out) {
       Table table = out.table().orElseThrow();
-      GenericRecord record = GenericRecord.create(table.schema());
-      record.setField("id", 99L);
-      record.setField("name", "n99");
-      DataFile file = ArrowBridge.writeDataFile(table, List.of(record));
-      AppendFiles append = table.newAppend().appendFile(file);
+      AppendFiles append = table.newAppend();
+      dataFiles(table, ctx.allocator(), 99).forEach(append::appendFile);
       append.commit();
       // The write is visible on the staging branch through the same handle...
       assertThat(rows(table)).containsKey(99L);
@@ -268,12 +280,12 @@ public class SingleNodeEngineTest {
   /** Appends through the native table. */
   public static class NativeAppend {
     @Transform(name = "copy")
-    public void copy(@TableInput("/src/people") IcebergInput in, @TableOutput("/out/people") IcebergOutput out) {
+    public void copy(SingleNodeTransformContext ctx, @TableInput("/src/people") IcebergInput in,
+        @TableOutput("/out/people") IcebergOutput out) {
       Table table = out.table().orElseThrow();
-      GenericRecord record = GenericRecord.create(table.schema());
-      record.setField("id", 42L);
-      record.setField("name", "n42");
-      table.newAppend().appendFile(ArrowBridge.writeDataFile(table, List.of(record))).commit();
+      AppendFiles append = table.newAppend();
+      dataFiles(table, ctx.allocator(), 42).forEach(append::appendFile);
+      append.commit();
     }
   }
 
