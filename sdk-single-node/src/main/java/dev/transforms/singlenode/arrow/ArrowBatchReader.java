@@ -55,7 +55,7 @@ public final class ArrowBatchReader extends ArrowReader {
   public boolean loadNextBatch() throws IOException {
     VectorSchemaRoot root = getVectorSchemaRoot();
     if (writer == null) {
-      ArrowTableReader.allocate(root, batchSize);
+      ArrowTableReader.allocate(root, (int) Math.max(1, Math.min(batchSize, records.maxRowCount())));
       this.writer =
           new ArrowValueWriters.RowWriter(
               root, projected.asStruct(), records.projection().asStruct());

@@ -51,6 +51,9 @@ public final class ArrowTableReader {
   /** The default number of rows per batch of {@link #openBatches}. */
   public static final int DEFAULT_BATCH_SIZE = 65_536;
 
+  /** The most rows {@link #readAll} allocates room for before it starts reading. */
+  private static final int MAX_INITIAL_ROWS = 1 << 20;
+
   private final TableScan scan;
   private final List<String> selectedColumns;
   private final int batchSize;
@@ -244,7 +247,8 @@ public final class ArrowTableReader {
     Schema projected = projectedSchema();
     VectorSchemaRoot root = VectorSchemaRoot.create(ArrowSchemas.toArrow(projected), allocator);
     try (ScanRecords records = new ScanRecords(scan)) {
-      allocate(root, batchSize);
+      // Size the vectors for the rows of the files read, capped: deletes and filters may drop most.
+      allocate(root, (int) Math.max(1, Math.min(records.maxRowCount(), MAX_INITIAL_ROWS)));
       ArrowValueWriters.RowWriter writer =
           new ArrowValueWriters.RowWriter(
               root, projected.asStruct(), records.projection().asStruct());

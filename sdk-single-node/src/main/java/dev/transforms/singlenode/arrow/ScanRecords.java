@@ -2,6 +2,9 @@ package dev.transforms.singlenode.arrow;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.iceberg.FileScanTask;
@@ -41,8 +44,8 @@ final class ScanRecords implements CloseableIterator<Record> {
   private final Schema projection;
   private final boolean caseSensitive;
   private final NameMapping nameMapping;
-  private final CloseableIterable<FileScanTask> tasks;
-  private final CloseableIterator<FileScanTask> taskIterator;
+  private final List<FileScanTask> tasks;
+  private final Iterator<FileScanTask> taskIterator;
   private CloseableIterator<Record> current;
   private long bytesOpened;
   private boolean closed;
@@ -51,6 +54,7 @@ final class ScanRecords implements CloseableIterator<Record> {
    * Plans the scan's files; files are opened one by one as rows are consumed.
    *
    * @param scan the scan, with its filter, projection, snapshot and case sensitivity
+   * @throws UncheckedIOException if the table's manifests cannot be read
    */
   ScanRecords(TableScan scan) {
     this.table = scan.table();
@@ -59,8 +63,25 @@ final class ScanRecords implements CloseableIterator<Record> {
     this.caseSensitive = scan.isCaseSensitive();
     String mapping = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
     this.nameMapping = mapping != null ? NameMappingParser.fromJson(mapping) : null;
-    this.tasks = scan.planFiles();
+    this.tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
+      planned.forEach(tasks::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot plan the scan of " + table.name(), e);
+    }
     this.taskIterator = tasks.iterator();
+  }
+
+  /**
+   * An upper bound of the rows this scan returns: the rows of its data files, before deletes and
+   * the row filter.
+   */
+  long maxRowCount() {
+    long rows = 0;
+    for (FileScanTask task : tasks) {
+      rows += task.file().recordCount();
+    }
+    return rows;
   }
 
   /** The schema the records follow, before extra columns that deletes need are appended. */
@@ -149,14 +170,6 @@ final class ScanRecords implements CloseableIterator<Record> {
       return;
     }
     this.closed = true;
-    try {
-      closeCurrent();
-    } finally {
-      try {
-        taskIterator.close();
-      } finally {
-        tasks.close();
-      }
-    }
+    closeCurrent();
   }
 }
