@@ -1,0 +1,117 @@
+package dev.transforms.singlenode;
+
+import dev.transforms.api.ReadMode;
+import dev.transforms.runtime.engine.BoundInput;
+import dev.transforms.singlenode.arrow.ArrowRecords;
+import dev.transforms.singlenode.arrow.ArrowTableReader;
+import dev.transforms.singlenode.filter.RowFilter;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+
+/** The engine's {@link IcebergInput}: reads with the Arrow IO into runtime-owned Arrow data. */
+final class IcebergInputHandle implements IcebergInput {
+
+  private final BoundInput bound;
+  private final Table table;
+  private final RunMemory memory;
+
+  IcebergInputHandle(BoundInput bound, RunMemory memory) {
+    this.bound = bound;
+    this.table = bound.table().orElseThrow();
+    this.memory = memory;
+  }
+
+  @Override
+  public Table table() {
+    return table;
+  }
+
+  @Override
+  public OptionalLong currentSnapshotId() {
+    return bound.currentSnapshotId();
+  }
+
+  @Override
+  public OptionalLong previousSnapshotId() {
+    return bound.previousSnapshotId();
+  }
+
+  @Override
+  public VectorSchemaRoot arrow() {
+    return scan(Expressions.alwaysTrue(), OptionalLong.empty(), List.of());
+  }
+
+  @Override
+  public VectorSchemaRoot arrow(ReadMode mode) {
+    return switch (mode) {
+      case CURRENT -> arrow();
+      case PREVIOUS -> previousSnapshotId().isPresent()
+          ? scan(Expressions.alwaysTrue(), previousSnapshotId(), List.of()) : empty(schemaAt(OptionalLong.empty()));
+      case ADDED -> addedRows();
+    };
+  }
+
+  @Override
+  public VectorSchemaRoot addedRows() {
+    if (!bound.readsAdded() || bound.previousSnapshotId().isEmpty() || bound.currentSnapshotId().isEmpty()) {
+      return arrow();
+    }
+    long from = bound.previousSnapshotId().getAsLong();
+    long to = bound.currentSnapshotId().getAsLong();
+    Schema schema = schemaAt(bound.currentSnapshotId());
+    List<Record> rows = from == to ? List.of() : ArrowBridge.appendedRows(table, from, to, schema);
+    return memory.own(ArrowRecords.toRoot(rows, schema, memory.runtime()));
+  }
+
+  @Override
+  public ArrowReader arrowReader(int batchSize) {
+    return memory.own(reader(OptionalLong.empty()).batchSize(batchSize).openBatches(memory.runtime()));
+  }
+
+  @Override
+  public VectorSchemaRoot scan(Expression filter, OptionalLong snapshotId, List<String> columns) {
+    ArrowTableReader reader = reader(snapshotId).filter(filter);
+    if (!columns.isEmpty()) {
+      reader = reader.select(columns);
+    }
+    return memory.own(reader.readAll(memory.runtime()));
+  }
+
+  /** A reader of one snapshot, the pinned one when none is given. */
+  private ArrowTableReader reader(OptionalLong snapshotId) {
+    OptionalLong snapshot = snapshotId.isPresent() ? snapshotId : bound.currentSnapshotId();
+    ArrowTableReader reader = ArrowTableReader.of(table);
+    return snapshot.isPresent() ? reader.useSnapshot(snapshot.getAsLong()) : reader;
+  }
+
+  @Override
+  public VectorSchemaRoot scan(String filter) {
+    return scan(RowFilter.parse(filter, schemaAt(bound.currentSnapshotId())), OptionalLong.empty(), List.of());
+  }
+
+  private Schema schemaAt(OptionalLong snapshotId) {
+    if (snapshotId.isPresent() && table.snapshot(snapshotId.getAsLong()) != null) {
+      Integer schemaId = table.snapshot(snapshotId.getAsLong()).schemaId();
+      if (schemaId != null && table.schemas().containsKey(schemaId)) {
+        return table.schemas().get(schemaId);
+      }
+    }
+    return table.schema();
+  }
+
+  private VectorSchemaRoot empty(Schema schema) {
+    return memory.own(ArrowRecords.toRoot(List.of(), schema, memory.runtime()));
+  }
+
+  @Override
+  public String toString() {
+    return "IcebergInput(" + bound.parameter().requirePath() + " @ " + bound.currentSnapshotId() + ")";
+  }
+}

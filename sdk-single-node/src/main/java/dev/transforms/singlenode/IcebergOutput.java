@@ -1,0 +1,62 @@
+package dev.transforms.singlenode;
+
+import dev.transforms.api.TableOutput;
+import dev.transforms.runtime.spec.Handle;
+import java.util.Optional;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.Table;
+
+/**
+ * An Iceberg table a single-node transform writes, declared as a parameter annotated with
+ * {@code @TableOutput("/path")}.
+ *
+ * <p>Atomicity: nothing the transform writes is visible to readers of the table's {@code main}
+ * branch until the transform returns. Writes go to a staging branch that the runtime fast-forwards
+ * {@code main} to on success, and throws away if the method fails. A table created by this build is
+ * dropped if the method fails.
+ *
+ * <p>The Arrow data passed to the write methods stays owned by the caller.
+ */
+@Handle(engine = "single-node", role = Handle.Role.OUTPUT, paths = {TableOutput.class},
+    artifact = "dev.transforms:sdk-single-node")
+public interface IcebergOutput {
+
+  /**
+   * The native Iceberg table, for row-level edits and any write of the Iceberg API.
+   *
+   * <p>The returned table reads the transform's staging branch and commits every snapshot
+   * operation ({@code newAppend}, {@code newOverwrite}, {@code newRowDelta}, {@code newDelete},
+   * {@code newRewrite}, {@code newReplacePartitions}) to it, so those writes are published with the
+   * build, or not at all. Schema, property and snapshot-management changes are refused.
+   *
+   * @return the table; empty before the first build has created it
+   */
+  Optional<Table> table();
+
+  /**
+   * Writes Arrow data to the table.
+   *
+   * <ul>
+   *   <li>First build (no table yet): creates the table with a schema derived from the Arrow schema
+   *       and writes the rows.
+   *   <li>Full build: replaces the table's rows with these, in one snapshot.
+   *   <li>Incremental build: appends these rows.
+   * </ul>
+   *
+   * <p>Columns are matched by name. If the Arrow schema cannot be written to the table's schema
+   * (a missing required column, an extra column, an incompatible type), nothing is written and a
+   * {@link dev.transforms.singlenode.arrow.SchemaMismatchException} lists every differing field.
+   *
+   * @param data the rows; still owned by the caller
+   */
+  void writeTable(VectorSchemaRoot data);
+
+  /**
+   * Writes a stream of Arrow batches as one commit, with the semantics of {@link
+   * #writeTable(VectorSchemaRoot)}. Each batch is written before the next is requested, so a batch
+   * root may be reused and refilled by the iterator.
+   *
+   * @param batches the batches, all with the same schema; at least one
+   */
+  void writeTable(Iterable<VectorSchemaRoot> batches);
+}

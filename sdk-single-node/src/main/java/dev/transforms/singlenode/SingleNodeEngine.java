@@ -1,0 +1,63 @@
+package dev.transforms.singlenode;
+
+import dev.transforms.api.TransformFailedException;
+import dev.transforms.runtime.engine.Engine;
+import dev.transforms.runtime.engine.TransformRun;
+import dev.transforms.runtime.spec.Handle;
+import dev.transforms.runtime.spec.ParameterSpec;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/** Runs single-node transforms of one build, each with its own Arrow memory. */
+final class SingleNodeEngine implements Engine {
+
+  private final BufferAllocator root = new RootAllocator();
+
+  @Override
+  public void run(TransformRun run) {
+    RunMemory memory = new RunMemory(root, run.spec().name());
+    Object[] args = new Object[run.spec().parameters().size()];
+    for (ParameterSpec p : run.spec().parameters()) {
+      if (p.role() == Handle.Role.CONTEXT) {
+        args[p.index()] = context(run, memory);
+      } else if (p.role() == Handle.Role.INPUT) {
+        args[p.index()] = new IcebergInputHandle(run.input(p), memory);
+      } else {
+        args[p.index()] = new IcebergOutputHandle(run, run.output(p));
+      }
+    }
+    try {
+      run.invoke(args);
+    } catch (RuntimeException e) {
+      try {
+        memory.close();
+      } catch (RuntimeException release) {
+        e.addSuppressed(release);
+      }
+      throw e;
+    }
+    try {
+      memory.close();
+    } catch (ArrowMemoryLeakException leak) {
+      throw new TransformFailedException("Transform " + run.spec().name() + " failed: " + leak.getMessage(), leak);
+    }
+  }
+
+  private static SingleNodeTransformContext context(TransformRun run, RunMemory memory) {
+    return new SingleNodeTransformContext() {
+      @Override public BufferAllocator allocator() { return memory.user(); }
+      @Override public boolean isIncremental() { return run.isIncremental(); }
+      @Override public String transformName() { return run.spec().name(); }
+      @Override public String buildId() { return run.build().buildId(); }
+    };
+  }
+
+  @Override
+  public void close() {
+    try {
+      root.close();
+    } catch (IllegalStateException leaked) {
+      // A transform leaked memory; it has already failed for it. Nothing more to release.
+    }
+  }
+}

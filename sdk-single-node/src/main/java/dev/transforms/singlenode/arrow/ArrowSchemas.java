@@ -1,0 +1,644 @@
+package dev.transforms.singlenode.arrow;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Converts schemas between Apache Iceberg and Apache Arrow, and checks whether Arrow data can be
+ * written to an Iceberg table.
+ *
+ * <p>Iceberg to Arrow ({@link #toArrow(org.apache.iceberg.Schema)}) maps every Iceberg type to one
+ * Arrow type (see {@code docs/arrow-types.md}), keeps the nullability of each field ({@code
+ * optional} becomes nullable) and stores the Iceberg field id in the Arrow field metadata under
+ * {@value #FIELD_ID_KEY}, the key PyIceberg and the Parquet Arrow bridge use.
+ *
+ * <p>Arrow to Iceberg ({@link #toIceberg(org.apache.arrow.vector.types.pojo.Schema)}) is meant for
+ * creating a table from Arrow data: it accepts a wider set of Arrow types (large strings and
+ * binaries, narrow integers, other timestamp units) and assigns fresh field ids; ids found in the
+ * Arrow metadata are ignored.
+ *
+ * <p>{@link #checkWritable(org.apache.iceberg.Schema, org.apache.arrow.vector.types.pojo.Schema)}
+ * matches columns by name, not by field id, so Arrow data from any source can be written, and
+ * reports every difference in one {@link SchemaMismatchException}.
+ *
+ * <p>This class only deals with schemas; it allocates no Arrow memory.
+ */
+public final class ArrowSchemas {
+  /** The Arrow field metadata key under which the Iceberg field id is kept. */
+  public static final String FIELD_ID_KEY = "PARQUET:field_id";
+
+  /** The name Arrow gives the child field of a list. */
+  static final String LIST_ELEMENT_NAME = "element";
+
+  /** The names Arrow gives the entries struct of a map and its two children. */
+  static final String MAP_ENTRIES_NAME = "entries";
+
+  static final String MAP_KEY_NAME = "key";
+  static final String MAP_VALUE_NAME = "value";
+
+  /** The Arrow time zone used for Iceberg {@code timestamptz} and {@code timestamptz_ns}. */
+  public static final String UTC = "UTC";
+
+  private static final String UUID_EXTENSION_NAME = "arrow.uuid";
+
+  private ArrowSchemas() {}
+
+  /**
+   * Converts an Iceberg schema to an Arrow schema, keeping field ids and nullability.
+   *
+   * @param schema an Iceberg schema
+   * @return the Arrow schema with one top-level field per Iceberg column, in the same order
+   * @throws UnsupportedTypeException if a column has a type without an Arrow counterpart ({@code
+   *     variant}, {@code geometry}, {@code geography})
+   */
+  public static org.apache.arrow.vector.types.pojo.Schema toArrow(org.apache.iceberg.Schema schema) {
+    List<Field> fields = new ArrayList<>(schema.columns().size());
+    for (Types.NestedField column : schema.columns()) {
+      fields.add(toArrow(column));
+    }
+    return new org.apache.arrow.vector.types.pojo.Schema(fields);
+  }
+
+  /**
+   * Converts one Iceberg field, with its children, to an Arrow field.
+   *
+   * @param field an Iceberg field
+   * @return the Arrow field, nullable if the Iceberg field is optional, with the field id in its
+   *     metadata
+   * @throws UnsupportedTypeException if the field or one of its children has a type without an
+   *     Arrow counterpart
+   */
+  public static Field toArrow(Types.NestedField field) {
+    return toArrowField(field.name(), field.name(), field.isOptional(), field.fieldId(), field.type());
+  }
+
+  /**
+   * Returns the Iceberg field id kept in an Arrow field's metadata.
+   *
+   * @param field an Arrow field
+   * @return the field id, or {@code null} if the metadata holds none or it is not a number
+   */
+  public static Integer fieldId(Field field) {
+    String id = field.getMetadata().get(FIELD_ID_KEY);
+    if (id == null) {
+      return null;
+    }
+    try {
+      return Integer.valueOf(id.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static Field toArrowField(String path, String name, boolean nullable, int id, Type type) {
+    Map<String, String> metadata = Map.of(FIELD_ID_KEY, Integer.toString(id));
+    switch (type.typeId()) {
+      case STRUCT:
+        {
+          List<Types.NestedField> icebergChildren = type.asStructType().fields();
+          List<Field> children = new ArrayList<>(icebergChildren.size());
+          for (Types.NestedField child : icebergChildren) {
+            children.add(
+                toArrowField(
+                    path + "." + child.name(),
+                    child.name(),
+                    child.isOptional(),
+                    child.fieldId(),
+                    child.type()));
+          }
+          return new Field(
+              name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null, metadata), children);
+        }
+      case LIST:
+        {
+          Types.ListType list = type.asListType();
+          Field element =
+              toArrowField(
+                  path + "." + LIST_ELEMENT_NAME,
+                  LIST_ELEMENT_NAME,
+                  list.isElementOptional(),
+                  list.elementId(),
+                  list.elementType());
+          return new Field(
+              name, new FieldType(nullable, ArrowType.List.INSTANCE, null, metadata), List.of(element));
+        }
+      case MAP:
+        {
+          Types.MapType map = type.asMapType();
+          Field key =
+              toArrowField(
+                  path + "." + MAP_KEY_NAME, MAP_KEY_NAME, false, map.keyId(), map.keyType());
+          Field value =
+              toArrowField(
+                  path + "." + MAP_VALUE_NAME,
+                  MAP_VALUE_NAME,
+                  map.isValueOptional(),
+                  map.valueId(),
+                  map.valueType());
+          Field entries =
+              new Field(
+                  MAP_ENTRIES_NAME, FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(key, value));
+          return new Field(
+              name,
+              new FieldType(nullable, new ArrowType.Map(false), null, metadata),
+              List.of(entries));
+        }
+      default:
+        return new Field(
+            name, new FieldType(nullable, toArrowType(path, type), null, metadata), List.of());
+    }
+  }
+
+  /**
+   * Returns the Arrow type that this SDK uses for an Iceberg primitive type.
+   *
+   * @param type an Iceberg primitive type
+   * @return the Arrow type, as listed in {@code docs/arrow-types.md}
+   * @throws UnsupportedTypeException if the type has no Arrow counterpart, or is nested
+   */
+  public static ArrowType toArrowType(Type type) {
+    return toArrowType(type.toString(), type);
+  }
+
+  private static ArrowType toArrowType(String path, Type type) {
+    switch (type.typeId()) {
+      case BOOLEAN:
+        return ArrowType.Bool.INSTANCE;
+      case INTEGER:
+        return new ArrowType.Int(32, true);
+      case LONG:
+        return new ArrowType.Int(64, true);
+      case FLOAT:
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+      case DOUBLE:
+        return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+      case DECIMAL:
+        {
+          Types.DecimalType decimal = (Types.DecimalType) type;
+          return new ArrowType.Decimal(decimal.precision(), decimal.scale(), 128);
+        }
+      case DATE:
+        return new ArrowType.Date(DateUnit.DAY);
+      case TIME:
+        return new ArrowType.Time(TimeUnit.MICROSECOND, 64);
+      case TIMESTAMP:
+        return new ArrowType.Timestamp(
+            TimeUnit.MICROSECOND, ((Types.TimestampType) type).shouldAdjustToUTC() ? UTC : null);
+      case TIMESTAMP_NANO:
+        return new ArrowType.Timestamp(
+            TimeUnit.NANOSECOND, ((Types.TimestampNanoType) type).shouldAdjustToUTC() ? UTC : null);
+      case STRING:
+        return ArrowType.Utf8.INSTANCE;
+      case UUID:
+        return new ArrowType.FixedSizeBinary(16);
+      case FIXED:
+        return new ArrowType.FixedSizeBinary(((Types.FixedType) type).length());
+      case BINARY:
+        return ArrowType.Binary.INSTANCE;
+      case UNKNOWN:
+        return ArrowType.Null.INSTANCE;
+      default:
+        throw new UnsupportedTypeException(
+            String.format(
+                "Column '%s' has Iceberg type %s, which has no Arrow counterpart in this SDK;"
+                    + " leave it out of the selected columns",
+                path, type));
+    }
+  }
+
+  /**
+   * Converts an Arrow schema to a new Iceberg schema with fresh field ids, for creating a table
+   * from Arrow data. Nullable fields become optional, non-nullable fields required.
+   *
+   * @param arrowSchema an Arrow schema
+   * @return an Iceberg schema with ids assigned as Iceberg assigns them to a new table
+   * @throws UnsupportedTypeException naming every field whose Arrow type has no Iceberg counterpart
+   */
+  public static org.apache.iceberg.Schema toIceberg(org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
+    AtomicInteger ids = new AtomicInteger(0);
+    List<String> problems = new ArrayList<>();
+    List<Types.NestedField> columns = new ArrayList<>();
+    for (Field field : arrowSchema.getFields()) {
+      columns.add(toIcebergField(field.getName(), field, ids, problems));
+    }
+    if (!problems.isEmpty()) {
+      throw new UnsupportedTypeException(
+          "Cannot convert the Arrow schema to Iceberg:\n  - " + String.join("\n  - ", problems));
+    }
+    org.apache.iceberg.Schema provisional = new org.apache.iceberg.Schema(columns);
+    AtomicInteger freshIds = new AtomicInteger(0);
+    return TypeUtil.assignFreshIds(provisional, freshIds::incrementAndGet);
+  }
+
+  private static Types.NestedField toIcebergField(
+      String path, Field field, AtomicInteger ids, List<String> problems) {
+    int id = ids.incrementAndGet();
+    Type type = toIcebergType(path, field, ids, problems);
+    return Types.NestedField.of(id, field.isNullable(), field.getName(), type);
+  }
+
+  private static Type toIcebergType(
+      String path, Field field, AtomicInteger ids, List<String> problems) {
+    if (field.getDictionary() != null) {
+      problems.add(
+          String.format(
+              "column '%s' is dictionary-encoded; decode it before converting", path));
+      return Types.StringType.get();
+    }
+    ArrowType type = field.getType();
+    switch (type.getTypeID()) {
+      case Struct:
+        {
+          List<Types.NestedField> children = new ArrayList<>();
+          for (Field child : field.getChildren()) {
+            children.add(toIcebergField(path + "." + child.getName(), child, ids, problems));
+          }
+          return Types.StructType.of(children);
+        }
+      case List:
+      case LargeList:
+      case FixedSizeList:
+        {
+          Field element = field.getChildren().get(0);
+          int elementId = ids.incrementAndGet();
+          Type elementType =
+              toIcebergType(path + "." + LIST_ELEMENT_NAME, element, ids, problems);
+          return element.isNullable()
+              ? Types.ListType.ofOptional(elementId, elementType)
+              : Types.ListType.ofRequired(elementId, elementType);
+        }
+      case Map:
+        {
+          Field entries = field.getChildren().get(0);
+          Field key = entries.getChildren().get(0);
+          Field value = entries.getChildren().get(1);
+          int keyId = ids.incrementAndGet();
+          int valueId = ids.incrementAndGet();
+          Type keyType = toIcebergType(path + "." + MAP_KEY_NAME, key, ids, problems);
+          Type valueType = toIcebergType(path + "." + MAP_VALUE_NAME, value, ids, problems);
+          return value.isNullable()
+              ? Types.MapType.ofOptional(keyId, valueId, keyType, valueType)
+              : Types.MapType.ofRequired(keyId, valueId, keyType, valueType);
+        }
+      default:
+        Type primitive = toIcebergPrimitive(type);
+        if (primitive == null) {
+          problems.add(
+              String.format("column '%s' has Arrow type %s, which has no Iceberg counterpart", path, type));
+          return Types.StringType.get();
+        }
+        return primitive;
+    }
+  }
+
+  /**
+   * The Iceberg type for an Arrow primitive type when creating a table, or null if there is none.
+   */
+  private static Type toIcebergPrimitive(ArrowType type) {
+    if (type instanceof ArrowType.ExtensionType) {
+      return isUuid(type) ? Types.UUIDType.get() : null;
+    }
+    switch (type.getTypeID()) {
+      case Null:
+        return Types.UnknownType.get();
+      case Bool:
+        return Types.BooleanType.get();
+      case Int:
+        {
+          ArrowType.Int integer = (ArrowType.Int) type;
+          if (integer.getIsSigned()) {
+            return integer.getBitWidth() <= 32 ? Types.IntegerType.get() : Types.LongType.get();
+          }
+          if (integer.getBitWidth() <= 16) {
+            return Types.IntegerType.get();
+          }
+          return integer.getBitWidth() <= 32 ? Types.LongType.get() : null;
+        }
+      case FloatingPoint:
+        switch (((ArrowType.FloatingPoint) type).getPrecision()) {
+          case SINGLE:
+            return Types.FloatType.get();
+          case DOUBLE:
+            return Types.DoubleType.get();
+          default:
+            return null;
+        }
+      case Decimal:
+        {
+          ArrowType.Decimal decimal = (ArrowType.Decimal) type;
+          if (decimal.getPrecision() > 38) {
+            return null;
+          }
+          return Types.DecimalType.of(decimal.getPrecision(), decimal.getScale());
+        }
+      case Date:
+        return Types.DateType.get();
+      case Time:
+        return ((ArrowType.Time) type).getUnit() == TimeUnit.NANOSECOND ? null : Types.TimeType.get();
+      case Timestamp:
+        {
+          ArrowType.Timestamp timestamp = (ArrowType.Timestamp) type;
+          boolean utc = timestamp.getTimezone() != null;
+          if (timestamp.getUnit() == TimeUnit.NANOSECOND) {
+            return utc ? Types.TimestampNanoType.withZone() : Types.TimestampNanoType.withoutZone();
+          }
+          return utc ? Types.TimestampType.withZone() : Types.TimestampType.withoutZone();
+        }
+      case Utf8:
+      case LargeUtf8:
+        return Types.StringType.get();
+      case Binary:
+      case LargeBinary:
+        return Types.BinaryType.get();
+      case FixedSizeBinary:
+        return Types.FixedType.ofLength(((ArrowType.FixedSizeBinary) type).getByteWidth());
+      default:
+        return null;
+    }
+  }
+
+  private static boolean isUuid(ArrowType type) {
+    return type instanceof ArrowType.ExtensionType
+        && UUID_EXTENSION_NAME.equals(((ArrowType.ExtensionType) type).extensionName());
+  }
+
+  /**
+   * Checks that Arrow data with the given schema can be written to a table with the given schema,
+   * and reports every difference at once.
+   *
+   * @param tableSchema the schema of the table written to
+   * @param arrowSchema the schema of the Arrow data
+   * @throws SchemaMismatchException listing every column that is missing, extra, of another type, or
+   *     nullable where the table requires a value
+   * @see #differences(org.apache.iceberg.Schema, org.apache.arrow.vector.types.pojo.Schema)
+   */
+  public static void checkWritable(
+      org.apache.iceberg.Schema tableSchema, org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
+    List<String> differences = differences(tableSchema, arrowSchema);
+    if (!differences.isEmpty()) {
+      throw new SchemaMismatchException("the table", differences);
+    }
+  }
+
+  /**
+   * Lists every reason why Arrow data with the given schema cannot be written to a table.
+   *
+   * <p>Columns are matched by name (case-sensitive) at every nesting level; their order does not
+   * matter. An optional table column missing from the Arrow data is written as null. A difference is
+   * reported for: a required table column missing from the Arrow data; an Arrow column the table
+   * does not have; an Arrow type that cannot hold the table type's values (the accepted Arrow types
+   * are listed in {@code docs/arrow-types.md}, for example {@code LargeUtf8} for {@code string} or
+   * {@code Int(16)} for {@code int}); and a nullable Arrow field for a required table field, even if
+   * it holds no null.
+   *
+   * @param tableSchema the schema of the table written to
+   * @param arrowSchema the schema of the Arrow data
+   * @return one line per difference naming the column by its dotted path; empty if writable
+   */
+  public static List<String> differences(
+      org.apache.iceberg.Schema tableSchema, org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
+    List<String> differences = new ArrayList<>();
+    compareStruct("", tableSchema.asStruct(), arrowSchema.getFields(), true, differences);
+    return differences;
+  }
+
+  /**
+   * Checks that rows of an Arrow schema can be read as values of an Iceberg schema: like {@link
+   * #checkWritable}, but Arrow columns unknown to the Iceberg schema are ignored and nullability is
+   * not compared (a null where a value is required is then the caller's concern).
+   */
+  static void checkReadable(
+      org.apache.iceberg.Schema schema, org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
+    List<String> differences = new ArrayList<>();
+    compareStruct("", schema.asStruct(), arrowSchema.getFields(), false, differences);
+    if (!differences.isEmpty()) {
+      throw new SchemaMismatchException("the Iceberg schema", differences);
+    }
+  }
+
+  private static void compareStruct(
+      String prefix,
+      Types.StructType struct,
+      List<Field> arrowFields,
+      boolean strict,
+      List<String> differences) {
+    Map<String, Field> byName = new LinkedHashMap<>();
+    for (Field field : arrowFields) {
+      if (byName.putIfAbsent(field.getName(), field) != null) {
+        differences.add(
+            String.format("column '%s' appears more than once in the Arrow data", prefix + field.getName()));
+      }
+    }
+    Set<String> matched = new HashSet<>();
+    for (Types.NestedField column : struct.fields()) {
+      String path = prefix + column.name();
+      Field field = byName.get(column.name());
+      if (field == null) {
+        if (column.isRequired()) {
+          differences.add(
+              String.format(
+                  "required column '%s' (%s) is missing from the Arrow data", path, column.type()));
+        }
+        continue;
+      }
+      matched.add(column.name());
+      if (strict && field.isNullable() && column.isRequired()) {
+        differences.add(
+            String.format(
+                "column '%s' is nullable in the Arrow data but required in the table", path));
+      }
+      compareType(path, column.type(), field, strict, differences);
+    }
+    for (Field field : byName.values()) {
+      if (strict && !matched.contains(field.getName())) {
+        differences.add(
+            String.format(
+                "column '%s' (Arrow %s) is not in the table", prefix + field.getName(), field.getType()));
+      }
+    }
+  }
+
+  private static void compareType(
+      String path, Type type, Field field, boolean strict, List<String> differences) {
+    ArrowType arrowType = field.getType();
+    if (field.getDictionary() != null) {
+      differences.add(
+          String.format(
+              "column '%s' is dictionary-encoded in the Arrow data; decode it before writing", path));
+      return;
+    }
+    switch (type.typeId()) {
+      case STRUCT:
+        if (arrowType.getTypeID() != ArrowType.ArrowTypeID.Struct) {
+          differences.add(mismatch(path, type, arrowType));
+        } else {
+          compareStruct(path + ".", type.asStructType(), field.getChildren(), strict, differences);
+        }
+        return;
+      case LIST:
+        {
+          ArrowType.ArrowTypeID id = arrowType.getTypeID();
+          if (id != ArrowType.ArrowTypeID.List
+              && id != ArrowType.ArrowTypeID.LargeList
+              && id != ArrowType.ArrowTypeID.FixedSizeList) {
+            differences.add(mismatch(path, type, arrowType));
+            return;
+          }
+          Types.ListType list = type.asListType();
+          Field element = field.getChildren().get(0);
+          String elementPath = path + "." + LIST_ELEMENT_NAME;
+          if (strict && element.isNullable() && list.isElementRequired()) {
+            differences.add(
+                String.format(
+                    "list elements of '%s' are nullable in the Arrow data but required in the table",
+                    path));
+          }
+          compareType(elementPath, list.elementType(), element, strict, differences);
+          return;
+        }
+      case MAP:
+        {
+          if (arrowType.getTypeID() != ArrowType.ArrowTypeID.Map) {
+            differences.add(mismatch(path, type, arrowType));
+            return;
+          }
+          Types.MapType map = type.asMapType();
+          List<Field> entries = field.getChildren().get(0).getChildren();
+          Field value = entries.get(1);
+          if (strict && value.isNullable() && map.isValueRequired()) {
+            differences.add(
+                String.format(
+                    "map values of '%s' are nullable in the Arrow data but required in the table",
+                    path));
+          }
+          compareType(path + "." + MAP_KEY_NAME, map.keyType(), entries.get(0), strict, differences);
+          compareType(path + "." + MAP_VALUE_NAME, map.valueType(), value, strict, differences);
+          return;
+        }
+      default:
+        if (!canHold(type, arrowType)) {
+          differences.add(mismatch(path, type, arrowType));
+        }
+    }
+  }
+
+  private static String mismatch(String path, Type type, ArrowType arrowType) {
+    String expected;
+    if (type.isPrimitiveType() && type.typeId() != Type.TypeID.VARIANT) {
+      expected = expectedArrowName(type);
+    } else {
+      expected = type.typeId().name().toLowerCase(java.util.Locale.ROOT);
+    }
+    return String.format(
+        "column '%s' has Arrow type %s but the table type is %s (expected Arrow %s)",
+        path, arrowType, type, expected);
+  }
+
+  private static String expectedArrowName(Type type) {
+    try {
+      return toArrowType(type).toString();
+    } catch (UnsupportedTypeException e) {
+      return "none";
+    }
+  }
+
+  /** Whether values of an Arrow type can be written to an Iceberg primitive column without loss. */
+  static boolean canHold(Type type, ArrowType arrowType) {
+    if (arrowType instanceof ArrowType.ExtensionType) {
+      return type.typeId() == Type.TypeID.UUID && isUuid(arrowType);
+    }
+    ArrowType.ArrowTypeID id = arrowType.getTypeID();
+    switch (type.typeId()) {
+      case BOOLEAN:
+        return id == ArrowType.ArrowTypeID.Bool;
+      case INTEGER:
+        {
+          if (id != ArrowType.ArrowTypeID.Int) {
+            return false;
+          }
+          ArrowType.Int integer = (ArrowType.Int) arrowType;
+          return integer.getIsSigned() ? integer.getBitWidth() <= 32 : integer.getBitWidth() <= 16;
+        }
+      case LONG:
+        {
+          if (id != ArrowType.ArrowTypeID.Int) {
+            return false;
+          }
+          ArrowType.Int integer = (ArrowType.Int) arrowType;
+          return integer.getIsSigned() ? integer.getBitWidth() <= 64 : integer.getBitWidth() <= 32;
+        }
+      case FLOAT:
+        return id == ArrowType.ArrowTypeID.FloatingPoint
+            && ((ArrowType.FloatingPoint) arrowType).getPrecision() == FloatingPointPrecision.SINGLE;
+      case DOUBLE:
+        return id == ArrowType.ArrowTypeID.FloatingPoint
+            && ((ArrowType.FloatingPoint) arrowType).getPrecision() != FloatingPointPrecision.HALF;
+      case DECIMAL:
+        {
+          if (id != ArrowType.ArrowTypeID.Decimal) {
+            return false;
+          }
+          Types.DecimalType decimal = (Types.DecimalType) type;
+          ArrowType.Decimal arrowDecimal = (ArrowType.Decimal) arrowType;
+          return arrowDecimal.getScale() == decimal.scale()
+              && arrowDecimal.getPrecision() <= decimal.precision();
+        }
+      case DATE:
+        return id == ArrowType.ArrowTypeID.Date;
+      case TIME:
+        return id == ArrowType.ArrowTypeID.Time
+            && ((ArrowType.Time) arrowType).getUnit() != TimeUnit.NANOSECOND;
+      case TIMESTAMP:
+        {
+          if (id != ArrowType.ArrowTypeID.Timestamp) {
+            return false;
+          }
+          ArrowType.Timestamp timestamp = (ArrowType.Timestamp) arrowType;
+          boolean utc = ((Types.TimestampType) type).shouldAdjustToUTC();
+          return timestamp.getUnit() != TimeUnit.NANOSECOND
+              && (timestamp.getTimezone() != null) == utc;
+        }
+      case TIMESTAMP_NANO:
+        {
+          if (id != ArrowType.ArrowTypeID.Timestamp) {
+            return false;
+          }
+          ArrowType.Timestamp timestamp = (ArrowType.Timestamp) arrowType;
+          boolean utc = ((Types.TimestampNanoType) type).shouldAdjustToUTC();
+          return (timestamp.getTimezone() != null) == utc;
+        }
+      case STRING:
+        return id == ArrowType.ArrowTypeID.Utf8 || id == ArrowType.ArrowTypeID.LargeUtf8;
+      case UUID:
+        return isUuid(arrowType)
+            || (id == ArrowType.ArrowTypeID.FixedSizeBinary
+                && ((ArrowType.FixedSizeBinary) arrowType).getByteWidth() == 16);
+      case FIXED:
+        return id == ArrowType.ArrowTypeID.FixedSizeBinary
+            && ((ArrowType.FixedSizeBinary) arrowType).getByteWidth()
+                == ((Types.FixedType) type).length();
+      case BINARY:
+        return id == ArrowType.ArrowTypeID.Binary
+            || id == ArrowType.ArrowTypeID.LargeBinary
+            || id == ArrowType.ArrowTypeID.FixedSizeBinary;
+      case UNKNOWN:
+        return id == ArrowType.ArrowTypeID.Null;
+      default:
+        return false;
+    }
+  }
+}

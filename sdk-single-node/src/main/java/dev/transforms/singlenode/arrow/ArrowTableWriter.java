@@ -1,0 +1,405 @@
+package dev.transforms.singlenode.arrow;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.DataWriteResult;
+import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.RollingDataWriter;
+import org.apache.iceberg.util.PropertyUtil;
+
+/**
+ * Writes Arrow data to new data files of an Iceberg table, without committing them.
+ *
+ * <p>The files follow the table's current schema and partition spec, in the table's default file
+ * format ({@code write.format.default}, Parquet unless set), with Iceberg's column metrics. A file is
+ * closed and a new one started once it reaches the target size ({@code
+ * write.target-file-size-bytes} or {@link Builder#targetFileSizeBytes}); a partitioned table gets
+ * at least one file per partition written, whatever the order of the rows.
+ *
+ * <p>Nothing is committed: {@link #complete()} returns the {@link DataFile}s for the caller to
+ * commit in its own {@code AppendFiles}, {@code OverwriteFiles} or {@code RowDelta}, possibly on a
+ * branch. {@link #abort()} (or {@link #close()} before {@code complete()}) deletes the files
+ * written.
+ *
+ * <pre>{@code
+ * List<DataFile> files;
+ * try (ArrowTableWriter writer = ArrowTableWriter.builder(table).build()) {
+ *   writer.write(root);
+ *   files = writer.complete();
+ * }
+ * AppendFiles append = table.newAppend();
+ * files.forEach(append::appendFile);
+ * append.commit();
+ * }</pre>
+ *
+ * <p>Columns are matched by name; an optional table column missing from the Arrow data is written
+ * as null. See {@link ArrowSchemas#differences} for what is accepted.
+ *
+ * <p>Memory: the writer only reads the roots it is given, during the call to {@code write}; it
+ * neither keeps nor closes them. It holds one open file per partition written to until {@code
+ * complete()}.
+ *
+ * <p>A writer is not thread-safe.
+ */
+public final class ArrowTableWriter implements Closeable {
+  private final Table table;
+  private final Schema schema;
+  private final PartitionSpec spec;
+  private final Writer writer;
+  private final PartitionKey partitionKey;
+  private final InternalRecordWrapper wrapper;
+  private List<DataFile> dataFiles;
+  private long rowsWritten;
+  private boolean closed;
+
+  private ArrowTableWriter(Table table, FileFormat format, long targetFileSizeBytes) {
+    this.table = table;
+    this.schema = table.schema();
+    this.spec = table.spec();
+    GenericFileWriterFactory writerFactory =
+        new GenericFileWriterFactory.Builder(table)
+            .dataSchema(schema)
+            .dataFileFormat(format)
+            .build();
+    OutputFileFactory fileFactory =
+        OutputFileFactory.builderFor(table, 0, 0)
+            .format(format)
+            .operationId(UUID.randomUUID().toString())
+            .build();
+    if (spec.isUnpartitioned()) {
+      this.writer =
+          new UnpartitionedWriter(
+              new RollingDataWriter<>(
+                  writerFactory, fileFactory, table.io(), targetFileSizeBytes, spec, null));
+      this.partitionKey = null;
+      this.wrapper = null;
+    } else {
+      this.writer =
+          new PartitionedWriter(
+              new FanoutDataWriter<>(writerFactory, fileFactory, table.io(), targetFileSizeBytes),
+              spec);
+      this.partitionKey = new PartitionKey(spec, schema);
+      this.wrapper = new InternalRecordWrapper(schema.asStruct());
+    }
+  }
+
+  /**
+   * Starts configuring a writer for a table.
+   *
+   * @param table the table to write data files for
+   * @return a builder
+   */
+  public static Builder builder(Table table) {
+    return new Builder(Objects.requireNonNull(table, "table"));
+  }
+
+  /**
+   * Writes one root to new data files of a table with the default settings and returns them,
+   * uncommitted.
+   *
+   * @param table the table
+   * @param root the rows; read, not closed
+   * @return the data files written, for the caller to commit
+   * @throws SchemaMismatchException listing every column of the root that differs from the table
+   * @throws UncheckedIOException if a file cannot be written; files written so far are deleted
+   */
+  public static List<DataFile> writeDataFiles(Table table, VectorSchemaRoot root) {
+    try (ArrowTableWriter writer = builder(table).build()) {
+      writer.write(root);
+      return writer.complete();
+    }
+  }
+
+  /**
+   * Writes every row of a root.
+   *
+   * @param root the rows; read during this call only, neither kept nor closed
+   * @throws SchemaMismatchException listing every column of the root that differs from the table;
+   *     nothing of this root is written then
+   * @throws IllegalStateException if the writer was completed, aborted or closed
+   * @throws UncheckedIOException if a file cannot be written
+   * @throws ClassCastException never for roots that pass the schema check
+   */
+  public void write(VectorSchemaRoot root) {
+    checkOpen();
+    List<String> differences = ArrowSchemas.differences(schema, root.getSchema());
+    if (!differences.isEmpty()) {
+      throw new SchemaMismatchException("table " + table.name(), differences);
+    }
+    Map<String, FieldVector> byName = new HashMap<>();
+    for (FieldVector vector : root.getFieldVectors()) {
+      byName.put(vector.getName(), vector);
+    }
+    ArrowValueReaders.RowReader reader =
+        new ArrowValueReaders.RowReader(schema.asStruct(), byName);
+    Record record = GenericRecord.create(schema);
+    int rowCount = root.getRowCount();
+    for (int row = 0; row < rowCount; row++) {
+      reader.read(row, record);
+      if (partitionKey != null) {
+        partitionKey.partition(wrapper.wrap(record));
+      }
+      writer.write(record, partitionKey);
+    }
+    rowsWritten += rowCount;
+  }
+
+  /**
+   * Writes every batch of an Arrow reader, loading batches until it is exhausted.
+   *
+   * @param batches the batches; read to the end, not closed
+   * @throws IOException if the Arrow reader fails
+   * @throws SchemaMismatchException listing every column that differs from the table
+   * @throws IllegalStateException if the writer was completed, aborted or closed
+   * @throws UncheckedIOException if a file cannot be written
+   */
+  public void write(ArrowReader batches) throws IOException {
+    checkOpen();
+    VectorSchemaRoot root = batches.getVectorSchemaRoot();
+    while (batches.loadNextBatch()) {
+      write(root);
+    }
+  }
+
+  /**
+   * Returns the number of rows written so far.
+   *
+   * @return rows written
+   */
+  public long rowsWritten() {
+    return rowsWritten;
+  }
+
+  /**
+   * Closes the open files and returns every data file written, uncommitted. Calling it again
+   * returns the same files.
+   *
+   * @return the data files, with partition values and column metrics, for the caller to commit
+   * @throws IllegalStateException if the writer was aborted
+   * @throws UncheckedIOException if a file cannot be closed; files written are deleted then
+   */
+  public List<DataFile> complete() {
+    if (dataFiles != null) {
+      return dataFiles;
+    }
+    if (closed) {
+      throw new IllegalStateException("The writer for " + table.name() + " was aborted");
+    }
+    this.closed = true;
+    try {
+      writer.close();
+    } catch (IOException | RuntimeException e) {
+      deleteQuietly(writer.writtenSoFar());
+      throw e instanceof IOException
+          ? new UncheckedIOException(
+              "Cannot close data files of " + table.name(), (IOException) e)
+          : (RuntimeException) e;
+    }
+    this.dataFiles = List.copyOf(writer.dataFiles());
+    return dataFiles;
+  }
+
+  /**
+   * Closes the open files and deletes every data file written. Does nothing after {@link
+   * #complete()} (the files then belong to the caller) or a previous abort.
+   */
+  public void abort() {
+    if (closed) {
+      return;
+    }
+    this.closed = true;
+    try {
+      writer.close();
+    } catch (IOException | RuntimeException e) {
+      // the files are deleted below either way
+    }
+    deleteQuietly(writer.writtenSoFar());
+  }
+
+  /** Aborts the writer unless {@link #complete()} was called; see {@link #abort()}. */
+  @Override
+  public void close() {
+    abort();
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException(
+          "The writer for " + table.name() + " was already completed, aborted or closed");
+    }
+  }
+
+  private void deleteQuietly(List<DataFile> files) {
+    for (DataFile file : files) {
+      try {
+        table.io().deleteFile(file.location());
+      } catch (RuntimeException e) {
+        // best effort: an orphan file is harmless and removed by orphan-file cleanup
+      }
+    }
+  }
+
+  /** The Iceberg writer behind this one: rolling for unpartitioned tables, fanout otherwise. */
+  private interface Writer {
+    void write(Record record, PartitionKey partition);
+
+    void close() throws IOException;
+
+    List<DataFile> dataFiles();
+
+    List<DataFile> writtenSoFar();
+  }
+
+  private static final class UnpartitionedWriter implements Writer {
+    private final RollingDataWriter<Record> delegate;
+    private boolean closed;
+
+    UnpartitionedWriter(RollingDataWriter<Record> delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public void write(Record record, PartitionKey partition) {
+      delegate.write(record);
+    }
+
+    @Override
+    public void close() throws IOException {
+      this.closed = true;
+      delegate.close();
+    }
+
+    @Override
+    public List<DataFile> dataFiles() {
+      return delegate.result().dataFiles();
+    }
+
+    @Override
+    public List<DataFile> writtenSoFar() {
+      return closed ? resultOrEmpty(delegate::result) : List.of();
+    }
+  }
+
+  private static final class PartitionedWriter implements Writer {
+    private final FanoutDataWriter<Record> delegate;
+    private final PartitionSpec spec;
+    private boolean closed;
+
+    PartitionedWriter(FanoutDataWriter<Record> delegate, PartitionSpec spec) {
+      this.delegate = delegate;
+      this.spec = spec;
+    }
+
+    @Override
+    public void write(Record record, PartitionKey partition) {
+      delegate.write(record, spec, partition);
+    }
+
+    @Override
+    public void close() throws IOException {
+      this.closed = true;
+      delegate.close();
+    }
+
+    @Override
+    public List<DataFile> dataFiles() {
+      return delegate.result().dataFiles();
+    }
+
+    @Override
+    public List<DataFile> writtenSoFar() {
+      return closed ? resultOrEmpty(delegate::result) : List.of();
+    }
+  }
+
+  private static List<DataFile> resultOrEmpty(java.util.function.Supplier<DataWriteResult> result) {
+    try {
+      return new ArrayList<>(result.get().dataFiles());
+    } catch (RuntimeException e) {
+      return List.of();
+    }
+  }
+
+  /** Configures an {@link ArrowTableWriter}. */
+  public static final class Builder {
+    private final Table table;
+    private FileFormat format;
+    private long targetFileSizeBytes;
+
+    private Builder(Table table) {
+      this.table = table;
+      this.format =
+          FileFormat.fromString(
+              table
+                  .properties()
+                  .getOrDefault(
+                      TableProperties.DEFAULT_FILE_FORMAT,
+                      TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+      this.targetFileSizeBytes =
+          PropertyUtil.propertyAsLong(
+              table.properties(),
+              TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+              TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    }
+
+    /**
+     * Sets the size at which a data file is closed and a new one started. Defaults to the table's
+     * {@code write.target-file-size-bytes} (512 MB unless set). Sizes are checked every 1,000 rows,
+     * so files can exceed the target slightly.
+     *
+     * @param bytes the target size in bytes, at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes} is less than 1
+     */
+    public Builder targetFileSizeBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("Target file size must be positive: " + bytes);
+      }
+      this.targetFileSizeBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Sets the file format of the data files. Defaults to the table's {@code write.format.default}
+     * (Parquet unless set).
+     *
+     * @param fileFormat Parquet, Avro or ORC
+     * @return this builder
+     */
+    public Builder fileFormat(FileFormat fileFormat) {
+      this.format = Objects.requireNonNull(fileFormat, "fileFormat");
+      return this;
+    }
+
+    /**
+     * Creates the writer. No file is created until the first row is written.
+     *
+     * @return a new writer; the caller must {@link ArrowTableWriter#complete()} or close it
+     */
+    public ArrowTableWriter build() {
+      return new ArrowTableWriter(table, format, targetFileSizeBytes);
+    }
+  }
+}
