@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.api.TransformsException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import org.apache.iceberg.TableScan;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.types.Types;
-import dev.transforms.api.TransformsException;
 
 /**
  * Reads the rows of an Iceberg table, or of a scan of it, into Arrow.
