@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.api.TransformsException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import org.apache.iceberg.TableScan;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.types.Types;
-import dev.transforms.api.TransformsException;
 
 /**
  * Reads the rows of an Iceberg table, or of a scan of it, into Arrow.
@@ -289,7 +289,9 @@ public final class ArrowTableReader {
    * }</pre>
    *
    * @param allocator the allocator for the batches' memory
-   * @return a batch reader; the caller must close it, which frees its root
+   * @return a batch reader; the caller must close it, which frees its root. The scan's files are
+   *     planned now; they are opened one after the other as batches are loaded
+   * @throws UncheckedIOException if the table's manifests cannot be read
    * @throws UnsupportedTypeException if a selected column has a type without an Arrow counterpart
    * @throws IllegalArgumentException if a selected column does not exist
    * @throws org.apache.iceberg.exceptions.ValidationException if the filter names a column that

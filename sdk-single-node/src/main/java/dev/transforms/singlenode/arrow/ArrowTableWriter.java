@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.api.TransformsException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -27,6 +29,7 @@ import org.apache.iceberg.io.DataWriteResult;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
+import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PropertyUtil;
 
 /**
@@ -70,6 +73,7 @@ public final class ArrowTableWriter implements Closeable {
   private final Writer writer;
   private final PartitionKey partitionKey;
   private final InternalRecordWrapper wrapper;
+  private final int[] requiredPositions;
   private List<DataFile> dataFiles;
   private long rowsWritten;
   private boolean closed;
@@ -78,6 +82,9 @@ public final class ArrowTableWriter implements Closeable {
     this.table = table;
     this.schema = table.schema();
     this.spec = table.spec();
+    List<Types.NestedField> columns = schema.columns();
+    this.requiredPositions =
+        IntStream.range(0, columns.size()).filter(i -> columns.get(i).isRequired()).toArray();
     GenericFileWriterFactory writerFactory =
         new GenericFileWriterFactory.Builder(table)
             .dataSchema(schema)
@@ -139,8 +146,10 @@ public final class ArrowTableWriter implements Closeable {
    * @throws SchemaMismatchException listing every column of the root that differs from the table;
    *     nothing of this root is written then
    * @throws IllegalStateException if the writer was completed, aborted or closed
+   * @throws TransformsException if a required column holds a null (Arrow does not enforce
+   *     non-nullable fields); rows before it may have been written to files that {@link #close()}
+   *     deletes
    * @throws UncheckedIOException if a file cannot be written
-   * @throws ClassCastException never for roots that pass the schema check
    */
   public void write(VectorSchemaRoot root) {
     checkOpen();
@@ -158,6 +167,7 @@ public final class ArrowTableWriter implements Closeable {
     int rowCount = root.getRowCount();
     for (int row = 0; row < rowCount; row++) {
       reader.read(row, record);
+      checkRequired(record, row);
       if (partitionKey != null) {
         partitionKey.partition(wrapper.wrap(record));
       }
@@ -242,6 +252,18 @@ public final class ArrowTableWriter implements Closeable {
   @Override
   public void close() {
     abort();
+  }
+
+  private void checkRequired(Record record, int row) {
+    for (int position : requiredPositions) {
+      if (record.get(position) == null) {
+        throw new TransformsException(
+            String.format(
+                "Column '%s' of table %s is required, but row %d of the Arrow data is null;"
+                    + " the files written so far are deleted when the writer is closed",
+                schema.columns().get(position).name(), table.name(), row));
+      }
+    }
   }
 
   private void checkOpen() {

@@ -13,6 +13,7 @@ import java.util.List;
 public class SchemaMismatchException extends TransformsException {
   private static final long serialVersionUID = 1L;
 
+  /** Every difference found, one line per column at fault. */
   private final List<String> differences;
 
   /**

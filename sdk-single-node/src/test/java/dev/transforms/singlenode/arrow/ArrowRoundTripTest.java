@@ -256,6 +256,41 @@ class ArrowRoundTripTest {
   }
 
   @Test
+  void writesArrowUuidExtensionVectorsAndUnknownColumns() {
+    Schema schema =
+        new Schema(
+            required(1, "id", Types.UUIDType.get()),
+            optional(2, "nothing", Types.UnknownType.get()));
+    Table table = TableFixtures.create(dir, "uuids", schema, PartitionSpec.unpartitioned(), 3);
+    UUID value = UUID.fromString("00112233-4455-6677-8899-aabbccddeeff");
+
+    org.apache.arrow.vector.types.pojo.Schema arrowSchema =
+        new org.apache.arrow.vector.types.pojo.Schema(
+            List.of(
+                Field.notNullable("id", org.apache.arrow.vector.extension.UuidType.INSTANCE),
+                Field.nullable("nothing", ArrowType.Null.INSTANCE)));
+    assertThat(ArrowSchemas.toIceberg(arrowSchema).asStruct()).isEqualTo(schema.asStruct());
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(arrowSchema, allocator)) {
+      org.apache.arrow.vector.UuidVector ids = (org.apache.arrow.vector.UuidVector) root.getVector("id");
+      ids.getUnderlyingVector()
+          .setSafe(
+              0,
+              ByteBuffer.allocate(16)
+                  .putLong(value.getMostSignificantBits())
+                  .putLong(value.getLeastSignificantBits())
+                  .array());
+      root.setRowCount(1);
+      TableFixtures.commit(table, ArrowTableWriter.writeDataFiles(table, root));
+    }
+
+    assertThat(TableFixtures.readGenerics(table)).containsExactly(record(schema, value, null));
+    try (VectorSchemaRoot root = ArrowTableReader.of(table).readAll(allocator)) {
+      assertThat(root.getVector("nothing").getField().getType()).isEqualTo(ArrowType.Null.INSTANCE);
+      assertThat(ArrowRecords.toRecords(root, schema)).containsExactly(record(schema, value, null));
+    }
+  }
+
+  @Test
   void convertsRecordsToArrowAndBack() {
     Schema schema = ArrowSchemasTest.NESTED;
     List<Record> rows = nestedRows(schema);

@@ -213,6 +213,25 @@ class ArrowTableWriterTest {
   }
 
   @Test
+  void rejectsNullsInRequiredColumnsThatArrowDidNotEnforce() {
+    Table table = TableFixtures.create(dir, "nulls", EVENTS, PartitionSpec.unpartitioned(), 2);
+    org.apache.arrow.vector.types.pojo.Schema arrowSchema =
+        new org.apache.arrow.vector.types.pojo.Schema(
+            List.of(Field.notNullable("id", new ArrowType.Int(64, true))));
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(arrowSchema, allocator);
+        ArrowTableWriter writer = ArrowTableWriter.builder(table).build()) {
+      BigIntVector id = (BigIntVector) root.getVector("id");
+      id.setSafe(0, 1L);
+      id.setNull(1);
+      root.setRowCount(2);
+      assertThatThrownBy(() -> writer.write(root))
+          .isInstanceOf(dev.transforms.api.TransformsException.class)
+          .hasMessageContaining("Column 'id'")
+          .hasMessageContaining("row 1");
+    }
+  }
+
+  @Test
   void abortDeletesTheFilesWritten() {
     Table table = TableFixtures.create(dir, "abort", EVENTS, PartitionSpec.unpartitioned(), 2);
     List<DataFile> kept;
