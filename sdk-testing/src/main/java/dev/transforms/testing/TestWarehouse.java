@@ -172,6 +172,8 @@ public final class TestWarehouse implements AutoCloseable {
    */
   public Table createTable(String path, Schema schema, PartitionSpec spec, Map<String, String> properties,
       List<Row> rows) {
+    // Check every row before creating anything, so a bad fixture leaves no half-made table behind.
+    rows.forEach(row -> TableRows.toRecord(schema, row));
     ResolvedTable resolved = resolve(path);
     Catalog catalog = catalog(path);
     if (catalog instanceof SupportsNamespaces namespaces) {
