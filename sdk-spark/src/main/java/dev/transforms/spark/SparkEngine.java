@@ -182,16 +182,15 @@ final class SparkEngine implements Engine {
       table.refresh();
       Snapshot now = table.currentSnapshot();
       if (!Objects.equals(snapshotId(now), entry.getValue())) {
-        moved.add(entry.getKey().parameter().requirePath() + " (" + entry.getKey().resolved().sparkIdentifier()
-            + "): main moved from snapshot " + entry.getValue() + " to " + snapshotId(now) + " by '"
-            + (now == null ? "?" : now.operation()) + "'");
+        moved.add("output " + entry.getKey().parameter().requirePath() + " ("
+            + entry.getKey().resolved().sparkIdentifier() + ") moved from snapshot " + entry.getValue() + " to "
+            + snapshotId(now) + " ('" + (now == null ? "?" : now.operation()) + "')");
       }
     }
     if (!moved.isEmpty()) {
-      throw new TransformsException("Transform " + run.spec().name() + " cannot be published: the main branch of "
-          + String.join("; ", moved) + " while it ran. A write bypassed the staging branch " + run.stagingBranch()
-          + " (for example a write to `.branch_main`) or another writer committed. Its staged writes are "
-          + "discarded; build again.");
+      throw new TransformsException("Transform " + run.spec().name() + " cannot be published: on main, "
+          + String.join("; ", moved) + " while it ran. Another writer committed, or a write bypassed the staging "
+          + "branch " + run.stagingBranch() + ". The transform's staged writes are discarded; build again.");
     }
   }
 

@@ -172,7 +172,7 @@ public class FailuresTest extends SparkTestBase {
   void anotherWriterMovingMainFailsTheTransformAndNothingOfItIsPublished() {
     otherWriter = spark;
     TransformResult result = fails(Scenario.OTHER_WRITER);
-    assertThat(message(result)).contains("main moved").contains(OUT);
+    assertThat(message(result)).contains("moved from snapshot").contains(OUT);
     // The other writer's row is there; the transform's merge (which would add id 3) is not.
     assertThat(rows(OUT)).containsExactly("[1,Open]", "[2,Open]", "[99,concurrent]");
     assertThat(table(OUT).refs()).containsOnlyKeys("main");
