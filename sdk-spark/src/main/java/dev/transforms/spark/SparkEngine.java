@@ -72,11 +72,6 @@ final class SparkEngine implements Engine {
     return Optional.of(chosen.get());
   }
 
-  /** The build's session. */
-  SparkSession session() {
-    return session;
-  }
-
   @Override
   public void run(TransformRun run) {
     run.inputs().forEach(i -> usedCatalogs.add(i.resolved().catalog()));
