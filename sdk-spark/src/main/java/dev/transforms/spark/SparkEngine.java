@@ -1,0 +1,209 @@
+package dev.transforms.spark;
+
+import dev.transforms.api.TransformFailedException;
+import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.engine.BoundOutput;
+import dev.transforms.runtime.engine.BuildEnvironment;
+import dev.transforms.runtime.engine.Engine;
+import dev.transforms.runtime.engine.TransformRun;
+import dev.transforms.runtime.spec.ParameterSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.spark.CommitMetadata;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs Spark transforms for one build.
+ *
+ * <p>The build gets its own session, derived from the active or default session when there is one, or
+ * from a session this engine starts (and stops when the build ends). For each transform it builds the
+ * handles, turns write-audit-publish on for the outputs that exist ({@code write.wap.enabled=true} on
+ * the table, {@code spark.wap.branch} set to the staging branch in the session while the method runs),
+ * stamps every commit with the build's state, invokes the method, and checks that nothing reached an
+ * output's {@code main} behind the staging branch's back.
+ */
+final class SparkEngine implements Engine {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SparkEngine.class);
+
+  private final BuildEnvironment build;
+  private final SparkSession parent;
+  private final boolean ownsParent;
+  private final SparkSession session;
+  private final Set<String> usedCatalogs = new LinkedHashSet<>();
+
+  private SparkEngine(BuildEnvironment build, SparkSession parent, boolean ownsParent) {
+    this.build = build;
+    this.parent = parent;
+    this.ownsParent = ownsParent;
+    this.session = SparkSessions.forBuild(parent, build.config());
+  }
+
+  static SparkEngine start(BuildEnvironment build) {
+    Optional<SparkSession> existing = existingSession();
+    if (existing.isPresent()) {
+      if (!SparkSessions.hasIcebergExtensions(existing.get())) {
+        LOG.warn("The Spark session in use lacks {} in spark.sql.extensions: CALL statements will not parse. "
+            + "Add it where the session is created.", SparkSessions.ICEBERG_EXTENSIONS);
+      }
+      return new SparkEngine(build, existing.get(), false);
+    }
+    SparkSession created = SparkSessions.builder(build.config()).getOrCreate();
+    return new SparkEngine(build, created, true);
+  }
+
+  private static Optional<SparkSession> existingSession() {
+    scala.Option<SparkSession> active = SparkSession.getActiveSession();
+    scala.Option<SparkSession> chosen = active.isDefined() ? active : SparkSession.getDefaultSession();
+    if (chosen.isEmpty() || chosen.get().sparkContext().isStopped()) {
+      return Optional.empty();
+    }
+    return Optional.of(chosen.get());
+  }
+
+  @Override
+  public void run(TransformRun run) {
+    run.inputs().forEach(i -> usedCatalogs.add(i.resolved().catalog()));
+    run.outputs().forEach(o -> usedCatalogs.add(o.resolved().catalog()));
+    Map<BoundOutput, Long> bases = new LinkedHashMap<>();
+    for (BoundOutput output : run.outputs()) {
+      if (output.existing().isPresent()) {
+        Table table = output.existing().get();
+        bases.put(output, snapshotId(table.currentSnapshot()));
+        enableWriteAuditPublish(table);
+      }
+    }
+    RunScope scope = new RunScope(session);
+    boolean published = false;
+    try {
+      Object[] arguments = arguments(run, scope);
+      invoke(run, arguments);
+      checkMainUntouched(run, bases);
+      scope.publishFiles();
+      published = true;
+    } finally {
+      scope.close(published);
+    }
+  }
+
+  private void invoke(TransformRun run, Object[] arguments) {
+    scala.Option<SparkSession> previousActive = SparkSession.getActiveSession();
+    TransformsSessionExtensions.forgetMerge();
+    session.conf().set(SparkSessions.WAP_BRANCH, run.stagingBranch());
+    SparkSession.setActiveSession(session);
+    try {
+      CommitMetadata.withCommitProperties(run.commitProperties(), () -> {
+        run.invoke(arguments);
+        return null;
+      }, RuntimeException.class);
+    } catch (TransformFailedException e) {
+      throw Errors.translate(run, e);
+    } finally {
+      session.conf().unset(SparkSessions.WAP_BRANCH);
+      if (previousActive.isDefined()) {
+        SparkSession.setActiveSession(previousActive.get());
+      } else {
+        SparkSession.clearActiveSession();
+      }
+      TransformsSessionExtensions.forgetMerge();
+    }
+  }
+
+  private static void enableWriteAuditPublish(Table table) {
+    String enabled = table.properties().get(TableProperties.WRITE_AUDIT_PUBLISH_ENABLED);
+    if (!"true".equalsIgnoreCase(enabled)) {
+      // A metadata-only commit: main's snapshot does not change.
+      table.updateProperties().set(TableProperties.WRITE_AUDIT_PUBLISH_ENABLED, "true").commit();
+    }
+  }
+
+  private Object[] arguments(TransformRun run, RunScope scope) {
+    List<ParameterSpec> parameters = run.spec().parameters();
+    Object[] arguments = new Object[parameters.size()];
+    for (ParameterSpec parameter : parameters) {
+      arguments[parameter.index()] = handle(run, parameter, scope);
+    }
+    return arguments;
+  }
+
+  private Object handle(TransformRun run, ParameterSpec parameter, RunScope scope) {
+    String type = parameter.typeName();
+    switch (parameter.role()) {
+      case CONTEXT:
+        return new Handles.Context(session, run);
+      case INPUT:
+        if (type.equals(TableTransformInput.class.getName())) {
+          return new Handles.TableInputHandle(session, run.input(parameter));
+        }
+        if (type.equals(IncrementalTransformInput.class.getName()) || type.equals(TransformInput.class.getName())) {
+          return new Handles.InputHandle(session, run.input(parameter), scope);
+        }
+        break;
+      case OUTPUT:
+        if (type.equals(TableTransformOutput.class.getName())) {
+          return new Handles.TableOutputHandle(session, run, run.output(parameter));
+        }
+        if (type.equals(TransformOutput.class.getName())) {
+          return new Handles.FileOutputHandle(session, run, run.output(parameter), scope);
+        }
+        break;
+      default:
+        break;
+    }
+    throw new TransformsException("Parameter " + parameter.name() + " of transform " + run.spec().name()
+        + " has type " + parameter.simpleTypeName() + ", which the Spark engine does not provide");
+  }
+
+  /**
+   * Fails the run if an existing output's {@code main} moved while the method ran: something wrote
+   * past the staging branch (an explicit {@code branch_main} write, a session without the staging
+   * setting, another writer), and publishing would mix it with this build's writes.
+   */
+  private static void checkMainUntouched(TransformRun run, Map<BoundOutput, Long> bases) {
+    List<String> moved = new ArrayList<>();
+    for (Map.Entry<BoundOutput, Long> entry : bases.entrySet()) {
+      Table table = entry.getKey().existing().orElseThrow();
+      table.refresh();
+      Snapshot now = table.currentSnapshot();
+      if (!Objects.equals(snapshotId(now), entry.getValue())) {
+        moved.add("output " + entry.getKey().parameter().requirePath() + " ("
+            + entry.getKey().resolved().sparkIdentifier() + ") moved from snapshot " + entry.getValue() + " to "
+            + snapshotId(now) + " ('" + (now == null ? "?" : now.operation()) + "')");
+      }
+    }
+    if (!moved.isEmpty()) {
+      throw new TransformsException("Transform " + run.spec().name() + " cannot be published: on main, "
+          + String.join("; ", moved) + " while it ran. Another writer committed, or a write bypassed the staging "
+          + "branch " + run.stagingBranch() + ". The transform's staged writes are discarded; build again.");
+    }
+  }
+
+  private static Long snapshotId(Snapshot snapshot) {
+    return snapshot == null ? null : snapshot.snapshotId();
+  }
+
+  @Override
+  public void close() {
+    closeCatalogs();
+    if (ownsParent) {
+      parent.stop();
+    }
+  }
+
+  /** Closes the Iceberg catalog clients the build's session opened (JDBC connections...). */
+  private void closeCatalogs() {
+    SparkSessions.closeCatalogs(session, usedCatalogs);
+  }
+
+}

@@ -1,0 +1,141 @@
+package dev.transforms.spark;
+
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.SparkSessionExtensions;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.TableIdentifier;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.parser.ParseException;
+import org.apache.spark.sql.catalyst.parser.ParserInterface;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.MergeIntoTable;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+import scala.collection.JavaConverters;
+import scala.collection.Seq;
+import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
+import scala.runtime.BoxedUnit;
+
+/**
+ * Spark session extensions of the SDK, listed in {@code spark.sql.extensions} after Iceberg's. They
+ * wrap the SQL parser to remember, per thread, the last {@code MERGE} statement parsed: its target
+ * and ON condition. When a MERGE fails because several source rows match one target row, the engine
+ * names the keys in its error from what was remembered. Parsing is otherwise untouched.
+ */
+public final class TransformsSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
+
+  private static final ThreadLocal<MergeStatement> LAST_MERGE = new ThreadLocal<>();
+
+  /** Creates the extensions; Spark does this. */
+  public TransformsSessionExtensions() {}
+
+  @Override
+  public BoxedUnit apply(SparkSessionExtensions extensions) {
+    extensions.injectParser(new AbstractFunction2<SparkSession, ParserInterface, ParserInterface>() {
+      @Override
+      public ParserInterface apply(SparkSession session, ParserInterface delegate) {
+        return new RecordingParser(delegate);
+      }
+    });
+    return BoxedUnit.UNIT;
+  }
+
+  /**
+   * The last MERGE statement parsed on this thread.
+   *
+   * @return its target and condition, if any was parsed since the last {@link #forgetMerge()}
+   */
+  static Optional<MergeStatement> lastMerge() {
+    return Optional.ofNullable(LAST_MERGE.get());
+  }
+
+  /** Forgets the last MERGE statement of this thread. */
+  static void forgetMerge() {
+    LAST_MERGE.remove();
+  }
+
+  /**
+   * What a MERGE statement says.
+   *
+   * @param target the target table's name parts, as written
+   * @param condition the ON condition, as SQL
+   */
+  record MergeStatement(List<String> target, String condition) {}
+
+  private static final class RecordingParser implements ParserInterface {
+    private final ParserInterface delegate;
+
+    RecordingParser(ParserInterface delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public LogicalPlan parsePlan(String sqlText) throws ParseException {
+      LogicalPlan plan = delegate.parsePlan(sqlText);
+      if (plan instanceof MergeIntoTable merge) {
+        try {
+          LAST_MERGE.set(new MergeStatement(target(merge.targetTable()), condition(merge.mergeCondition())));
+        } catch (RuntimeException e) {
+          // Remembering is best effort; never fail a statement for it.
+        }
+      }
+      return plan;
+    }
+
+    private static List<String> target(LogicalPlan plan) {
+      LogicalPlan current = plan;
+      while (current instanceof SubqueryAlias alias) {
+        current = alias.child();
+      }
+      if (current instanceof UnresolvedRelation relation) {
+        Seq<String> parts = relation.multipartIdentifier();
+        return List.copyOf(JavaConverters.seqAsJavaList(parts));
+      }
+      return List.of();
+    }
+
+    private static String condition(Expression expression) {
+      return expression.sql();
+    }
+
+    @Override
+    public Expression parseExpression(String sqlText) throws ParseException {
+      return delegate.parseExpression(sqlText);
+    }
+
+    @Override
+    public TableIdentifier parseTableIdentifier(String sqlText) throws ParseException {
+      return delegate.parseTableIdentifier(sqlText);
+    }
+
+    @Override
+    public FunctionIdentifier parseFunctionIdentifier(String sqlText) throws ParseException {
+      return delegate.parseFunctionIdentifier(sqlText);
+    }
+
+    @Override
+    public Seq<String> parseMultipartIdentifier(String sqlText) throws ParseException {
+      return delegate.parseMultipartIdentifier(sqlText);
+    }
+
+    @Override
+    public LogicalPlan parseQuery(String sqlText) throws ParseException {
+      return delegate.parseQuery(sqlText);
+    }
+
+    @Override
+    public StructType parseTableSchema(String sqlText) throws ParseException {
+      return delegate.parseTableSchema(sqlText);
+    }
+
+    @Override
+    public DataType parseDataType(String sqlText) throws ParseException {
+      return delegate.parseDataType(sqlText);
+    }
+  }
+}

@@ -1,0 +1,180 @@
+package dev.transforms.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.transforms.api.DatasetNotFoundException;
+import dev.transforms.api.TableInput;
+import dev.transforms.api.TableOutput;
+import dev.transforms.api.Transform;
+import dev.transforms.runtime.build.BuildReport;
+import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.incremental.IncrementalState;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every way a transform can fail leaves its output exactly as it was. */
+public class FailuresTest extends SparkTestBase {
+
+  static final String IN = "/Fail/in/changes";
+  static final String OUT = "/Fail/out/accounts";
+  static final String MISSING = "/Fail/in/never-built";
+
+  enum Scenario { MERGE_THEN_THROW, MERGE, WRONG_SCHEMA, REPLACE, REPLACE_THEN_THROW, REPLACE_NEW_SCHEMA, DROP, WRITE_MAIN, OTHER_WRITER }
+
+  static volatile Scenario scenario;
+  static volatile SparkSession otherWriter;
+
+  /** Does what the scenario says to its output. */
+  public static class Misbehaving {
+    @Transform(name = "misbehave")
+    public void run(SparkTransformContext ctx, @TableInput(IN) TableTransformInput in,
+        @TableOutput(OUT) TableTransformOutput out) {
+      SparkSession spark = ctx.sparkSession();
+      String merge = "MERGE INTO " + out.identifier() + " AS t USING " + in.identifier()
+          + " AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *";
+      switch (scenario) {
+        case MERGE_THEN_THROW -> {
+          spark.sql(merge);
+          throw new IllegalStateException("audit failed after the merge");
+        }
+        case MERGE -> spark.sql(merge);
+        case WRONG_SCHEMA -> out.writeDataFrame(
+            in.dataframe().selectExpr("CAST(id AS STRING) AS id", "status", "1 AS extra"));
+        case REPLACE -> in.dataframe().writeTo(out.identifier()).createOrReplace();
+        case REPLACE_THEN_THROW -> {
+          in.dataframe().writeTo(out.identifier()).createOrReplace();
+          throw new IllegalStateException("audit failed after the replace");
+        }
+        case REPLACE_NEW_SCHEMA -> in.dataframe().selectExpr("id", "status", "'x' AS note")
+            .writeTo(out.identifier()).createOrReplace();
+        case DROP -> spark.sql("DROP TABLE " + out.identifier());
+        case WRITE_MAIN -> spark.sql("INSERT INTO " + out.identifier() + ".branch_main VALUES (99, 'sneaky')");
+        case OTHER_WRITER -> {
+          spark.sql(merge);
+          otherWriter.sql("INSERT INTO " + out.identifier() + " VALUES (99, 'concurrent')");
+        }
+        default -> throw new IllegalArgumentException(String.valueOf(scenario));
+      }
+    }
+  }
+
+  /** Reads an input nobody built. */
+  public static class ReadsMissing {
+    @Transform(name = "reads-missing")
+    public void run(@TableInput(MISSING) TableTransformInput in, @TableOutput(OUT) TableTransformOutput out) {
+      out.writeDataFrame(in.dataframe());
+    }
+  }
+
+  private long before;
+  private List<String> rowsBefore;
+
+  @BeforeEach
+  void seed() {
+    createTable(IN, "id BIGINT, status STRING", "2, 'Closed'", "3, 'Open'");
+    createTable(OUT, "id BIGINT, status STRING", "1, 'Open'", "2, 'Open'");
+    before = mainSnapshot(OUT);
+    rowsBefore = rows(OUT);
+  }
+
+  private TransformResult fails(Scenario which) {
+    scenario = which;
+    BuildReport report = build(Misbehaving.class);
+    TransformResult result = only(report);
+    assertThat(result.status()).as(report.format()).isEqualTo(TransformResult.Status.FAILED);
+    return result;
+  }
+
+  private void assertOutputUnchanged() {
+    assertThat(mainSnapshot(OUT)).isEqualTo(before);
+    assertThat(rows(OUT)).isEqualTo(rowsBefore).containsExactly("[1,Open]", "[2,Open]");
+    assertThat(table(OUT).refs()).containsOnlyKeys("main");
+    assertThat(table(OUT).currentSnapshot().summary()).doesNotContainKey(IncrementalState.BUILD_ID);
+  }
+
+  private static String message(TransformResult result) {
+    return String.valueOf(result.error().orElseThrow().getMessage());
+  }
+
+  @Test
+  void aMethodThatThrowsAfterMergingPublishesNothing() {
+    TransformResult result = fails(Scenario.MERGE_THEN_THROW);
+    assertThat(message(result)).contains("misbehave").contains("audit failed after the merge");
+    assertOutputUnchanged();
+  }
+
+  @Test
+  void mergeWithDuplicateSourceKeysNamesTransformOutputAndKeys() {
+    insert(IN, "2, 'Reopened'");
+    TransformResult result = fails(Scenario.MERGE);
+    assertThat(message(result)).contains("misbehave").contains(OUT).contains(id(OUT))
+        .contains("duplicate keys").contains("t.id = s.id");
+    assertOutputUnchanged();
+  }
+
+  @Test
+  void writingAnIncompatibleSchemaListsTheColumnsThatDiffer() {
+    TransformResult result = fails(Scenario.WRONG_SCHEMA);
+    assertThat(result.error().orElseThrow()).cause().isInstanceOf(SchemaMismatchException.class);
+    SchemaMismatchException mismatch = (SchemaMismatchException) result.error().orElseThrow().getCause();
+    assertThat(mismatch.differences()).containsExactly("id: table bigint, data string",
+        "extra: not in the table (data int)");
+    assertThat(message(result)).contains("misbehave").contains(OUT).contains("id: table bigint, data string")
+        .contains("extra: not in the table");
+    assertOutputUnchanged();
+  }
+
+  @Test
+  void aMissingInputIsNamedByPathAndIdentifier() {
+    BuildReport report = build(ReadsMissing.class);
+    TransformResult result = only(report);
+    assertThat(result.status()).isEqualTo(TransformResult.Status.FAILED);
+    assertThat(result.error().orElseThrow()).isInstanceOf(DatasetNotFoundException.class);
+    assertThat(message(result)).contains(MISSING).contains(id(MISSING)).contains("reads-missing");
+    assertOutputUnchanged();
+  }
+
+  @Test
+  void createOrReplaceOnAnExistingOutputIsStagedLikeAnyOtherWrite() {
+    TransformResult thrown = fails(Scenario.REPLACE_THEN_THROW);
+    assertThat(message(thrown)).contains("audit failed after the replace");
+    assertOutputUnchanged();
+
+    TransformResult refused = fails(Scenario.REPLACE_NEW_SCHEMA);
+    assertThat(message(refused)).contains("CREATE OR REPLACE").contains("note: not in the table");
+    assertOutputUnchanged();
+
+    scenario = Scenario.REPLACE;
+    TransformResult replaced = only(build(Misbehaving.class));
+    assertThat(replaced.status()).as(String.valueOf(replaced.error())).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(rows(OUT)).containsExactly("[2,Closed]", "[3,Open]");
+    assertThat(table(OUT).refs()).containsOnlyKeys("main");
+    assertThat(table(OUT).currentSnapshot().parentId()).isEqualTo(before);
+  }
+
+  @Test
+  void droppingAnOutputIsRefused() {
+    TransformResult result = fails(Scenario.DROP);
+    assertThat(message(result)).contains("DROP TABLE").contains("refused");
+    assertOutputUnchanged();
+  }
+
+  @Test
+  void anExplicitWriteToMainIsRefusedByIceberg() {
+    TransformResult result = fails(Scenario.WRITE_MAIN);
+    assertThat(message(result)).contains("Cannot write to both branch and WAP branch");
+    assertOutputUnchanged();
+  }
+
+  @Test
+  void anotherWriterMovingMainFailsTheTransformAndNothingOfItIsPublished() {
+    otherWriter = spark;
+    TransformResult result = fails(Scenario.OTHER_WRITER);
+    assertThat(message(result)).contains("moved from snapshot").contains(OUT);
+    // The other writer's row is there; the transform's merge (which would add id 3) is not.
+    assertThat(rows(OUT)).containsExactly("[1,Open]", "[2,Open]", "[99,concurrent]");
+    assertThat(table(OUT).refs()).containsOnlyKeys("main");
+  }
+}

@@ -1,0 +1,102 @@
+package dev.transforms.spark;
+
+import dev.transforms.runtime.build.BuildListener;
+import dev.transforms.runtime.build.BuildReport;
+import dev.transforms.runtime.build.BuildRunner;
+import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.catalog.ResolvedTable;
+import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.plan.BuildPlan;
+import dev.transforms.runtime.spec.TransformSpec;
+import dev.transforms.runtime.validate.ReflectiveModels;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A warehouse per test, the shared Spark session, and helpers to build and look at tables. */
+abstract class SparkTestBase {
+
+  @TempDir
+  Path dir;
+
+  TransformsConfig config;
+  BuildRunner runner;
+  SparkSession spark;
+
+  @BeforeEach
+  void startWarehouse() {
+    config = TransformsConfig.embedded(dir.resolve("warehouse"));
+    runner = new BuildRunner(config);
+    runner.catalogs().catalog(TransformsConfig.DEFAULT_CATALOG); // creates the warehouse folder
+    spark = SparkSessions.forBuild(SharedSpark.session(), config);
+  }
+
+  @AfterEach
+  void closeWarehouse() {
+    SparkSessions.closeCatalogs(spark, config.catalogs().keySet());
+    runner.close();
+  }
+
+  BuildReport build(Class<?>... classes) {
+    List<TransformSpec> specs = new ArrayList<>();
+    Arrays.stream(classes).forEach(c -> specs.addAll(ReflectiveModels.transformsOf(c)));
+    return runner.run(BuildPlan.of(specs), BuildListener.NONE);
+  }
+
+  static TransformResult only(BuildReport report) {
+    return report.results().get(0);
+  }
+
+  ResolvedTable resolved(String path) {
+    return runner.resolver().resolve(DatasetPath.of(path));
+  }
+
+  String id(String path) {
+    return resolved(path).sparkIdentifier();
+  }
+
+  Table table(String path) {
+    ResolvedTable resolved = resolved(path);
+    return runner.catalogs().catalog(resolved.catalog()).loadTable(resolved.identifier());
+  }
+
+  long mainSnapshot(String path) {
+    Snapshot snapshot = table(path).currentSnapshot();
+    return snapshot == null ? -1 : snapshot.snapshotId();
+  }
+
+  void sql(String statement) {
+    spark.sql(statement).collect();
+  }
+
+  /** Creates a table with the given columns and rows (SQL values, one string per row). */
+  void createTable(String path, String columns, String... rows) {
+    ResolvedTable resolved = resolved(path);
+    String namespace = ResolvedTable.quote(resolved.catalog()) + "."
+        + String.join(".", resolved.namespace().stream().map(ResolvedTable::quote).toList());
+    sql("CREATE NAMESPACE IF NOT EXISTS " + namespace);
+    sql("CREATE TABLE " + id(path) + " (" + columns + ") USING iceberg");
+    if (rows.length > 0) {
+      insert(path, rows);
+    }
+  }
+
+  void insert(String path, String... rows) {
+    sql("INSERT INTO " + id(path) + " VALUES (" + String.join("), (", rows) + ")");
+  }
+
+  /** The rows of a table's main branch, as {@code Row.toString()}, sorted. */
+  List<String> rows(String path) {
+    return spark.table(id(path)).collectAsList().stream().map(Row::toString)
+        .sorted().toList();
+  }
+}
