@@ -138,7 +138,7 @@ public final class SparkSessions {
    * @param session a session made by {@link #forBuild}
    * @param names catalog names the session used
    */
-  static void closeCatalogs(SparkSession session, java.util.Collection<String> names) {
+  public static void closeCatalogs(SparkSession session, java.util.Collection<String> names) {
     org.apache.spark.sql.connector.catalog.CatalogManager manager = session.sessionState().catalogManager();
     for (String name : names) {
       try {

@@ -20,14 +20,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -57,6 +60,8 @@ public final class TestWarehouse implements AutoCloseable {
   private final Path location;
   private final TransformsConfig config;
   private final BuildRunner runner;
+  private Supplier<Object> sparkStarter = () -> SharedSpark.fallback().session();
+  private Object sparkSession;
 
   /**
    * Opens a warehouse in a folder with the embedded catalog.
@@ -219,6 +224,23 @@ public final class TestWarehouse implements AutoCloseable {
     return table(path);
   }
 
+  /**
+   * Replaces every row of the table at a path with the given rows, as one snapshot (operation
+   * {@code overwrite}), as an upstream that rewrites its data would. An incremental consumer of the
+   * table falls back to a full build after this.
+   *
+   * @param path the dataset path
+   * @param rows the new rows
+   * @return the table after the overwrite
+   */
+  public Table overwrite(String path, Row... rows) {
+    Table table = table(path);
+    OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
+    TableRows.write(table, Arrays.asList(rows)).forEach(overwrite::addFile);
+    overwrite.commit();
+    return table(path);
+  }
+
   private static void commit(Table table, List<DataFile> files) {
     AppendFiles append = table.newAppend();
     files.forEach(append::appendFile);
@@ -254,7 +276,31 @@ public final class TestWarehouse implements AutoCloseable {
     return BuildPlan.of(specs);
   }
 
+  /**
+   * A Spark session whose catalogs are this warehouse's, for queries in tests. Starts the test JVM's
+   * shared session if it is not running yet.
+   *
+   * @return the session; needs {@code org.apache.spark:spark-sql_2.12} and {@code sdk-spark} on the
+   *     test classpath
+   */
+  public org.apache.spark.sql.SparkSession sparkSession() {
+    if (sparkSession == null) {
+      sparkSession = dev.transforms.spark.SparkSessions.forBuild(
+          (org.apache.spark.sql.SparkSession) sparkStarter.get(), config);
+    }
+    return (org.apache.spark.sql.SparkSession) sparkSession;
+  }
+
+  /** Lets the extension keep the shared Spark session in JUnit's root store. */
+  void useSparkStarter(Supplier<Object> starter) {
+    this.sparkStarter = starter;
+  }
+
   private BuildResult run(BuildPlan plan) {
+    if (plan.transforms().stream().anyMatch(t -> t.engine().equals("spark"))) {
+      // The engine reuses a running session; without one it would start and stop Spark for this build.
+      sparkStarter.get();
+    }
     BuildReport report = runner.run(plan, BuildListener.NONE);
     return new BuildResult(report);
   }
@@ -310,6 +356,10 @@ public final class TestWarehouse implements AutoCloseable {
 
   @Override
   public void close() {
+    if (sparkSession != null) {
+      dev.transforms.spark.SparkSessions.closeCatalogs((org.apache.spark.sql.SparkSession) sparkSession,
+          config.catalogs().keySet());
+    }
     runner.close();
   }
 }

@@ -26,6 +26,7 @@ public final class TransformsExtension implements BeforeAllCallback, BeforeEachC
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(TransformsExtension.class);
   private static final String WAREHOUSE = "warehouse";
+  private static final String SPARK = "spark";
 
   @Override
   public void beforeAll(ExtensionContext context) {
@@ -68,8 +69,14 @@ public final class TransformsExtension implements BeforeAllCallback, BeforeEachC
   private static TestWarehouse warehouse(ExtensionContext context) {
     ExtensionContext owner = scope(context) == TransformsTest.Scope.PER_TEST && context.getTestMethod().isPresent()
         ? context : classContext(context);
-    return owner.getStore(NAMESPACE).getOrComputeIfAbsent(WAREHOUSE, key -> new OwnedWarehouse(),
-        OwnedWarehouse.class).warehouse;
+    ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
+    return owner.getStore(NAMESPACE).getOrComputeIfAbsent(WAREHOUSE, key -> {
+      OwnedWarehouse owned = new OwnedWarehouse();
+      // One session for the whole run, in the root store so JUnit stops it last.
+      owned.warehouse.useSparkStarter(() -> root.getOrComputeIfAbsent(SPARK, k -> new SharedSpark(),
+          SharedSpark.class).session());
+      return owned;
+    }, OwnedWarehouse.class).warehouse;
   }
 
   private static ExtensionContext classContext(ExtensionContext context) {

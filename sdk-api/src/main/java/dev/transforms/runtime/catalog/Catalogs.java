@@ -29,8 +29,6 @@ public final class Catalogs implements Closeable {
   public Catalogs(TransformsConfig config) {
     this.config = config;
     this.hadoopConf = new Configuration();
-    // Local files need no Hadoop checksums: Iceberg tracks file sizes itself, and .crc files double the writes.
-    this.hadoopConf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
   }
 
   /**
