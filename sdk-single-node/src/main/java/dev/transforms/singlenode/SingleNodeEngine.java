@@ -6,12 +6,11 @@ import dev.transforms.runtime.engine.TransformRun;
 import dev.transforms.runtime.spec.Handle;
 import dev.transforms.runtime.spec.ParameterSpec;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 
 /** Runs single-node transforms of one build, each with its own Arrow memory. */
 final class SingleNodeEngine implements Engine {
 
-  private final BufferAllocator root = new RootAllocator();
+  private final BufferAllocator root = ArrowMemory.newRoot();
 
   @Override
   public void run(TransformRun run) {
