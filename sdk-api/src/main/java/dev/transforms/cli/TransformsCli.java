@@ -148,6 +148,12 @@ public final class TransformsCli implements Callable<Integer> {
     return spec.commandLine().getOut();
   }
 
+  /** The plan of every transform found, or of the named ones and their upstream. */
+  BuildPlan plan(List<String> names) {
+    BuildPlan plan = BuildPlan.of(transforms());
+    return names.isEmpty() ? plan : plan.select(names);
+  }
+
   /** {@code transforms list}: the transforms found, with their inputs and outputs. */
   @Command(name = "list", description = "Lists the transforms on the classpath.")
   static final class ListCommand implements Callable<Integer> {
@@ -183,10 +189,7 @@ public final class TransformsCli implements Callable<Integer> {
     @Override
     public Integer call() {
       TransformsConfig config = parent.loadConfig();
-      BuildPlan plan = BuildPlan.of(parent.transforms());
-      if (!names.isEmpty()) {
-        plan = plan.select(names);
-      }
+      BuildPlan plan = parent.plan(names);
       TableResolver resolver = new TableResolver(config);
       PrintWriter out = parent.out();
       int position = 1;
@@ -215,10 +218,7 @@ public final class TransformsCli implements Callable<Integer> {
     @Override
     public Integer call() {
       TransformsConfig config = parent.loadConfig();
-      BuildPlan plan = BuildPlan.of(parent.transforms());
-      if (!names.isEmpty()) {
-        plan = plan.select(names);
-      }
+      BuildPlan plan = parent.plan(names);
       PrintWriter out = parent.out();
       out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", plan.transforms().size(),
           config.catalogs().keySet(), config.warehouse());

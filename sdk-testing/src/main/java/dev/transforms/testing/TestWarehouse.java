@@ -3,6 +3,7 @@ package dev.transforms.testing;
 import dev.transforms.runtime.build.BuildListener;
 import dev.transforms.runtime.build.BuildReport;
 import dev.transforms.runtime.build.BuildRunner;
+import dev.transforms.runtime.catalog.Catalogs;
 import dev.transforms.runtime.catalog.ResolvedTable;
 import dev.transforms.runtime.catalog.TransformsConfig;
 import dev.transforms.runtime.path.DatasetPath;
@@ -28,8 +29,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
 
@@ -181,15 +180,7 @@ public final class TestWarehouse implements AutoCloseable {
     rows.forEach(row -> TableRows.toRecord(schema, row));
     ResolvedTable resolved = resolve(path);
     Catalog catalog = catalog(path);
-    if (catalog instanceof SupportsNamespaces namespaces) {
-      String[] levels = resolved.identifier().namespace().levels();
-      for (int depth = 1; depth <= levels.length; depth++) {
-        Namespace level = Namespace.of(Arrays.copyOf(levels, depth));
-        if (!namespaces.namespaceExists(level)) {
-          namespaces.createNamespace(level);
-        }
-      }
-    }
+    Catalogs.createNamespaceIfMissing(catalog, resolved.identifier().namespace());
     Table table = catalog.createTable(resolved.identifier(), schema, spec, properties);
     if (!rows.isEmpty()) {
       commit(table, TableRows.write(table, rows));

@@ -42,9 +42,6 @@ import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
@@ -188,7 +185,7 @@ public final class BuildRunner implements AutoCloseable {
         Catalog catalog = catalogs.catalog(resolved.catalog());
         Table existing = loadIfExists(catalog, resolved);
         if (existing == null) {
-          createNamespace(catalog, resolved.identifier().namespace());
+          Catalogs.createNamespaceIfMissing(catalog, resolved.identifier().namespace());
         }
         if (existing != null) {
           existingOutputs.put(parameter.requirePath(), existing);
@@ -295,23 +292,6 @@ public final class BuildRunner implements AutoCloseable {
   private static OptionalLong currentSnapshot(Table table) {
     Snapshot snapshot = table.currentSnapshot();
     return snapshot == null ? OptionalLong.empty() : OptionalLong.of(snapshot.snapshotId());
-  }
-
-  private static void createNamespace(Catalog catalog, Namespace namespace) {
-    if (!(catalog instanceof SupportsNamespaces namespaces)) {
-      return;
-    }
-    String[] levels = namespace.levels();
-    for (int depth = 1; depth <= levels.length; depth++) {
-      Namespace level = Namespace.of(java.util.Arrays.copyOf(levels, depth));
-      if (!namespaces.namespaceExists(level)) {
-        try {
-          namespaces.createNamespace(level);
-        } catch (AlreadyExistsException e) {
-          // Another writer created it first.
-        }
-      }
-    }
   }
 
   private static Object instantiate(TransformSpec spec) {

@@ -5,11 +5,15 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 
 /**
  * The Iceberg catalogs of one configuration, each built on first use and closed with this object.
@@ -65,6 +69,30 @@ public final class Catalogs implements Closeable {
     }
     loaded.put(name, catalog);
     return catalog;
+  }
+
+  /**
+   * Creates a namespace and every parent level that is missing, for catalogs that manage namespaces
+   * (others are left alone). Safe against a concurrent creator.
+   *
+   * @param catalog the catalog
+   * @param namespace the namespace, such as {@code Examples.iceberg}
+   */
+  public static void createNamespaceIfMissing(Catalog catalog, Namespace namespace) {
+    if (!(catalog instanceof SupportsNamespaces namespaces)) {
+      return;
+    }
+    String[] levels = namespace.levels();
+    for (int depth = 1; depth <= levels.length; depth++) {
+      Namespace level = Namespace.of(Arrays.copyOf(levels, depth));
+      if (!namespaces.namespaceExists(level)) {
+        try {
+          namespaces.createNamespace(level);
+        } catch (AlreadyExistsException e) {
+          // Another writer created it first.
+        }
+      }
+    }
   }
 
   /**
