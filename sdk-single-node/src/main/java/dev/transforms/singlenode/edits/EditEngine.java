@@ -18,8 +18,8 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
@@ -59,6 +59,9 @@ import org.apache.iceberg.util.PartitionUtil;
 final class EditEngine {
   /** Rows of one file kept in memory while no row of it has been dropped yet (copy-on-write). */
   private static final int COPY_BUFFER_ROWS = 200_000;
+
+  /** Up to this many manifests are planned and committed in the calling thread. */
+  private static final int MAX_MANIFESTS_IN_CALLER = 64;
 
   private final Table table;
   private final String branch;
@@ -268,6 +271,10 @@ final class EditEngine {
    * (then they may be part of the table); otherwise closing them removes them.
    */
   private void commit(SnapshotUpdate<?> update, EditFiles files) {
+    if (fewManifests(head())) {
+      update.scanManifestsWith(CallerRunsExecutor.INSTANCE);
+      update.writeManifestsWith(CallerRunsExecutor.INSTANCE, 1);
+    }
     snapshotProperties.forEach(update::set);
     if (branch != null) {
       update.toBranch(branch);
@@ -289,7 +296,7 @@ final class EditEngine {
   /** Copy-on-write: rewrites the file without its dropped rows; returns how many were dropped. */
   private long rewrite(
       FileScanTask task, Schema schema, Schema projection, RowChange change, EditFiles files) {
-    GenericDeleteFilter existing = new GenericDeleteFilter(table.io(), task, schema, projection);
+    LocalDeleteFilter existing = new LocalDeleteFilter(table.io(), task, schema, projection);
     Schema readSchema = existing.requiredSchema();
     RowChange.RowDecider decider = change.decider(readSchema);
     int posIndex = positionOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
@@ -350,7 +357,7 @@ final class EditEngine {
       RowChange change,
       EditFiles files,
       int[] equalityIds) {
-    GenericDeleteFilter existing = new GenericDeleteFilter(table.io(), task, schema, projection);
+    LocalDeleteFilter existing = new LocalDeleteFilter(table.io(), task, schema, projection);
     Schema readSchema = existing.requiredSchema();
     RowChange.RowDecider decider = change.decider(readSchema);
     int posIndex = positionOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
@@ -433,14 +440,17 @@ final class EditEngine {
       return tasks;
     }
 
-    try (CloseableIterable<FileScanTask> planned =
+    TableScan scan =
         table
             .newScan()
             .useSnapshot(base.snapshotId())
             .filter(filter)
             .caseSensitive(true)
-            .includeColumnStats()
-            .planFiles()) {
+            .includeColumnStats();
+    if (fewManifests(base)) {
+      scan = scan.planWith(CallerRunsExecutor.INSTANCE);
+    }
+    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
       for (FileScanTask task : planned) {
         if (change.mightAffect(task.file())) {
           tasks.add(task);
@@ -450,6 +460,17 @@ final class EditEngine {
       throw new UncheckedIOException("Failed to plan files of " + table.name(), e);
     }
     return tasks;
+  }
+
+  /**
+   * Whether the snapshot has so few manifests that reading them in the calling thread beats
+   * handing them to Iceberg's worker pool (see {@link CallerRunsExecutor}).
+   */
+  private boolean fewManifests(Snapshot snapshot) {
+    if (snapshot == null) {
+      return true;
+    }
+    return snapshot.allManifests(table.io()).size() <= MAX_MANIFESTS_IN_CALLER;
   }
 
   /** The head of the target branch; main's head when the branch does not exist yet. */

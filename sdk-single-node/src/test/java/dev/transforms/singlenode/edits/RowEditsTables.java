@@ -22,9 +22,17 @@ import org.apache.iceberg.io.CloseableIterable;
 
 /** Creates Hadoop tables in a temporary folder and reads them back, for the row edit tests. */
 final class RowEditsTables {
-  private static final HadoopTables TABLES = new HadoopTables(new Configuration());
+  private static final HadoopTables TABLES = new HadoopTables(configuration());
 
   private RowEditsTables() {}
+
+  private static Configuration configuration() {
+    Configuration conf = new Configuration();
+    // avoid a chmod process per file written; see NoChmodLocalFileSystem
+    conf.set("fs.file.impl", NoChmodLocalFileSystem.class.getName());
+    conf.setBoolean("fs.file.impl.disable.cache", true);
+    return conf;
+  }
 
   static Table create(
       Path dir,
