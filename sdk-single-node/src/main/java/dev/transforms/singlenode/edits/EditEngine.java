@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.OverwriteFiles;
@@ -33,6 +35,9 @@ import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ContentFileUtil;
+import org.apache.iceberg.util.DataFileSet;
+import org.apache.iceberg.util.DeleteFileSet;
 import org.apache.iceberg.util.PartitionUtil;
 
 /**
@@ -194,6 +199,7 @@ final class EditEngine {
 
     try (EditFiles files = new EditFiles(table, schema, formatVersion, equalityIds)) {
       List<DataFile> removedFiles = new ArrayList<>();
+      List<DeleteFile> orphanedDeletes = new ArrayList<>();
       long rowsDeleted = 0;
       for (FileScanTask task : tasks) {
         if (task.deletes().isEmpty() && change.affectsWholeFile(task)) {
@@ -203,6 +209,7 @@ final class EditEngine {
           long dropped = rewrite(task, schema, projection, change, files);
           if (dropped > 0) {
             removedFiles.add(task.file());
+            orphanedDeletes.addAll(fileScopedPositionDeletes(task));
             rowsDeleted += dropped;
           }
         } else {
@@ -224,17 +231,39 @@ final class EditEngine {
 
       SnapshotUpdate<?> update =
           copyOnWrite
-              ? overwrite(base, change, removedFiles, written)
+              ? overwrite(base, change, removedFiles, orphanedDeletes, written)
               : rowDelta(base, change, removedFiles, written);
       commit(update, files);
       return new Outcome(rowsDeleted, added.size(), headSnapshotId());
     }
   }
 
+  /**
+   * The position delete files (not deletion vectors, which Iceberg drops by itself) that apply
+   * only to the task's data file: they go when the data file is rewritten.
+   */
+  private static List<DeleteFile> fileScopedPositionDeletes(FileScanTask task) {
+    List<DeleteFile> deletes = new ArrayList<>();
+    for (DeleteFile delete : task.deletes()) {
+      if (delete.content() == FileContent.POSITION_DELETES
+          && !ContentFileUtil.isDV(delete)
+          && ContentFileUtil.isFileScoped(delete)) {
+        deletes.add(delete);
+      }
+    }
+    return deletes;
+  }
+
   private OverwriteFiles overwrite(
-      Snapshot base, RowChange change, List<DataFile> removed, EditFiles.Result written) {
+      Snapshot base,
+      RowChange change,
+      List<DataFile> removed,
+      List<DeleteFile> orphanedDeletes,
+      EditFiles.Result written) {
     OverwriteFiles overwrite = table.newOverwrite();
-    removed.forEach(overwrite::deleteFile);
+    if (!removed.isEmpty()) {
+      overwrite.deleteFiles(DataFileSet.of(removed), DeleteFileSet.of(orphanedDeletes));
+    }
     written.dataFiles().forEach(overwrite::addFile);
     if (base != null) {
       overwrite.validateFromSnapshot(base.snapshotId());

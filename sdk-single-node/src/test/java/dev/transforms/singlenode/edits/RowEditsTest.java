@@ -17,6 +17,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
@@ -222,6 +223,33 @@ class RowEditsTest {
     Snapshot snapshot = table.currentSnapshot();
     assertThat(snapshot.summary()).containsEntry(SnapshotSummary.ADDED_EQ_DELETES_PROP, "1");
     assertThat(contents(table)).containsEntry(2L, "x/2").containsEntry(9L, "i/9").hasSize(5);
+  }
+
+  @ParameterizedTest(name = "v{0}")
+  @CsvSource({"2", "3"})
+  void copyOnWriteDropsTheDeletesOfTheFilesItRewrites(int formatVersion) {
+    Table table = table(formatVersion, true);
+    RowEdits.on(table).delete(Expressions.equal("id", 1L));
+    table.updateProperties().set(TableProperties.DELETE_MODE, "copy-on-write").commit();
+
+    RowEdits.on(table).delete(Expressions.equal("id", 2L));
+
+    assertThat(contents(table)).containsOnlyKeys(3L, 4L);
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry(SnapshotSummary.REMOVED_DELETE_FILES_PROP, "1");
+    assertThat(RowEditsTables.tasks(table, table.currentSnapshot()))
+        .allSatisfy(task -> assertThat(task.deletes()).isEmpty());
+  }
+
+  @Test
+  void formatV1FallsBackToCopyOnWrite() {
+    Table table = table(1, true);
+
+    assertThat(RowEdits.on(table).delete(Expressions.equal("id", 1L))).isEqualTo(1);
+    assertThat(RowEdits.on(table).upsert(List.of(row(2, "x", 2)), List.of("id")).rowsUpdated())
+        .isEqualTo(1);
+
+    assertThat(contents(table)).isEqualTo(Map.of(2L, "x/2", 3L, "c/3", 4L, "d/4"));
   }
 
   @Test
