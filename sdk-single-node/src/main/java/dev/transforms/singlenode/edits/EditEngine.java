@@ -158,8 +158,8 @@ final class EditEngine {
         pause(attempt);
         table.refresh();
       }
-      try (EditFiles files = new EditFiles(table, table.schema(), formatVersion(), null)) {
-        rows.forEach(files::writeRow);
+      try (EditFiles files = new EditFiles(table, table.schema(), formatVersion(), null, false)) {
+        rows.forEach(row -> files.writeNew(row, null));
         EditFiles.Result written = files.finish();
         org.apache.iceberg.AppendFiles append = table.newAppend();
         written.dataFiles().forEach(append::appendFile);
@@ -194,10 +194,16 @@ final class EditEngine {
             : null;
     change.reset();
 
-    Schema projection = projection(schema, change, copyOnWrite, equalityIds);
+    // rows moved to new files keep their lineage (v3): kept rows in copy-on-write, updated rows
+    // unless equality deletes end their lineage
+    boolean carryRowLineage =
+        TableUtil.supportsRowLineage(table)
+            && (copyOnWrite || (change.needsRowIds() && equalityIds == null));
+    Schema projection = projection(schema, change, copyOnWrite, equalityIds, carryRowLineage);
     List<FileScanTask> tasks = plan(base, change);
 
-    try (EditFiles files = new EditFiles(table, schema, formatVersion, equalityIds)) {
+    try (EditFiles files =
+        new EditFiles(table, schema, formatVersion, equalityIds, carryRowLineage)) {
       List<DataFile> removedFiles = new ArrayList<>();
       List<DeleteFile> orphanedDeletes = new ArrayList<>();
       long rowsDeleted = 0;
@@ -217,8 +223,7 @@ final class EditEngine {
         }
       }
 
-      List<Record> added = change.rowsToAdd(equalityIds != null);
-      added.forEach(files::writeRow);
+      long added = change.addRows(files::writeNew, equalityIds != null);
       EditFiles.Result written = files.finish();
 
       boolean nothingToCommit =
@@ -226,7 +231,7 @@ final class EditEngine {
               && written.dataFiles().isEmpty()
               && written.deleteFiles().isEmpty();
       if (nothingToCommit) {
-        return new Outcome(rowsDeleted, added.size(), null);
+        return new Outcome(rowsDeleted, added, null);
       }
 
       SnapshotUpdate<?> update =
@@ -234,7 +239,7 @@ final class EditEngine {
               ? overwrite(base, change, removedFiles, orphanedDeletes, written)
               : rowDelta(base, change, removedFiles, written);
       commit(update, files);
-      return new Outcome(rowsDeleted, added.size(), headSnapshotId());
+      return new Outcome(rowsDeleted, added, headSnapshotId());
     }
   }
 
@@ -341,12 +346,12 @@ final class EditEngine {
           }
           dropped.delete((Long) row.get(posIndex));
           if (!writing && buffer != null) {
-            buffer.forEach(files::writeRow);
+            buffer.forEach(files::writeKept);
             buffer = null;
             writing = true;
           }
         } else if (writing) {
-          files.writeRow(row);
+          files.writeKept(row);
         } else if (buffer != null) {
           buffer.add(row);
           if (buffer.size() >= COPY_BUFFER_ROWS) {
@@ -367,7 +372,7 @@ final class EditEngine {
       try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, false))) {
         for (Record row : rows) {
           if (!droppedRows.isDeleted((Long) row.get(posIndex))) {
-            files.writeRow(row);
+            files.writeKept(row);
           }
         }
       } catch (IOException e) {
@@ -441,10 +446,15 @@ final class EditEngine {
 
   /**
    * The columns to read from candidate files: all of them for copy-on-write (kept rows are written
-   * again), otherwise those the change needs plus the equality delete columns; always {@code _pos}.
+   * again), otherwise those the change needs plus the equality delete columns; then the row lineage
+   * columns when moved or replaced rows carry them; always {@code _pos} last.
    */
   private static Schema projection(
-      Schema schema, RowChange change, boolean copyOnWrite, int[] equalityIds) {
+      Schema schema,
+      RowChange change,
+      boolean copyOnWrite,
+      int[] equalityIds,
+      boolean carryRowLineage) {
     Set<Integer> required = change.requiredFieldIds();
     List<Types.NestedField> columns;
     if (copyOnWrite || required == null) {
@@ -457,6 +467,10 @@ final class EditEngine {
         }
       }
       columns = new ArrayList<>(TypeUtil.select(schema, ids).columns());
+    }
+    if (carryRowLineage) {
+      columns.add(MetadataColumns.ROW_ID);
+      columns.add(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER);
     }
     columns.add(MetadataColumns.ROW_POSITION);
     return new Schema(columns);

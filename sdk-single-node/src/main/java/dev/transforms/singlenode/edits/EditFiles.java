@@ -14,12 +14,14 @@ import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
@@ -55,6 +57,8 @@ import org.apache.iceberg.util.StructLikeUtil;
 final class EditFiles implements Closeable {
   private final Table table;
   private final Schema schema;
+  private final Schema dataSchema;
+  private final boolean rowLineage;
   private final PartitionSpec spec;
   private final int formatVersion;
   private final int[] equalityFieldIds;
@@ -79,16 +83,30 @@ final class EditFiles implements Closeable {
   private Result result = null;
   private boolean kept = false;
 
-  EditFiles(Table table, Schema schema, int formatVersion, int[] equalityFieldIds) {
+  /**
+   * Creates the files of one attempt.
+   *
+   * @param carryRowLineage whether written rows carry {@code _row_id} and {@code
+   *     _last_updated_sequence_number} (only for tables that track row lineage, and only when rows
+   *     are moved or replaced; new rows get theirs when committed)
+   */
+  EditFiles(
+      Table table,
+      Schema schema,
+      int formatVersion,
+      int[] equalityFieldIds,
+      boolean carryRowLineage) {
     this.table = table;
     this.schema = schema;
+    this.rowLineage = carryRowLineage && TableUtil.supportsRowLineage(table);
+    this.dataSchema = rowLineage ? MetadataColumns.schemaWithRowLineage(schema) : schema;
     this.spec = table.spec();
     this.formatVersion = formatVersion;
     this.equalityFieldIds = equalityFieldIds;
     this.equalityDeleteSchema =
         equalityFieldIds == null ? null : TypeUtil.select(schema, toSet(equalityFieldIds));
     GenericFileWriterFactory.Builder builder =
-        new GenericFileWriterFactory.Builder(table).dataSchema(schema);
+        new GenericFileWriterFactory.Builder(table).dataSchema(dataSchema);
     if (equalityFieldIds != null) {
       builder.equalityFieldIds(equalityFieldIds).equalityDeleteRowSchema(equalityDeleteSchema);
     }
@@ -100,8 +118,33 @@ final class EditFiles implements Closeable {
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
   }
 
-  /** Writes one row of the table schema (extra trailing fields such as {@code _pos} are ignored). */
-  void writeRow(Record row) {
+  /**
+   * Writes a row of the table schema that is new or replaces a table row.
+   *
+   * @param rowId the lineage id of the row it replaces, or null for a new row; ignored unless the
+   *     table tracks row lineage. The last-updated sequence number is left null, so the commit's
+   *     sequence number applies.
+   */
+  void writeNew(Record row, Long rowId) {
+    if (!rowLineage) {
+      writeKept(row);
+      return;
+    }
+    GenericRecord withLineage = GenericRecord.create(dataSchema);
+    int columns = schema.columns().size();
+    for (int i = 0; i < columns; i += 1) {
+      withLineage.set(i, row.get(i));
+    }
+    withLineage.set(columns, rowId);
+    writeKept(withLineage);
+  }
+
+  /**
+   * Writes a row unchanged from a rewritten file, read with the table's columns first and, when the
+   * table tracks row lineage, {@code _row_id} and {@code _last_updated_sequence_number} next, so
+   * that both carry over. Fields after those (such as {@code _pos}) are ignored.
+   */
+  void writeKept(Record row) {
     if (spec.isUnpartitioned()) {
       if (unpartitionedWriter == null) {
         unpartitionedWriter =

@@ -7,13 +7,13 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Binder;
-import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.BoundPredicate;
+import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionVisitors;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.expressions.UnboundPredicate;
 import org.apache.iceberg.expressions.StrictMetricsEvaluator;
+import org.apache.iceberg.expressions.UnboundPredicate;
 
 /**
  * Deletes the rows that match a filter and, for an overwrite, adds new rows: the change behind
@@ -139,8 +139,9 @@ final class FilterChange extends RowChange {
   void reset() {}
 
   @Override
-  List<Record> rowsToAdd(boolean equalityDeletes) {
-    return rowsToAppend;
+  long addRows(NewRows out, boolean equalityDeletes) {
+    rowsToAppend.forEach(row -> out.add(row, null));
+    return rowsToAppend.size();
   }
 
   @Override

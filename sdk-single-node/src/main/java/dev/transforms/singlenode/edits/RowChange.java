@@ -1,6 +1,5 @@
 package dev.transforms.singlenode.edits;
 
-import java.util.List;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -13,7 +12,7 @@ import org.apache.iceberg.expressions.Expression;
  * rows, which live rows to drop, and which rows to add once every candidate file has been read.
  *
  * <p>An engine attempt calls {@link #reset()}, then {@link #decider} and the decider for each live
- * row of each candidate file, then {@link #rowsToAdd}. A retry repeats the sequence from the start.
+ * row of each candidate file, then {@link #addRows}. A retry repeats the sequence from the start.
  */
 abstract class RowChange {
 
@@ -39,6 +38,11 @@ abstract class RowChange {
   /** Returns the field ids the decider reads, or null when it needs every column. */
   abstract Set<Integer> requiredFieldIds();
 
+  /** Returns whether the decider needs the row lineage id ({@code _row_id}) of each row. */
+  boolean needsRowIds() {
+    return false;
+  }
+
   /** Returns false when the file's metrics show that no row of it can be affected. */
   boolean mightAffect(DataFile file) {
     return true;
@@ -58,13 +62,24 @@ abstract class RowChange {
   /** Forgets what an earlier attempt saw. */
   abstract void reset();
 
+  /** Receives the rows a change adds. */
+  @FunctionalInterface
+  interface NewRows {
+    /**
+     * Adds a row of the table schema.
+     *
+     * @param rowId the row lineage id of the table row this row replaces, or null for a new row
+     */
+    void add(Record row, Long rowId);
+  }
+
   /**
-   * Returns the rows to write after the scan.
+   * Hands the rows to write after the scan to {@code out} and returns how many there were.
    *
    * @param equalityDeletes whether dropped rows are removed by equality deletes on {@link
    *     #equalityFieldIds()}, which also remove every other row with the same values there
    */
-  abstract List<Record> rowsToAdd(boolean equalityDeletes);
+  abstract long addRows(NewRows out, boolean equalityDeletes);
 
   /** Returns the field ids an equality delete for this change matches on, or null if it has none. */
   abstract int[] equalityFieldIds();

@@ -1,10 +1,9 @@
 package dev.transforms.singlenode.edits;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
@@ -82,6 +81,8 @@ final class UpsertChange extends RowChange {
   RowDecider decider(Schema readSchema) {
     int[] positions = keys.positionsIn(readSchema.asStruct());
     Types.StructType tableStruct = schema.asStruct();
+    int rowIdPosition =
+        readSchema.columns().indexOf(readSchema.findField(MetadataColumns.ROW_ID.fieldId()));
     return row -> {
       Object key = keys.keyOf(row, positions);
       Match match = key == null ? null : source.get(key);
@@ -93,6 +94,9 @@ final class UpsertChange extends RowChange {
       } else if (Values.sameStruct(tableStruct, row, match.row)) {
         match.equalSeen = true;
         return false;
+      }
+      if (!match.differentSeen && rowIdPosition >= 0) {
+        match.rowId = (Long) row.get(rowIdPosition);
       }
       match.differentSeen = true;
       return true;
@@ -106,25 +110,38 @@ final class UpsertChange extends RowChange {
     for (Match match : source.values()) {
       match.equalSeen = false;
       match.differentSeen = false;
+      match.rowId = null;
     }
   }
 
+  /**
+   * Adds updated rows with the lineage id of the row they replace (none with equality deletes,
+   * which by the spec end a row's lineage) and inserted rows as new.
+   */
   @Override
-  List<Record> rowsToAdd(boolean equalityDeletes) {
-    List<Record> rows = new ArrayList<>();
+  long addRows(NewRows out, boolean equalityDeletes) {
+    long added = 0;
     for (Match match : source.values()) {
       if (match.differentSeen) {
         rowsUpdated += 1;
         // an equality delete on the key also removes rows equal to the source row: write it again
         if (!match.equalSeen || equalityDeletes) {
-          rows.add(match.row);
+          out.add(match.row, equalityDeletes ? null : match.rowId);
+          added += 1;
         }
       } else if (!match.equalSeen && insert) {
         rowsInserted += 1;
-        rows.add(match.row);
+        out.add(match.row, null);
+        added += 1;
       }
     }
-    return rows;
+    return added;
+  }
+
+  /** The decider reads row lineage ids, to carry them to updated rows. */
+  @Override
+  boolean needsRowIds() {
+    return update;
   }
 
   @Override
@@ -145,6 +162,7 @@ final class UpsertChange extends RowChange {
     private final Record row;
     private boolean equalSeen;
     private boolean differentSeen;
+    private Long rowId;
 
     private Match(Record row) {
       this.row = row;

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -19,8 +20,10 @@ import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.ContentFileUtil;
 import org.junit.jupiter.api.Test;
@@ -239,6 +242,41 @@ class RowEditsTest {
         .containsEntry(SnapshotSummary.REMOVED_DELETE_FILES_PROP, "1");
     assertThat(RowEditsTables.tasks(table, table.currentSnapshot()))
         .allSatisfy(task -> assertThat(task.deletes()).isEmpty());
+  }
+
+  @ParameterizedTest(name = "merge-on-read={0}")
+  @CsvSource({"false", "true"})
+  void rowLineageSurvivesRewritesAndUpdates(boolean mergeOnRead) {
+    Table table = table(3, mergeOnRead);
+    Map<Long, List<Long>> before = lineage(table);
+    assertThat(before.keySet()).containsExactly(1L, 2L, 3L, 4L);
+
+    RowEdits.on(table).upsert(List.of(row(2, "x", 2), row(5, "e", 5)), List.of("id"));
+    long upsertSequence = table.currentSnapshot().sequenceNumber();
+    RowEdits.on(table).delete(Expressions.equal("id", 3L));
+
+    Map<Long, List<Long>> after = lineage(table);
+    assertThat(after.keySet()).containsExactly(1L, 2L, 4L, 5L);
+    assertThat(after.get(1L)).isEqualTo(before.get(1L));
+    assertThat(after.get(4L)).isEqualTo(before.get(4L));
+    assertThat(after.get(2L)).containsExactly(before.get(2L).get(0), upsertSequence);
+    assertThat(after.get(5L).get(0)).isGreaterThan(3L);
+    assertThat(after.get(5L).get(1)).isEqualTo(upsertSequence);
+  }
+
+  /** Each row's {@code _row_id} and {@code _last_updated_sequence_number}, by id. */
+  private static Map<Long, List<Long>> lineage(Table table) {
+    table.refresh();
+    Map<Long, List<Long>> lineage = new TreeMap<>();
+    try (CloseableIterable<Record> rows =
+        IcebergGenerics.read(table).project(MetadataColumns.schemaWithRowLineage(SCHEMA)).build()) {
+      for (Record row : rows) {
+        lineage.put((Long) row.get(0), List.of((Long) row.get(3), (Long) row.get(4)));
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return lineage;
   }
 
   @Test
