@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
@@ -123,14 +125,39 @@ final class EditEngine {
 
   /** Applies the change with the given write mode, retrying on conflicts. */
   Outcome apply(RowChange change, RowLevelOperationMode mode) {
+    return withRetries(change.operation(), () -> attempt(change, mode));
+  }
+
+  /** Appends rows: no scan, and no validation beyond Iceberg's own; retried like the others. */
+  Outcome append(List<Record> rows) {
+    return withRetries(
+        "append",
+        () -> {
+          try (EditFiles files =
+              new EditFiles(table, table.schema(), formatVersion(), null, false)) {
+            rows.forEach(row -> files.writeNew(row, null));
+            EditFiles.Result written = files.finish();
+            AppendFiles append = table.newAppend();
+            written.dataFiles().forEach(append::appendFile);
+            commit(append, files);
+            return new Outcome(0, rows.size(), headSnapshotId());
+          }
+        });
+  }
+
+  /**
+   * Runs attempts until one returns, at most {@code maxAttempts}; each retry waits a little, with
+   * jitter, and refreshes the table so that the next attempt starts from the new head.
+   */
+  private Outcome withRetries(String operation, Supplier<Outcome> attempt) {
     RuntimeException lastConflict = null;
-    for (int attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      if (attempt > 1) {
-        pause(attempt);
+    for (int number = 1; number <= maxAttempts; number += 1) {
+      if (number > 1) {
+        pause(number);
         table.refresh();
       }
       try {
-        return attempt(change, mode);
+        return attempt.get();
       } catch (Conflict conflict) {
         lastConflict = (RuntimeException) conflict.getCause();
       }
@@ -142,40 +169,9 @@ final class EditEngine {
             "%s on table %s%s gave up after %d attempts: each commit conflicted with a concurrent"
                 + " change to the rows or files it touched (last: %s). Nothing was committed; run"
                 + " it again, or allow more attempts with RowEdits.withMaxAttempts",
-            change.operation(),
+            operation,
             table.name(),
             branch == null ? "" : " (branch " + branch + ")",
-            maxAttempts,
-            lastConflict.getMessage()),
-        lastConflict);
-  }
-
-  /** Applies rows-only changes (appends): no scan, no validation needed beyond Iceberg's own. */
-  Outcome append(List<Record> rows) {
-    RuntimeException lastConflict = null;
-    for (int attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      if (attempt > 1) {
-        pause(attempt);
-        table.refresh();
-      }
-      try (EditFiles files = new EditFiles(table, table.schema(), formatVersion(), null, false)) {
-        rows.forEach(row -> files.writeNew(row, null));
-        EditFiles.Result written = files.finish();
-        org.apache.iceberg.AppendFiles append = table.newAppend();
-        written.dataFiles().forEach(append::appendFile);
-        commit(append, files);
-        return new Outcome(0, rows.size(), headSnapshotId());
-      } catch (Conflict conflict) {
-        lastConflict = (RuntimeException) conflict.getCause();
-      }
-    }
-
-    throw new RowEditConflictException(
-        String.format(
-            Locale.ROOT,
-            "append on table %s gave up after %d attempts (last: %s). Nothing was committed; run"
-                + " it again, or allow more attempts with RowEdits.withMaxAttempts",
-            table.name(),
             maxAttempts,
             lastConflict.getMessage()),
         lastConflict);
