@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,9 @@ import org.apache.iceberg.types.Types;
  * order.
  *
  * <p>A row fits when its top-level fields match the table's columns by name, each with the same
- * type (nested types are compared by shape and names, not field ids), and every required column has
- * a value. Optional table columns may be missing from a row; they are written as null. Rows built
+ * type (nested types are compared by shape and names, not field ids), every required column has a
+ * value, and every top-level decimal fits its column (a value with fewer digits after the point,
+ * such as {@code 1.5} for {@code decimal(10,2)}, is brought to the column's scale in a copy). Optional table columns may be missing from a row; they are written as null. Rows built
  * from the table schema ({@code GenericRecord.create(table.schema())}) are passed through without a
  * copy; other fitting rows are copied into the table's order. The check is done once per distinct
  * row struct, so its cost per row is a reference comparison and the required-column null checks.
@@ -41,6 +43,11 @@ final class SourceRows {
             .filter(Types.NestedField::isRequired)
             .mapToInt(columns::indexOf)
             .toArray();
+    int[] decimals =
+        columns.stream()
+            .filter(column -> column.type().typeId() == Type.TypeID.DECIMAL)
+            .mapToInt(columns::indexOf)
+            .toArray();
 
     List<Record> result = rows instanceof java.util.Collection
         ? new ArrayList<>(((java.util.Collection<?>) rows).size())
@@ -61,6 +68,9 @@ final class SourceRows {
       }
 
       Record conformed = lastMapping == null ? row : copy(row, lastMapping, schema);
+      for (int position : decimals) {
+        conformed = withColumnScale(conformed, position, columns.get(position), index, tableName);
+      }
       for (int position : required) {
         if (conformed.get(position) == null) {
           throw new InvalidRowEditException(
@@ -142,6 +152,44 @@ final class SourceRows {
     }
 
     return identity ? null : mapping;
+  }
+
+  /**
+   * Returns the row with its decimal at {@code position} in the column's scale (a copy when the
+   * value had another scale), or throws when the value does not fit the column.
+   */
+  private static Record withColumnScale(
+      Record row, int position, Types.NestedField column, long index, String tableName) {
+    Object value = row.get(position);
+    if (!(value instanceof BigDecimal)) {
+      return row;
+    }
+    Types.DecimalType type = (Types.DecimalType) column.type();
+    BigDecimal decimal = (BigDecimal) value;
+    BigDecimal scaled = decimal;
+    if (decimal.scale() != type.scale()) {
+      try {
+        scaled = decimal.setScale(type.scale());
+      } catch (ArithmeticException e) {
+        throw new InvalidRowEditException(
+            String.format(
+                "Row %d for table %s has %s in column '%s' of type %s: more than %d digits after"
+                    + " the point; round it first",
+                index, tableName, decimal.toPlainString(), column.name(), type, type.scale()));
+      }
+    }
+    if (scaled.precision() > type.precision()) {
+      throw new InvalidRowEditException(
+          String.format(
+              "Row %d for table %s has %s in column '%s' of type %s: more than %d digits",
+              index, tableName, decimal.toPlainString(), column.name(), type, type.precision()));
+    }
+    if (scaled == decimal) {
+      return row;
+    }
+    Record copy = row.copy();
+    copy.set(position, scaled);
+    return copy;
   }
 
   private static Record copy(Record row, int[] mapping, Schema schema) {
