@@ -188,7 +188,7 @@ final class EditEngine {
         !copyOnWrite && DeleteKind.of(table) == DeleteKind.EQUALITY
             ? change.equalityFieldIds()
             : null;
-    change.reset();
+    change.reset(equalityIds != null);
 
     // rows moved to new files keep their lineage (v3): kept rows in copy-on-write, updated rows
     // unless equality deletes end their lineage
@@ -219,7 +219,19 @@ final class EditEngine {
         }
       }
 
-      long added = change.addRows(files::writeNew, equalityIds != null);
+      long added =
+          change.addRows(
+              new RowChange.NewRows() {
+                @Override
+                public void add(Record row, Long rowId) {
+                  files.writeNew(row, rowId);
+                }
+
+                @Override
+                public void deleteEqual(DataFile file, Record row) {
+                  files.deleteEqual(file, row, positionsIn(schema, files.equalityDeleteSchema()));
+                }
+              });
       EditFiles.Result written = files.finish();
 
       boolean nothingToCommit =
@@ -328,7 +340,7 @@ final class EditEngine {
       FileScanTask task, Schema schema, Schema projection, RowChange change, EditFiles files) {
     LocalDeleteFilter existing = new LocalDeleteFilter(table.io(), task, schema, projection);
     Schema readSchema = existing.requiredSchema();
-    RowChange.RowDecider decider = change.decider(readSchema);
+    RowChange.RowDecider decider = change.decider(readSchema, task.file());
     int posIndex = positionOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
 
     PositionDeleteIndex dropped = null;
@@ -389,16 +401,10 @@ final class EditEngine {
       int[] equalityIds) {
     LocalDeleteFilter existing = new LocalDeleteFilter(table.io(), task, schema, projection);
     Schema readSchema = existing.requiredSchema();
-    RowChange.RowDecider decider = change.decider(readSchema);
+    RowChange.RowDecider decider = change.decider(readSchema, task.file());
     int posIndex = positionOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
-    int[] equalityPositions = null;
-    if (equalityIds != null) {
-      List<Types.NestedField> columns = files.equalityDeleteSchema().columns();
-      equalityPositions = new int[columns.size()];
-      for (int i = 0; i < columns.size(); i += 1) {
-        equalityPositions[i] = positionOf(readSchema, columns.get(i).fieldId());
-      }
-    }
+    int[] equalityPositions =
+        equalityIds == null ? null : positionsIn(readSchema, files.equalityDeleteSchema());
 
     PositionDeleteIndex dropped = null;
     try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, true))) {
@@ -527,6 +533,16 @@ final class EditEngine {
 
   private int formatVersion() {
     return TableUtil.formatVersion(table);
+  }
+
+  /** Returns the positions in {@code readSchema} of the columns of {@code columns}. */
+  private static int[] positionsIn(Schema readSchema, Schema columns) {
+    List<Types.NestedField> fields = columns.columns();
+    int[] positions = new int[fields.size()];
+    for (int i = 0; i < fields.size(); i += 1) {
+      positions[i] = positionOf(readSchema, fields.get(i).fieldId());
+    }
+    return positions;
   }
 
   private static int positionOf(Schema readSchema, int fieldId) {

@@ -2,6 +2,7 @@ package dev.transforms.singlenode.edits;
 
 import java.util.List;
 import java.util.Set;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.InternalRecordWrapper;
@@ -129,17 +130,17 @@ final class FilterChange extends RowChange {
   }
 
   @Override
-  RowDecider decider(Schema readSchema) {
+  RowDecider decider(Schema readSchema, DataFile file) {
     Evaluator evaluator = new Evaluator(readSchema.asStruct(), filter, true);
     InternalRecordWrapper wrapper = new InternalRecordWrapper(readSchema.asStruct());
     return row -> evaluator.eval(wrapper.wrap(row));
   }
 
   @Override
-  void reset() {}
+  void reset(boolean equalityDeletes) {}
 
   @Override
-  long addRows(NewRows out, boolean equalityDeletes) {
+  long addRows(NewRows out) {
     rowsToAppend.forEach(row -> out.add(row, null));
     return rowsToAppend.size();
   }

@@ -11,8 +11,9 @@ import org.apache.iceberg.expressions.Expression;
  * One row-level change, as the {@link EditEngine} applies it: which data files may hold affected
  * rows, which live rows to drop, and which rows to add once every candidate file has been read.
  *
- * <p>An engine attempt calls {@link #reset()}, then {@link #decider} and the decider for each live
- * row of each candidate file, then {@link #addRows}. A retry repeats the sequence from the start.
+ * <p>An engine attempt calls {@link #reset(boolean)}, then {@link #decider} and the decider for each
+ * live row of each candidate file, then {@link #addRows}. A retry repeats the sequence from the
+ * start.
  */
 abstract class RowChange {
 
@@ -56,14 +57,18 @@ abstract class RowChange {
     return false;
   }
 
-  /** Returns the decider for rows read with the given schema. */
-  abstract RowDecider decider(Schema readSchema);
+  /** Returns the decider for the rows of one data file, read with the given schema. */
+  abstract RowDecider decider(Schema readSchema, DataFile file);
 
-  /** Forgets what an earlier attempt saw. */
-  abstract void reset();
+  /**
+   * Forgets what an earlier attempt saw and starts a new one.
+   *
+   * @param equalityDeletes whether dropped rows will be removed by equality deletes on {@link
+   *     #equalityFieldIds()}, which also remove every other row with the same values there
+   */
+  abstract void reset(boolean equalityDeletes);
 
-  /** Receives the rows a change adds. */
-  @FunctionalInterface
+  /** Receives what a change writes once the scan is over. */
   interface NewRows {
     /**
      * Adds a row of the table schema.
@@ -71,15 +76,16 @@ abstract class RowChange {
      * @param rowId the row lineage id of the table row this row replaces, or null for a new row
      */
     void add(Record row, Long rowId);
+
+    /**
+     * Adds an equality delete, in the data file's partition, for the values that {@code row} (a
+     * row of the table schema) has in the equality fields. Only called with equality deletes.
+     */
+    void deleteEqual(DataFile file, Record row);
   }
 
-  /**
-   * Hands the rows to write after the scan to {@code out} and returns how many there were.
-   *
-   * @param equalityDeletes whether dropped rows are removed by equality deletes on {@link
-   *     #equalityFieldIds()}, which also remove every other row with the same values there
-   */
-  abstract long addRows(NewRows out, boolean equalityDeletes);
+  /** Hands the rows to write after the scan to {@code out} and returns how many there were. */
+  abstract long addRows(NewRows out);
 
   /** Returns the field ids an equality delete for this change matches on, or null if it has none. */
   abstract int[] equalityFieldIds();

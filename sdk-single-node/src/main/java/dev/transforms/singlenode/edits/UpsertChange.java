@@ -1,5 +1,7 @@
 package dev.transforms.singlenode.edits;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
@@ -34,6 +36,7 @@ final class UpsertChange extends RowChange {
   private final JoinKeys.KeyRanges ranges;
   private final Expression keyFilter;
   private final Set<Integer> joinIds;
+  private boolean equalityDeletes = false;
   private long rowsUpdated = 0;
   private long rowsInserted = 0;
 
@@ -78,7 +81,7 @@ final class UpsertChange extends RowChange {
   }
 
   @Override
-  RowDecider decider(Schema readSchema) {
+  RowDecider decider(Schema readSchema, DataFile file) {
     int[] positions = keys.positionsIn(readSchema.asStruct());
     Types.StructType tableStruct = schema.asStruct();
     int rowIdPosition =
@@ -93,6 +96,9 @@ final class UpsertChange extends RowChange {
         return false;
       } else if (Values.sameStruct(tableStruct, row, match.row)) {
         match.equalSeen = true;
+        if (equalityDeletes) {
+          match.equalIn(file);
+        }
         return false;
       }
       if (!match.differentSeen && rowIdPosition >= 0) {
@@ -104,29 +110,42 @@ final class UpsertChange extends RowChange {
   }
 
   @Override
-  void reset() {
+  void reset(boolean useEqualityDeletes) {
+    this.equalityDeletes = useEqualityDeletes;
     rowsUpdated = 0;
     rowsInserted = 0;
     for (Match match : source.values()) {
       match.equalSeen = false;
       match.differentSeen = false;
       match.rowId = null;
+      match.equalFiles = null;
     }
   }
 
   /**
    * Adds updated rows with the lineage id of the row they replace (none with equality deletes,
    * which by the spec end a row's lineage) and inserted rows as new.
+   *
+   * <p>With equality deletes, the delete for a changed key also removes the copies of the key that
+   * equal the source row, so the source row is written in any case, and the files where such
+   * copies were seen get the key's delete too: then every table holds one copy of the key, as with
+   * position deletes. (Only tables that already hold duplicate keys have such copies.)
    */
   @Override
-  long addRows(NewRows out, boolean equalityDeletes) {
+  long addRows(NewRows out) {
     long added = 0;
     for (Match match : source.values()) {
-      if (match.differentSeen) {
+      if (match.differentSeen && equalityDeletes) {
         rowsUpdated += 1;
-        // an equality delete on the key also removes rows equal to the source row: write it again
-        if (!match.equalSeen || equalityDeletes) {
-          out.add(match.row, equalityDeletes ? null : match.rowId);
+        if (match.equalFiles != null) {
+          match.equalFiles.forEach(file -> out.deleteEqual(file, match.row));
+        }
+        out.add(match.row, null);
+        added += 1;
+      } else if (match.differentSeen) {
+        rowsUpdated += 1;
+        if (!match.equalSeen) {
+          out.add(match.row, match.rowId);
           added += 1;
         }
       } else if (!match.equalSeen && insert) {
@@ -163,9 +182,17 @@ final class UpsertChange extends RowChange {
     private boolean equalSeen;
     private boolean differentSeen;
     private Long rowId;
+    private List<DataFile> equalFiles;
 
     private Match(Record row) {
       this.row = row;
+    }
+
+    private void equalIn(DataFile file) {
+      if (equalFiles == null) {
+        equalFiles = new ArrayList<>(1);
+      }
+      equalFiles.add(file);
     }
   }
 }

@@ -140,6 +140,28 @@ class RowEditsTest {
     assertThat(contents(table)).containsEntry(1L, "changed/1").doesNotContainKey(7L).hasSize(4);
   }
 
+  @ParameterizedTest(name = "v{0} merge-on-read={1} delete kind={2}")
+  @CsvSource({"2, false, position", "2, true, position", "3, true, position", "2, true, equality",
+      "3, true, equality"})
+  void upsertLeavesOneCopyOfAKeyTheTableHeldTwice(
+      int formatVersion, boolean mergeOnRead, String deleteKind) {
+    PartitionSpec byName = PartitionSpec.builderFor(SCHEMA).identity("name").build();
+    Table table =
+        table(formatVersion, mergeOnRead, byName, Map.of(RowEdits.DELETE_KIND_PROPERTY, deleteKind));
+    // key 1: a differing copy in partition a, an equal copy in partition b
+    // key 2: a differing and an equal copy, both in partition b
+    RowEdits.on(table).append(List.of(row(1, "b", 1), row(2, "b", 20), row(2, "b", 2)));
+
+    UpsertResult result =
+        RowEdits.on(table).upsert(List.of(row(1, "b", 1), row(2, "b", 20)), List.of("id"));
+
+    assertThat(result.rowsUpdated()).isEqualTo(2);
+    assertThat(result.rowsInserted()).isZero();
+    List<String> rows = new ArrayList<>();
+    RowEditsTables.read(table).forEach(r -> rows.add(r.get(0) + "/" + r.get(1) + "/" + r.get(2)));
+    assertThat(rows).containsExactlyInAnyOrder("1/b/1", "2/b/20", "3/c/3", "4/d/4");
+  }
+
   @Test
   void upsertOnSeveralJoinColumns() {
     Table table = table(2, false);
