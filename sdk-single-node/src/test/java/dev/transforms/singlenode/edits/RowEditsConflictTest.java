@@ -20,8 +20,11 @@ import java.util.stream.Stream;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -110,6 +113,75 @@ class RowEditsConflictTest {
 
     assertThat(commits.get()).isEqualTo(3);
     assertThat(contents(table)).containsEntry(1L, "other-3/1");
+    assertNoStrayFiles(table);
+  }
+
+  @ParameterizedTest(name = "v{0} merge-on-read={1}")
+  @CsvSource({"2, false", "3, true"})
+  void concurrentWritersAllLandTheirEdits(int formatVersion, boolean mergeOnRead)
+      throws Exception {
+    JdbcCatalog catalog = RowEditsTables.jdbcCatalog(dir);
+    TableIdentifier name = TableIdentifier.of("db", "concurrent");
+    String mode = mergeOnRead ? "merge-on-read" : "copy-on-write";
+    Table table =
+        catalog.createTable(
+            name,
+            SCHEMA,
+            PartitionSpec.unpartitioned(),
+            Map.of(
+                TableProperties.FORMAT_VERSION, String.valueOf(formatVersion),
+                TableProperties.DELETE_MODE, mode,
+                TableProperties.MERGE_MODE, mode));
+    RowEdits.on(table)
+        .append(List.of(row(1, "a", 1), row(2, "b", 2), row(3, "c", 3), row(4, "d", 4)));
+    // Iceberg's own commit retries back off from 100 ms by default; keep the test quick
+    table
+        .updateProperties()
+        .set(TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "5")
+        .set(TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "50")
+        .set(TableProperties.COMMIT_NUM_RETRIES, "20")
+        .commit();
+    int writers = 3;
+    int editsEach = 3;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(writers);
+    try {
+      List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+      for (int w = 0; w < writers; w += 1) {
+        long base = 100L * (w + 1);
+        futures.add(
+            pool.submit(
+                () -> {
+                  RowEdits edits = RowEdits.on(catalog.loadTable(name)).withMaxAttempts(20);
+                  for (int i = 0; i < editsEach; i += 1) {
+                    edits.upsert(
+                        List.of(row(base + i, "w", i), row(base + 50, "last", i)),
+                        List.of("id"));
+                  }
+                  edits.delete(Expressions.equal("id", base));
+                  return null;
+                }));
+      }
+      for (java.util.concurrent.Future<?> future : futures) {
+        future.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    Map<Long, String> expected = new java.util.TreeMap<>();
+    expected.put(1L, "a/1");
+    expected.put(2L, "b/2");
+    expected.put(3L, "c/3");
+    expected.put(4L, "d/4");
+    for (int w = 0; w < writers; w += 1) {
+      long base = 100L * (w + 1);
+      for (int i = 1; i < editsEach; i += 1) {
+        expected.put(base + i, "w/" + i);
+      }
+      expected.put(base + 50, "last/" + (editsEach - 1));
+    }
+    assertThat(contents(table)).isEqualTo(expected);
     assertNoStrayFiles(table);
   }
 

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -19,6 +20,7 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 
 /** Creates Hadoop tables in a temporary folder and reads them back, for the row edit tests. */
 final class RowEditsTables {
@@ -51,6 +53,30 @@ final class RowEditsTables {
     properties.putAll(extraProperties);
     return TABLES.create(
         schema, spec, SortOrder.unsorted(), properties, dir.resolve(name).toUri().toString());
+  }
+
+  /** Loads another instance of a table, as a second writer would. */
+  static Table load(Table table) {
+    return TABLES.load(table.location());
+  }
+
+  /**
+   * Creates a table in a JDBC catalog on SQLite in {@code dir}, the SDK's embedded catalog. Its
+   * commits lock in the database rather than in the JVM, so concurrent writers do not wait out the
+   * Hadoop catalog's in-memory lock interval.
+   */
+  static JdbcCatalog jdbcCatalog(Path dir) {
+    JdbcCatalog catalog = new JdbcCatalog();
+    catalog.setConf(configuration());
+    catalog.initialize(
+        "test",
+        Map.of(
+            CatalogProperties.URI, "jdbc:sqlite:" + dir.resolve("catalog.db"),
+            CatalogProperties.WAREHOUSE_LOCATION, dir.resolve("warehouse").toUri().toString(),
+            "jdbc.schema-version", "V1",
+            "jdbc.busy_timeout", "10000",
+            "jdbc.journal_mode", "WAL"));
+    return catalog;
   }
 
   /** Reads every live row of the table's current snapshot, or of a snapshot id when given. */
