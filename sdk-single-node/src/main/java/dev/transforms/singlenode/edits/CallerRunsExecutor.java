@@ -25,12 +25,14 @@ final class CallerRunsExecutor extends AbstractExecutorService {
 
   @Override
   public void shutdown() {
-    throw new UnsupportedOperationException("The caller-runs executor is shared; do not shut it down");
+    throw new UnsupportedOperationException(
+        "The caller-runs executor is shared; do not shut it down");
   }
 
   @Override
   public List<Runnable> shutdownNow() {
-    throw new UnsupportedOperationException("The caller-runs executor is shared; do not shut it down");
+    throw new UnsupportedOperationException(
+        "The caller-runs executor is shared; do not shut it down");
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.transforms.singlenode.edits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -182,8 +183,7 @@ final class EditEngine {
     Schema schema = table.schema();
     int formatVersion = formatVersion();
     // format v1 has no delete files: merge-on-read falls back to copy-on-write
-    boolean copyOnWrite =
-        requestedMode == RowLevelOperationMode.COPY_ON_WRITE || formatVersion < 2;
+    boolean copyOnWrite = requestedMode == RowLevelOperationMode.COPY_ON_WRITE || formatVersion < 2;
     int[] equalityIds =
         !copyOnWrite && DeleteKind.of(table) == DeleteKind.EQUALITY
             ? change.equalityFieldIds()
@@ -252,8 +252,8 @@ final class EditEngine {
   }
 
   /**
-   * The position delete files (not deletion vectors, which Iceberg drops by itself) that apply
-   * only to the task's data file: they go when the data file is rewritten.
+   * The position delete files (not deletion vectors, which Iceberg drops by itself) that apply only
+   * to the task's data file: they go when the data file is rewritten.
    */
   private static List<DeleteFile> fileScopedPositionDeletes(FileScanTask task) {
     List<DeleteFile> deletes = new ArrayList<>();
@@ -441,7 +441,8 @@ final class EditEngine {
     }
     return builder
         .project(readSchema)
-        .idToConstant(PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
+        .idToConstant(
+            PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant))
         .caseSensitive(true)
         .build();
   }
@@ -462,7 +463,7 @@ final class EditEngine {
     if (copyOnWrite || required == null) {
       columns = new ArrayList<>(schema.columns());
     } else {
-      Set<Integer> ids = new java.util.HashSet<>(required);
+      Set<Integer> ids = new HashSet<>(required);
       if (equalityIds != null) {
         for (int id : equalityIds) {
           ids.add(id);
@@ -508,8 +509,8 @@ final class EditEngine {
   }
 
   /**
-   * Whether the snapshot has so few manifests that reading them in the calling thread beats
-   * handing them to Iceberg's worker pool (see {@link CallerRunsExecutor}).
+   * Whether the snapshot has so few manifests that reading them in the calling thread beats handing
+   * them to Iceberg's worker pool (see {@link CallerRunsExecutor}).
    */
   private boolean fewManifests(Snapshot snapshot) {
     if (snapshot == null) {

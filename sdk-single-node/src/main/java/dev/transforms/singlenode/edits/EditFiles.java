@@ -149,7 +149,11 @@ final class EditFiles implements Closeable {
       if (unpartitionedWriter == null) {
         unpartitionedWriter =
             new RollingDataWriter<>(
-                writerFactory, fileFactory(dataFormat(), "data"), table.io(), targetFileSize, spec,
+                writerFactory,
+                fileFactory(dataFormat(), "data"),
+                table.io(),
+                targetFileSize,
+                spec,
                 null);
       }
       unpartitionedWriter.write(row);
@@ -181,7 +185,9 @@ final class EditFiles implements Closeable {
     positionDeletes.put(file.location(), new PendingPositions(file, positions, previous));
   }
 
-  /** Adds an equality delete for the row's values in the equality fields, in the file's partition. */
+  /**
+   * Adds an equality delete for the row's values in the equality fields, in the file's partition.
+   */
   void deleteEqual(DataFile file, Record row, int[] positions) {
     PartitionSpec fileSpec = table.specs().get(file.specId());
     StructLikeMap<Map<Object, Record>> byPartition =
@@ -267,7 +273,9 @@ final class EditFiles implements Closeable {
         for (PendingPositions pending : positionDeletes.values()) {
           DataFile file = pending.file;
           closing.delete(
-              file.location(), pending.positions, table.specs().get(file.specId()),
+              file.location(),
+              pending.positions,
+              table.specs().get(file.specId()),
               file.partition());
         }
       }
@@ -393,7 +401,8 @@ final class EditFiles implements Closeable {
 
   private FileFormat dataFormat() {
     return FileFormat.fromString(
-        table.properties()
+        table
+            .properties()
             .getOrDefault(
                 TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
   }

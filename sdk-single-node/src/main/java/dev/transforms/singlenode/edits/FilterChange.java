@@ -20,18 +20,17 @@ import org.apache.iceberg.expressions.UnboundPredicate;
  * Deletes the rows that match a filter and, for an overwrite, adds new rows: the change behind
  * {@link RowEdits#delete} and {@link RowEdits#overwrite}.
  *
- * <p>A row matches when the filter is true for it under SQL's three-valued logic: a comparison
- * with a null value ({@code <}, {@code =}, {@code !=}, {@code IN}, {@code NOT IN}, {@code
- * startsWith}, {@code notNaN}, ...) is unknown, {@code NOT} of unknown is unknown, and only rows
- * for which the filter is true are deleted. So {@code delete(notEqual("x", 5))} keeps rows where
- * {@code x} is null; {@code isNull("x")} selects them. (Iceberg's own {@code Evaluator} orders
- * null below every value instead; its metrics pruning follows SQL. The filter is rewritten once so
- * that both agree: negations are pushed down to the predicates and every comparison is guarded by
- * {@code notNull}.)
+ * <p>A row matches when the filter is true for it under SQL's three-valued logic: a comparison with
+ * a null value ({@code <}, {@code =}, {@code !=}, {@code IN}, {@code NOT IN}, {@code startsWith},
+ * {@code notNaN}, ...) is unknown, {@code NOT} of unknown is unknown, and only rows for which the
+ * filter is true are deleted. So {@code delete(notEqual("x", 5))} keeps rows where {@code x} is
+ * null; {@code isNull("x")} selects them. (Iceberg's own {@code Evaluator} orders null below every
+ * value instead; its metrics pruning follows SQL. The filter is rewritten once so that both agree:
+ * negations are pushed down to the predicates and every comparison is guarded by {@code notNull}.)
  *
- * <p>A file whose partition or column metrics prove that every row matches is removed whole
- * without being read. Equality deletes, when the table asks for them, match on the table's
- * identifier fields; a table without identifier fields gets position deletes instead.
+ * <p>A file whose partition or column metrics prove that every row matches is removed whole without
+ * being read. Equality deletes, when the table asks for them, match on the table's identifier
+ * fields; a table without identifier fields gets position deletes instead.
  */
 final class FilterChange extends RowChange {
   private final String operation;
@@ -148,6 +147,8 @@ final class FilterChange extends RowChange {
   @Override
   int[] equalityFieldIds() {
     Set<Integer> identifiers = schema.identifierFieldIds();
-    return identifiers.isEmpty() ? null : identifiers.stream().mapToInt(Integer::intValue).toArray();
+    return identifiers.isEmpty()
+        ? null
+        : identifiers.stream().mapToInt(Integer::intValue).toArray();
   }
 }

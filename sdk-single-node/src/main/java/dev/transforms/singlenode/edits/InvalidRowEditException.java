@@ -8,7 +8,8 @@ import dev.transforms.api.TransformsException;
  * whose fields do not fit the table's schema, or a filter that names an unknown column.
  *
  * <p>The message names the column, key values or fields at fault and says what to change. The check
- * runs before anything is written, so the table's current snapshot is unchanged when this is thrown.
+ * runs before anything is written, so the table's current snapshot is unchanged when this is
+ * thrown.
  */
 public class InvalidRowEditException extends TransformsException {
   private static final long serialVersionUID = 1L;

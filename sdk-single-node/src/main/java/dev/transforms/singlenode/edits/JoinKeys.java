@@ -163,8 +163,8 @@ final class JoinKeys {
       Object[] values = distinct.toArray();
       if (type.typeId() == Type.TypeID.DECIMAL
           && Arrays.stream(values)
-              .anyMatch(v -> ((java.math.BigDecimal) v).scale()
-                  != ((Types.DecimalType) type).scale())) {
+              .anyMatch(
+                  v -> ((java.math.BigDecimal) v).scale() != ((Types.DecimalType) type).scale())) {
         sortedValues.add(null); // a value the column cannot hold; let the writer report it
         continue;
       }
@@ -216,8 +216,7 @@ final class JoinKeys {
           // internal values bind to their column: days to date, micros to time and timestamp
           column = Expressions.equal(name, values[0]);
         } else if (values.length <= MAX_IN_LIST) {
-          column =
-              Expressions.in(name, values);
+          column = Expressions.in(name, values);
         } else {
           column =
               Expressions.and(
@@ -230,8 +229,8 @@ final class JoinKeys {
     }
 
     /**
-     * Returns false when the file's lower and upper bounds show that no source key lies within
-     * them for some join column, so no row of the file can match.
+     * Returns false when the file's lower and upper bounds show that no source key lies within them
+     * for some join column, so no row of the file can match.
      */
     boolean mightContainKeys(DataFile file) {
       Map<Integer, ByteBuffer> lowerBounds = file.lowerBounds();
@@ -290,7 +289,8 @@ final class JoinKeys {
     @Override
     public boolean equals(Object other) {
       return this == other
-          || (other instanceof CompositeKey && Arrays.equals(values, ((CompositeKey) other).values));
+          || (other instanceof CompositeKey
+              && Arrays.equals(values, ((CompositeKey) other).values));
     }
 
     @Override

@@ -11,9 +11,9 @@ import org.apache.iceberg.expressions.Expression;
  * One row-level change, as the {@link EditEngine} applies it: which data files may hold affected
  * rows, which live rows to drop, and which rows to add once every candidate file has been read.
  *
- * <p>An engine attempt calls {@link #reset(boolean)}, then {@link #decider} and the decider for each
- * live row of each candidate file, then {@link #addRows}. A retry repeats the sequence from the
- * start.
+ * <p>An engine attempt calls {@link #reset(boolean)}, then {@link #decider} and the decider for
+ * each live row of each candidate file, then {@link #addRows}. A retry repeats the sequence from
+ * the start.
  */
 abstract class RowChange {
 
@@ -78,8 +78,8 @@ abstract class RowChange {
     void add(Record row, Long rowId);
 
     /**
-     * Adds an equality delete, in the data file's partition, for the values that {@code row} (a
-     * row of the table schema) has in the equality fields. Only called with equality deletes.
+     * Adds an equality delete, in the data file's partition, for the values that {@code row} (a row
+     * of the table schema) has in the equality fields. Only called with equality deletes.
      */
     void deleteEqual(DataFile file, Record row);
   }
@@ -87,6 +87,8 @@ abstract class RowChange {
   /** Hands the rows to write after the scan to {@code out} and returns how many there were. */
   abstract long addRows(NewRows out);
 
-  /** Returns the field ids an equality delete for this change matches on, or null if it has none. */
+  /**
+   * Returns the field ids an equality delete for this change matches on, or null if it has none.
+   */
   abstract int[] equalityFieldIds();
 }

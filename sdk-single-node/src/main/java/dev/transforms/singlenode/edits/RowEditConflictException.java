@@ -7,8 +7,8 @@ import dev.transforms.api.TransformsException;
  *
  * <p>Each attempt re-reads the table from its newest snapshot, plans and writes again, and commits
  * with serializable validation; an attempt fails when another writer committed a change to rows or
- * files it touched (Iceberg's {@link org.apache.iceberg.exceptions.ValidationException}) or when the
- * catalog refused the commit ({@link org.apache.iceberg.exceptions.CommitFailedException}). The
+ * files it touched (Iceberg's {@link org.apache.iceberg.exceptions.ValidationException}) or when
+ * the catalog refused the commit ({@link org.apache.iceberg.exceptions.CommitFailedException}). The
  * cause is the last such failure. Nothing of this edit was committed and the files it wrote were
  * removed; run it again later, or allow more attempts with {@link RowEdits#withMaxAttempts(int)}.
  */

@@ -100,8 +100,8 @@ public final class RowEdits {
   }
 
   /**
-   * Returns row edits that read the head of {@code branch} and commit to it. A branch that does
-   * not exist yet starts from the head of {@code main} and is created by the first commit.
+   * Returns row edits that read the head of {@code branch} and commit to it. A branch that does not
+   * exist yet starts from the head of {@code main} and is created by the first commit.
    *
    * @param branchName the branch to read and commit to
    * @return row edits on that branch
@@ -188,8 +188,8 @@ public final class RowEdits {
 
   /**
    * Deletes the rows that match a filter, in one commit. When no row matches, nothing is committed.
-   * Data files whose partition values or column metrics show that all their rows match are
-   * removed without being read.
+   * Data files whose partition values or column metrics show that all their rows match are removed
+   * without being read.
    *
    * @param filter which rows to delete, over the table's columns
    * @return the number of rows deleted
@@ -211,8 +211,8 @@ public final class RowEdits {
    * @param rows the rows to append, fitting the table's schema
    * @param filter which existing rows to delete
    * @return the number of rows deleted and appended, and the snapshot
-   * @throws InvalidRowEditException if the filter names an unknown column or a row does not fit
-   *     the table's schema
+   * @throws InvalidRowEditException if the filter names an unknown column or a row does not fit the
+   *     table's schema
    * @throws RowEditConflictException if concurrent commits kept conflicting with this overwrite
    */
   public OverwriteResult overwrite(Iterable<Record> rows, Expression filter) {
@@ -221,8 +221,7 @@ public final class RowEdits {
     List<Record> conformed = SourceRows.conform(rows, schema, table.name());
     FilterChange change = new FilterChange("overwrite", schema, filter, conformed);
     EditEngine.Outcome outcome = engine().apply(change, mode(TableProperties.DELETE_MODE));
-    return new OverwriteResult(
-        outcome.rowsDeleted(), outcome.rowsAdded(), outcome.snapshotId());
+    return new OverwriteResult(outcome.rowsDeleted(), outcome.rowsAdded(), outcome.snapshotId());
   }
 
   /**
@@ -246,9 +245,9 @@ public final class RowEdits {
    * @param rows the source rows, fitting the table's schema, each key at most once
    * @param joinColumns the columns that identify a row, such as {@code List.of("id")}
    * @return the number of rows updated and inserted, and the snapshot
-   * @throws InvalidRowEditException if the join column list is empty, names a column the table
-   *     does not have, a source row has a null join value or does not fit the table's schema, or
-   *     two source rows share a key (the message names up to five such keys)
+   * @throws InvalidRowEditException if the join column list is empty, names a column the table does
+   *     not have, a source row has a null join value or does not fit the table's schema, or two
+   *     source rows share a key (the message names up to five such keys)
    * @throws RowEditConflictException if concurrent commits kept conflicting with this upsert
    */
   public UpsertResult upsert(Iterable<Record> rows, List<String> joinColumns) {
@@ -263,9 +262,9 @@ public final class RowEdits {
    * @param joinColumns the columns that identify a row
    * @param options whether to update matched rows and whether to insert unmatched ones
    * @return the number of rows updated and inserted, and the snapshot
-   * @throws InvalidRowEditException if the join column list is empty, names a column the table
-   *     does not have, a source row has a null join value or does not fit the table's schema, or
-   *     two source rows share a key
+   * @throws InvalidRowEditException if the join column list is empty, names a column the table does
+   *     not have, a source row has a null join value or does not fit the table's schema, or two
+   *     source rows share a key
    * @throws RowEditConflictException if concurrent commits kept conflicting with this upsert
    */
   public UpsertResult upsert(

@@ -2,6 +2,8 @@ package dev.transforms.singlenode.edits;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -18,10 +20,11 @@ import org.apache.iceberg.types.Types;
  * <p>A row fits when its top-level fields match the table's columns by name, each with the same
  * type (nested types are compared by shape and names, not field ids), every required column has a
  * value, and every top-level decimal fits its column (a value with fewer digits after the point,
- * such as {@code 1.5} for {@code decimal(10,2)}, is brought to the column's scale in a copy). Optional table columns may be missing from a row; they are written as null. Rows built
- * from the table schema ({@code GenericRecord.create(table.schema())}) are passed through without a
- * copy; other fitting rows are copied into the table's order. The check is done once per distinct
- * row struct, so its cost per row is a reference comparison and the required-column null checks.
+ * such as {@code 1.5} for {@code decimal(10,2)}, is brought to the column's scale in a copy).
+ * Optional table columns may be missing from a row; they are written as null. Rows built from the
+ * table schema ({@code GenericRecord.create(table.schema())}) are passed through without a copy;
+ * other fitting rows are copied into the table's order. The check is done once per distinct row
+ * struct, so its cost per row is a reference comparison and the required-column null checks.
  */
 final class SourceRows {
   private SourceRows() {}
@@ -39,26 +42,25 @@ final class SourceRows {
     Types.StructType tableStruct = schema.asStruct();
     List<Types.NestedField> columns = tableStruct.fields();
     int[] required =
-        columns.stream()
-            .filter(Types.NestedField::isRequired)
-            .mapToInt(columns::indexOf)
-            .toArray();
+        columns.stream().filter(Types.NestedField::isRequired).mapToInt(columns::indexOf).toArray();
     int[] decimals =
         columns.stream()
             .filter(column -> column.type().typeId() == Type.TypeID.DECIMAL)
             .mapToInt(columns::indexOf)
             .toArray();
 
-    List<Record> result = rows instanceof java.util.Collection
-        ? new ArrayList<>(((java.util.Collection<?>) rows).size())
-        : new ArrayList<>();
+    List<Record> result =
+        rows instanceof Collection
+            ? new ArrayList<>(((Collection<?>) rows).size())
+            : new ArrayList<>();
     Types.StructType lastStruct = null;
     int[] lastMapping = null;
     long index = 0;
     for (Record row : rows) {
       if (row == null) {
         throw new InvalidRowEditException(
-            String.format("Row %d for table %s is null; pass only non-null rows", index, tableName));
+            String.format(
+                "Row %d for table %s is null; pass only non-null rows", index, tableName));
       }
 
       Types.StructType struct = row.struct();
@@ -99,7 +101,7 @@ final class SourceRows {
 
     List<Types.NestedField> columns = table.fields();
     List<Types.NestedField> fields = struct.fields();
-    Map<String, Integer> positionByName = new java.util.HashMap<>();
+    Map<String, Integer> positionByName = new HashMap<>();
     for (int i = 0; i < fields.size(); i += 1) {
       positionByName.put(fields.get(i).name(), i);
     }
@@ -122,7 +124,8 @@ final class SourceRows {
         identity &= position == i;
         Types.NestedField field = fields.get(position);
         if (!sameShape(column.type(), field.type())) {
-          mismatched.add(column.name() + ": " + field.type() + " (table has " + column.type() + ")");
+          mismatched.add(
+              column.name() + ": " + field.type() + " (table has " + column.type() + ")");
         }
       }
     }

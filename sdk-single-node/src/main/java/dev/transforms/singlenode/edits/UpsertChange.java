@@ -1,6 +1,8 @@
 package dev.transforms.singlenode.edits;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,13 +45,13 @@ final class UpsertChange extends RowChange {
   UpsertChange(Schema schema, JoinKeys keys, Map<Object, Record> index, UpsertOptions options) {
     this.schema = schema;
     this.keys = keys;
-    this.source = new java.util.LinkedHashMap<>(Math.max(16, index.size() * 2));
+    this.source = new LinkedHashMap<>(Math.max(16, index.size() * 2));
     index.forEach((key, row) -> source.put(key, new Match(row)));
     this.update = options.whenMatchedUpdateAll();
     this.insert = options.whenNotMatchedInsertAll();
     this.ranges = keys.ranges(index.keySet());
     this.keyFilter = index.isEmpty() ? Expressions.alwaysFalse() : ranges.filter();
-    this.joinIds = new java.util.HashSet<>();
+    this.joinIds = new HashSet<>();
     for (int id : keys.fieldIds()) {
       joinIds.add(id);
     }
@@ -127,8 +129,8 @@ final class UpsertChange extends RowChange {
    * which by the spec end a row's lineage) and inserted rows as new.
    *
    * <p>With equality deletes, the delete for a changed key also removes the copies of the key that
-   * equal the source row, so the source row is written in any case, and the files where such
-   * copies were seen get the key's delete too: then every table holds one copy of the key, as with
+   * equal the source row, so the source row is written in any case, and the files where such copies
+   * were seen get the key's delete too: then every table holds one copy of the key, as with
    * position deletes. (Only tables that already hold duplicate keys have such copies.)
    */
   @Override

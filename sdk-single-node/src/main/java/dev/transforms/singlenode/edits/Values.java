@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -150,7 +151,7 @@ final class Values {
       return left.equals(right);
     }
     // keys are primitive: compare them in internal form, values with sameValue
-    Map<Object, Object> rightByKey = new java.util.HashMap<>();
+    Map<Object, Object> rightByKey = new HashMap<>();
     for (Map.Entry<?, ?> entry : right.entrySet()) {
       rightByKey.put(internal(type.keyType().asPrimitiveType(), entry.getKey()), entry.getValue());
     }

@@ -118,8 +118,7 @@ class RowEditsConflictTest {
 
   @ParameterizedTest(name = "v{0} merge-on-read={1}")
   @CsvSource({"2, false", "3, true"})
-  void concurrentWritersAllLandTheirEdits(int formatVersion, boolean mergeOnRead)
-      throws Exception {
+  void concurrentWritersAllLandTheirEdits(int formatVersion, boolean mergeOnRead) throws Exception {
     JdbcCatalog catalog = RowEditsTables.jdbcCatalog(dir);
     TableIdentifier name = TableIdentifier.of("db", "concurrent");
     String mode = mergeOnRead ? "merge-on-read" : "copy-on-write";
@@ -155,8 +154,7 @@ class RowEditsConflictTest {
                   RowEdits edits = RowEdits.on(catalog.loadTable(name)).withMaxAttempts(20);
                   for (int i = 0; i < editsEach; i += 1) {
                     edits.upsert(
-                        List.of(row(base + i, "w", i), row(base + 50, "last", i)),
-                        List.of("id"));
+                        List.of(row(base + i, "w", i), row(base + 50, "last", i)), List.of("id"));
                   }
                   edits.delete(Expressions.equal("id", base));
                   return null;

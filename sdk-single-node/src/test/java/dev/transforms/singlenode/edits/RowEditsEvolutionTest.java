@@ -96,7 +96,12 @@ class RowEditsEvolutionTest {
     RowEdits.on(table)
         .append(
             List.of(
-                record(schema, 1L, new BigDecimal("1.50"), at, ByteBuffer.wrap(new byte[] {1, 2}),
+                record(
+                    schema,
+                    1L,
+                    new BigDecimal("1.50"),
+                    at,
+                    ByteBuffer.wrap(new byte[] {1, 2}),
                     new byte[] {7, 8})));
     long snapshotId = table.currentSnapshot().snapshotId();
 
@@ -160,7 +165,10 @@ class RowEditsEvolutionTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource({"1.234, more than 2 digits after the point; round it first", "123456789.5, more than 10 digits"})
+  @CsvSource({
+    "1.234, more than 2 digits after the point; round it first",
+    "123456789.5, more than 10 digits"
+  })
   void decimalsThatDoNotFitTheColumnAreRefused(String value, String problem) {
     Schema schema =
         new Schema(

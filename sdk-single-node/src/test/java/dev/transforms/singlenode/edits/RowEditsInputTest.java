@@ -34,7 +34,8 @@ class RowEditsInputTest {
 
   @BeforeEach
   void createTable() {
-    table = RowEditsTables.create(dir, "t", SCHEMA, PartitionSpec.unpartitioned(), 2, true, Map.of());
+    table =
+        RowEditsTables.create(dir, "t", SCHEMA, PartitionSpec.unpartitioned(), 2, true, Map.of());
     edits = RowEdits.on(table);
     edits.append(List.of(row(1, "a", 1), row(2, "b", 2)));
     snapshotId = table.currentSnapshot().snapshotId();
@@ -54,8 +55,12 @@ class RowEditsInputTest {
         () ->
             edits.upsert(
                 List.of(
-                    row(1, "x", 1), row(1, "y", 2), row(2, "p", 1), row(2, "q", 1),
-                    row(2, "r", 1), row(3, "c", 3)),
+                    row(1, "x", 1),
+                    row(1, "y", 2),
+                    row(2, "p", 1),
+                    row(2, "q", 1),
+                    row(2, "r", 1),
+                    row(3, "c", 3)),
                 List.of("id")),
         "Upsert source for table "
             + table.name()
@@ -194,7 +199,9 @@ class RowEditsInputTest {
         edits.upsert(
             List.of(row(1, "x", 1), row(9, "i", 9)),
             List.of("id"),
-            UpsertOptions.builder().whenMatchedUpdateAll(false).whenNotMatchedInsertAll(false)
+            UpsertOptions.builder()
+                .whenMatchedUpdateAll(false)
+                .whenNotMatchedInsertAll(false)
                 .build());
 
     assertThat(result.rowsUpdated()).isZero();

@@ -103,7 +103,8 @@ class RowEditsOracleTest {
             mode.formatVersion,
             mode.mergeOnRead,
             mode.equality ? Map.of(RowEdits.DELETE_KIND_PROPERTY, "equality") : Map.of());
-    new Run(table, new Random(20240101L + mode.ordinal())).go(mode.equality ? EQUALITY_STEPS : STEPS);
+    new Run(table, new Random(20240101L + mode.ordinal()))
+        .go(mode.equality ? EQUALITY_STEPS : STEPS);
   }
 
   /** One seeded run: the table, the model and the random choices. */

@@ -71,11 +71,16 @@ final class RowEditsTables {
     catalog.initialize(
         "test",
         Map.of(
-            CatalogProperties.URI, "jdbc:sqlite:" + dir.resolve("catalog.db"),
-            CatalogProperties.WAREHOUSE_LOCATION, dir.resolve("warehouse").toUri().toString(),
-            "jdbc.schema-version", "V1",
-            "jdbc.busy_timeout", "10000",
-            "jdbc.journal_mode", "WAL"));
+            CatalogProperties.URI,
+            "jdbc:sqlite:" + dir.resolve("catalog.db"),
+            CatalogProperties.WAREHOUSE_LOCATION,
+            dir.resolve("warehouse").toUri().toString(),
+            "jdbc.schema-version",
+            "V1",
+            "jdbc.busy_timeout",
+            "10000",
+            "jdbc.journal_mode",
+            "WAL"));
     return catalog;
   }
 

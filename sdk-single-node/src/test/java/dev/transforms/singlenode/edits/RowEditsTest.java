@@ -67,8 +67,7 @@ class RowEditsTest {
 
   private Table table(
       int formatVersion, boolean mergeOnRead, PartitionSpec spec, Map<String, String> props) {
-    Table table =
-        RowEditsTables.create(dir, "t", SCHEMA, spec, formatVersion, mergeOnRead, props);
+    Table table = RowEditsTables.create(dir, "t", SCHEMA, spec, formatVersion, mergeOnRead, props);
     RowEdits.on(table)
         .append(List.of(row(1, "a", 1), row(2, "b", 2), row(3, "c", 3), row(4, "d", 4)));
     return table;
@@ -89,8 +88,7 @@ class RowEditsTest {
     assertThat(result.rowsInserted()).isEqualTo(2);
     assertThat(result.snapshotId()).hasValue(table.currentSnapshot().snapshotId());
     assertThat(contents(table))
-        .isEqualTo(
-            Map.of(1L, "a/1", 2L, "b/20", 3L, "c/3", 4L, "d/4", 5L, "e/5", 6L, "null/null"));
+        .isEqualTo(Map.of(1L, "a/1", 2L, "b/20", 3L, "c/3", 4L, "d/4", 5L, "e/5", 6L, "null/null"));
   }
 
   @ParameterizedTest(name = "v{0} merge-on-read={1}")
@@ -141,13 +139,19 @@ class RowEditsTest {
   }
 
   @ParameterizedTest(name = "v{0} merge-on-read={1} delete kind={2}")
-  @CsvSource({"2, false, position", "2, true, position", "3, true, position", "2, true, equality",
-      "3, true, equality"})
+  @CsvSource({
+    "2, false, position",
+    "2, true, position",
+    "3, true, position",
+    "2, true, equality",
+    "3, true, equality"
+  })
   void upsertLeavesOneCopyOfAKeyTheTableHeldTwice(
       int formatVersion, boolean mergeOnRead, String deleteKind) {
     PartitionSpec byName = PartitionSpec.builderFor(SCHEMA).identity("name").build();
     Table table =
-        table(formatVersion, mergeOnRead, byName, Map.of(RowEdits.DELETE_KIND_PROPERTY, deleteKind));
+        table(
+            formatVersion, mergeOnRead, byName, Map.of(RowEdits.DELETE_KIND_PROPERTY, deleteKind));
     // key 1: a differing copy in partition a, an equal copy in partition b
     // key 2: a differing and an equal copy, both in partition b
     RowEdits.on(table).append(List.of(row(1, "b", 1), row(2, "b", 20), row(2, "b", 2)));
@@ -167,8 +171,7 @@ class RowEditsTest {
     Table table = table(2, false);
 
     UpsertResult result =
-        RowEdits.on(table)
-            .upsert(List.of(row(1, "a", 100), row(1, "z", 9)), List.of("id", "name"));
+        RowEdits.on(table).upsert(List.of(row(1, "a", 100), row(1, "z", 9)), List.of("id", "name"));
 
     assertThat(result.rowsUpdated()).isEqualTo(1);
     assertThat(result.rowsInserted()).isEqualTo(1);
@@ -211,7 +214,9 @@ class RowEditsTest {
     assertThat(contents(table)).isEqualTo(Map.of(2L, "b/2", 4L, "changed/4"));
     List<FileScanTask> tasks = RowEditsTables.tasks(table, table.currentSnapshot());
     FileScanTask original =
-        tasks.stream().filter(t -> t.file().location().equals(dataFile.location())).findFirst()
+        tasks.stream()
+            .filter(t -> t.file().location().equals(dataFile.location()))
+            .findFirst()
             .orElseThrow();
     assertThat(original.deletes()).hasSize(1);
     DeleteFile dv = original.deletes().get(0);
@@ -237,7 +242,10 @@ class RowEditsTest {
   void mergeOnReadWithEqualityDeletesWritesThemForChangedKeysOnly() {
     Table table =
         table(
-            2, true, PartitionSpec.unpartitioned(), Map.of(RowEdits.DELETE_KIND_PROPERTY, "equality"));
+            2,
+            true,
+            PartitionSpec.unpartitioned(),
+            Map.of(RowEdits.DELETE_KIND_PROPERTY, "equality"));
 
     UpsertResult result =
         RowEdits.on(table)
@@ -361,8 +369,7 @@ class RowEditsTest {
     Table table = table(2, false);
     Schema reordered =
         new Schema(
-            optional(7, "qty", Types.IntegerType.get()),
-            required(8, "id", Types.LongType.get()));
+            optional(7, "qty", Types.IntegerType.get()), required(8, "id", Types.LongType.get()));
     GenericRecord record = GenericRecord.create(reordered);
     record.set(0, 50);
     record.set(1, 5L);
