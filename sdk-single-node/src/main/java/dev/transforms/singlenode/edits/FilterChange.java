@@ -147,7 +147,9 @@ final class FilterChange extends RowChange {
   @Override
   int[] equalityFieldIds() {
     Set<Integer> identifiers = schema.identifierFieldIds();
-    return identifiers.isEmpty()
+    boolean allTopLevel = identifiers.stream().allMatch(id -> schema.asStruct().field(id) != null);
+    // without identifier fields, or with nested ones, deletes fall back to positions
+    return identifiers.isEmpty() || !allTopLevel
         ? null
         : identifiers.stream().mapToInt(Integer::intValue).toArray();
   }

@@ -56,8 +56,13 @@ final class JoinKeys {
     List<Types.NestedField> fields = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (String name : names) {
-      Types.NestedField field = name == null ? null : schema.findField(name);
-      if (field == null) {
+      Types.NestedField field = name == null ? null : schema.asStruct().field(name);
+      if (field == null && name != null && schema.findField(name) != null) {
+        throw new InvalidRowEditException(
+            String.format(
+                "Join column '%s' of table %s is nested in a struct; join on top-level columns %s",
+                name, tableName, columns));
+      } else if (field == null) {
         throw new InvalidRowEditException(
             String.format(
                 "Join column '%s' does not exist in table %s; the table has columns %s",

@@ -105,6 +105,25 @@ class RowEditsInputTest {
   }
 
   @Test
+  void nestedJoinColumnsAreRefused() {
+    Schema nested =
+        new Schema(
+            required(1, "id", Types.LongType.get()),
+            optional(2, "info", Types.StructType.of(optional(3, "code", Types.StringType.get()))));
+    Table other =
+        RowEditsTables.create(
+            dir, "nested", nested, PartitionSpec.unpartitioned(), 2, true, Map.of());
+
+    assertThatThrownBy(() -> RowEdits.on(other).upsert(List.of(), List.of("info.code")))
+        .isInstanceOf(InvalidRowEditException.class)
+        .hasMessage(
+            "Join column 'info.code' of table "
+                + other.name()
+                + " is nested in a struct; join on top-level columns [id: long (required), info:"
+                + " struct<3: code: optional string>]");
+  }
+
+  @Test
   void emptyJoinColumnListIsRefused() {
     assertRefused(
         () -> edits.upsert(List.of(row(5, "e", 5)), List.of()),
