@@ -66,7 +66,7 @@ import org.apache.iceberg.util.PartitionUtil;
  */
 final class EditEngine {
   /** Rows of one file kept in memory while no row of it has been dropped yet (copy-on-write). */
-  private static final int COPY_BUFFER_ROWS = 200_000;
+  static final int DEFAULT_COPY_BUFFER_ROWS = 200_000;
 
   /** Up to this many manifests are planned and committed in the calling thread. */
   private static final int MAX_MANIFESTS_IN_CALLER = 64;
@@ -76,18 +76,21 @@ final class EditEngine {
   private final Map<String, String> snapshotProperties;
   private final int maxAttempts;
   private final Runnable beforeCommit;
+  private final int copyBufferRows;
 
   EditEngine(
       Table table,
       String branch,
       Map<String, String> snapshotProperties,
       int maxAttempts,
-      Runnable beforeCommit) {
+      Runnable beforeCommit,
+      int copyBufferRows) {
     this.table = table;
     this.branch = branch;
     this.snapshotProperties = snapshotProperties;
     this.maxAttempts = maxAttempts;
     this.beforeCommit = beforeCommit;
+    this.copyBufferRows = copyBufferRows;
   }
 
   /** What an applied change did. */
@@ -362,7 +365,7 @@ final class EditEngine {
           files.writeKept(row);
         } else if (buffer != null) {
           buffer.add(row);
-          if (buffer.size() >= COPY_BUFFER_ROWS) {
+          if (buffer.size() >= copyBufferRows) {
             buffer = null; // too many rows to hold: read the file again if a row is dropped
           }
         }

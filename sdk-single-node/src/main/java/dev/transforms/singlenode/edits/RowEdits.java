@@ -73,18 +73,21 @@ public final class RowEdits {
   private final Map<String, String> snapshotProperties;
   private final int maxAttempts;
   private final Runnable beforeCommit;
+  private final int copyBufferRows;
 
   private RowEdits(
       Table table,
       String branch,
       Map<String, String> snapshotProperties,
       int maxAttempts,
-      Runnable beforeCommit) {
+      Runnable beforeCommit,
+      int copyBufferRows) {
     this.table = table;
     this.branch = branch;
     this.snapshotProperties = snapshotProperties;
     this.maxAttempts = maxAttempts;
     this.beforeCommit = beforeCommit;
+    this.copyBufferRows = copyBufferRows;
   }
 
   /**
@@ -96,7 +99,13 @@ public final class RowEdits {
    */
   public static RowEdits on(Table table) {
     Objects.requireNonNull(table, "table");
-    return new RowEdits(table, null, Collections.emptyMap(), DEFAULT_MAX_ATTEMPTS, null);
+    return new RowEdits(
+        table,
+        null,
+        Collections.emptyMap(),
+        DEFAULT_MAX_ATTEMPTS,
+        null,
+        EditEngine.DEFAULT_COPY_BUFFER_ROWS);
   }
 
   /**
@@ -116,7 +125,8 @@ public final class RowEdits {
               "'%s' is a tag of table %s, not a branch; commits can only go to a branch",
               branchName, table.name()));
     }
-    return new RowEdits(table, branchName, snapshotProperties, maxAttempts, beforeCommit);
+    return new RowEdits(
+        table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
   }
 
   /**
@@ -136,7 +146,12 @@ public final class RowEdits {
                 Objects.requireNonNull(key, "property key"),
                 Objects.requireNonNull(value, "value of snapshot property " + key)));
     return new RowEdits(
-        table, branch, Collections.unmodifiableMap(copy), maxAttempts, beforeCommit);
+        table,
+        branch,
+        Collections.unmodifiableMap(copy),
+        maxAttempts,
+        beforeCommit,
+        copyBufferRows);
   }
 
   /**
@@ -151,12 +166,17 @@ public final class RowEdits {
     if (attempts < 1) {
       throw new IllegalArgumentException("Max attempts must be at least 1, not " + attempts);
     }
-    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit);
+    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows);
   }
 
   /** Test hook: runs just before each commit, to inject a concurrent change. */
   RowEdits beforeEachCommit(Runnable hook) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows);
+  }
+
+  /** Test hook: how many rows of a file copy-on-write holds before its first dropped row. */
+  RowEdits withCopyBufferRows(int rows) {
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows);
   }
 
   /**
@@ -285,7 +305,8 @@ public final class RowEdits {
   }
 
   private EditEngine engine() {
-    return new EditEngine(table, branch, snapshotProperties, maxAttempts, beforeCommit);
+    return new EditEngine(
+        table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
   }
 
   private RowLevelOperationMode mode(String property) {

@@ -309,6 +309,18 @@ class RowEditsTest {
     return lineage;
   }
 
+  @ParameterizedTest(name = "buffer={0}")
+  @CsvSource({"1", "2", "100"})
+  void copyOnWriteRereadsAFileWhoseFirstDroppedRowComesLate(int bufferRows) {
+    Table table = table(2, false);
+    RowEdits edits = RowEdits.on(table).withCopyBufferRows(bufferRows);
+
+    assertThat(edits.delete(Expressions.equal("id", 3L))).isEqualTo(1);
+    assertThat(edits.upsert(List.of(row(4, "x", 4)), List.of("id")).rowsUpdated()).isEqualTo(1);
+
+    assertThat(contents(table)).isEqualTo(Map.of(1L, "a/1", 2L, "b/2", 4L, "x/4"));
+  }
+
   @Test
   void formatV1FallsBackToCopyOnWrite() {
     Table table = table(1, true);
