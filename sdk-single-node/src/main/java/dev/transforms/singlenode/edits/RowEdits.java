@@ -49,8 +49,10 @@ import org.apache.iceberg.expressions.Expressions;
  *
  * <p>Rows are generic {@link Record}s whose fields match the table's columns by name and type;
  * build them with {@code GenericRecord.create(table.schema())}. Filters are Iceberg {@link
- * Expression}s over the table's columns (case-sensitive names); a row matches a filter as Iceberg's
- * {@link org.apache.iceberg.expressions.Evaluator} decides.
+ * Expression}s over the table's columns (case-sensitive names). A row matches a filter when the
+ * filter is true for it under SQL's three-valued logic: a comparison with a null value is unknown,
+ * so {@code delete(notEqual("x", 5))} keeps the rows where {@code x} is null, and so does {@code
+ * delete(not(equal("x", 5)))}; {@code isNull("x")} selects them.
  *
  * <p>Instances are immutable and cheap; the {@code on...}/{@code with...} methods return new ones.
  * An instance may be shared by threads, but the {@link Table} it wraps is refreshed on retries.
