@@ -1,0 +1,470 @@
+package dev.transforms.singlenode.edits;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.BaseDVFileWriter;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
+import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.deletes.PositionDeleteIndexUtil;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
+import org.apache.iceberg.io.DataWriteResult;
+import org.apache.iceberg.io.DeleteWriteResult;
+import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.FileWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.PartitioningWriter;
+import org.apache.iceberg.io.RollingDataWriter;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.util.ContentFileUtil;
+import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.util.StructLikeMap;
+import org.apache.iceberg.util.StructLikeUtil;
+
+/**
+ * The files one attempt of a row edit writes: new data files (rows added and rows kept from
+ * rewritten files) and delete files (position deletes, deletion vectors or equality deletes).
+ *
+ * <p>Writers are opened lazily. {@link #finish()} closes them and returns what to commit. Closing
+ * this object removes every file written unless {@link #keep()} said they were committed, so an
+ * attempt that fails or conflicts leaves no files behind.
+ */
+final class EditFiles implements Closeable {
+  private final Table table;
+  private final Schema schema;
+  private final Schema dataSchema;
+  private final boolean rowLineage;
+  private final PartitionSpec spec;
+  private final int formatVersion;
+  private final int[] equalityFieldIds;
+  private final Schema equalityDeleteSchema;
+  private final GenericFileWriterFactory writerFactory;
+  private final long targetFileSize;
+  private final String operationId = UUID.randomUUID().toString();
+  private final List<String> writtenPaths = new ArrayList<>();
+
+  private FileWriter<Record, DataWriteResult> unpartitionedWriter = null;
+  private PartitioningWriter<Record, DataWriteResult> partitionedWriter = null;
+  private PartitionKey partitionKey = null;
+  private InternalRecordWrapper partitionWrapper = null;
+  private long rowsWritten = 0;
+
+  /** Position deletes per data file path, in the order files were read. */
+  private final Map<String, PendingPositions> positionDeletes = new LinkedHashMap<>();
+
+  /** Equality delete rows per spec id and partition, deduplicated by key. */
+  private final Map<Integer, StructLikeMap<Map<Object, Record>>> equalityDeletes = new HashMap<>();
+
+  private Result result = null;
+  private boolean kept = false;
+
+  /**
+   * Creates the files of one attempt.
+   *
+   * @param carryRowLineage whether written rows carry {@code _row_id} and {@code
+   *     _last_updated_sequence_number} (only for tables that track row lineage, and only when rows
+   *     are moved or replaced; new rows get theirs when committed)
+   */
+  EditFiles(
+      Table table,
+      Schema schema,
+      int formatVersion,
+      int[] equalityFieldIds,
+      boolean carryRowLineage) {
+    this.table = table;
+    this.schema = schema;
+    this.rowLineage = carryRowLineage && TableUtil.supportsRowLineage(table);
+    this.dataSchema = rowLineage ? MetadataColumns.schemaWithRowLineage(schema) : schema;
+    this.spec = table.spec();
+    this.formatVersion = formatVersion;
+    this.equalityFieldIds = equalityFieldIds;
+    this.equalityDeleteSchema =
+        equalityFieldIds == null ? null : TypeUtil.select(schema, toSet(equalityFieldIds));
+    GenericFileWriterFactory.Builder builder =
+        new GenericFileWriterFactory.Builder(table).dataSchema(dataSchema);
+    if (equalityFieldIds != null) {
+      builder.equalityFieldIds(equalityFieldIds).equalityDeleteRowSchema(equalityDeleteSchema);
+    }
+    this.writerFactory = builder.build();
+    this.targetFileSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+  }
+
+  /**
+   * Writes a row of the table schema that is new or replaces a table row.
+   *
+   * @param rowId the lineage id of the row it replaces, or null for a new row; ignored unless the
+   *     table tracks row lineage. The last-updated sequence number is left null, so the commit's
+   *     sequence number applies.
+   */
+  void writeNew(Record row, Long rowId) {
+    if (!rowLineage) {
+      writeKept(row);
+      return;
+    }
+    GenericRecord withLineage = GenericRecord.create(dataSchema);
+    int columns = schema.columns().size();
+    for (int i = 0; i < columns; i += 1) {
+      withLineage.set(i, row.get(i));
+    }
+    withLineage.set(columns, rowId);
+    writeKept(withLineage);
+  }
+
+  /**
+   * Writes a row unchanged from a rewritten file, read with the table's columns first and, when the
+   * table tracks row lineage, {@code _row_id} and {@code _last_updated_sequence_number} next, so
+   * that both carry over. Fields after those (such as {@code _pos}) are ignored.
+   */
+  void writeKept(Record row) {
+    if (spec.isUnpartitioned()) {
+      if (unpartitionedWriter == null) {
+        unpartitionedWriter =
+            new RollingDataWriter<>(
+                writerFactory,
+                fileFactory(dataFormat(), "data"),
+                table.io(),
+                targetFileSize,
+                spec,
+                null);
+      }
+      unpartitionedWriter.write(row);
+    } else {
+      if (partitionedWriter == null) {
+        partitionedWriter =
+            new FanoutDataWriter<>(
+                writerFactory, fileFactory(dataFormat(), "data"), table.io(), targetFileSize);
+        partitionKey = new PartitionKey(spec, schema);
+        partitionWrapper = new InternalRecordWrapper(schema.asStruct());
+      }
+      partitionKey.partition(partitionWrapper.wrap(row));
+      partitionedWriter.write(row, spec, partitionKey);
+    }
+    rowsWritten += 1;
+  }
+
+  long rowsWritten() {
+    return rowsWritten;
+  }
+
+  /**
+   * Marks positions of a data file as deleted.
+   *
+   * @param previous the positions already deleted by the file's existing position deletes or
+   *     deletion vector, or null; file-scoped ones are merged into the new delete file and replaced
+   */
+  void deletePositions(DataFile file, PositionDeleteIndex positions, PositionDeleteIndex previous) {
+    positionDeletes.put(file.location(), new PendingPositions(file, positions, previous));
+  }
+
+  /**
+   * Adds an equality delete for the row's values in the equality fields, in the file's partition.
+   */
+  void deleteEqual(DataFile file, Record row, int[] positions) {
+    PartitionSpec fileSpec = table.specs().get(file.specId());
+    StructLikeMap<Map<Object, Record>> byPartition =
+        equalityDeletes.computeIfAbsent(
+            fileSpec.specId(), id -> StructLikeMap.create(fileSpec.partitionType()));
+    Map<Object, Record> deletes = byPartition.get(file.partition());
+    if (deletes == null) {
+      deletes = new LinkedHashMap<>();
+      byPartition.put(StructLikeUtil.copy(file.partition()), deletes);
+    }
+    Object[] key = new Object[positions.length];
+    GenericRecord delete = GenericRecord.create(equalityDeleteSchema);
+    for (int i = 0; i < positions.length; i += 1) {
+      Object value = row.get(positions[i]);
+      delete.set(i, value);
+      key[i] =
+          Values.internal(equalityDeleteSchema.columns().get(i).type().asPrimitiveType(), value);
+    }
+    deletes.putIfAbsent(new JoinKeys.CompositeKey(key), delete);
+  }
+
+  Schema equalityDeleteSchema() {
+    return equalityDeleteSchema;
+  }
+
+  /** Closes every writer and returns the files to commit. */
+  Result finish() {
+    if (result != null) {
+      return result;
+    }
+
+    List<DataFile> dataFiles = closeDataWriters();
+    List<DeleteFile> deleteFiles = new ArrayList<>();
+    List<DeleteFile> replacedDeleteFiles = new ArrayList<>();
+    Set<String> referencedDataFiles = new HashSet<>();
+
+    if (!positionDeletes.isEmpty()) {
+      if (formatVersion >= 3) {
+        writeDeletionVectors(deleteFiles, replacedDeleteFiles, referencedDataFiles);
+      } else {
+        writePositionDeleteFiles(deleteFiles, replacedDeleteFiles, referencedDataFiles);
+      }
+    }
+    writeEqualityDeletes(deleteFiles);
+
+    this.result = new Result(dataFiles, deleteFiles, replacedDeleteFiles, referencedDataFiles);
+    return result;
+  }
+
+  private List<DataFile> closeDataWriters() {
+    List<DataFile> dataFiles = new ArrayList<>();
+    try {
+      if (unpartitionedWriter != null) {
+        FileWriter<Record, DataWriteResult> writer = unpartitionedWriter;
+        unpartitionedWriter = null;
+        writer.close();
+        dataFiles.addAll(writer.result().dataFiles());
+      }
+      if (partitionedWriter != null) {
+        PartitioningWriter<Record, DataWriteResult> writer = partitionedWriter;
+        partitionedWriter = null;
+        writer.close();
+        dataFiles.addAll(writer.result().dataFiles());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to close data writer for " + table.name(), e);
+    }
+    dataFiles.forEach(file -> writtenPaths.add(file.location()));
+    return dataFiles;
+  }
+
+  private void writeDeletionVectors(
+      List<DeleteFile> deleteFiles, List<DeleteFile> replaced, Set<String> referenced) {
+    BaseDVFileWriter writer =
+        new BaseDVFileWriter(
+            fileFactory(FileFormat.PUFFIN, "dv"),
+            path -> {
+              PendingPositions pending = positionDeletes.get(path);
+              return pending == null ? null : pending.previous;
+            });
+    try {
+      try (BaseDVFileWriter closing = writer) {
+        for (PendingPositions pending : positionDeletes.values()) {
+          DataFile file = pending.file;
+          closing.delete(
+              file.location(),
+              pending.positions,
+              table.specs().get(file.specId()),
+              file.partition());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to write deletion vectors for " + table.name(), e);
+    }
+    DeleteWriteResult written = writer.result();
+    written.deleteFiles().forEach(file -> writtenPaths.add(file.location()));
+    deleteFiles.addAll(written.deleteFiles());
+    replaced.addAll(written.rewrittenDeleteFiles());
+    written.referencedDataFiles().forEach(path -> referenced.add(path.toString()));
+  }
+
+  private void writePositionDeleteFiles(
+      List<DeleteFile> deleteFiles, List<DeleteFile> replaced, Set<String> referenced) {
+    OutputFileFactory factory = fileFactory(deleteFormat(), "deletes");
+    for (PendingPositions pending : positionDeletes.values()) {
+      DataFile file = pending.file;
+      PartitionSpec fileSpec = table.specs().get(file.specId());
+      PositionDeleteIndex positions = pending.positions;
+      List<DeleteFile> replacedHere = new ArrayList<>();
+      if (pending.previous != null) {
+        for (DeleteFile previous : pending.previous.deleteFiles()) {
+          if (ContentFileUtil.isFileScoped(previous)) {
+            replacedHere.add(previous);
+          }
+        }
+        if (!replacedHere.isEmpty()) {
+          positions = PositionDeleteIndexUtil.merge(List.of(positions, pending.previous));
+        }
+      }
+
+      EncryptedOutputFile output =
+          fileSpec.isUnpartitioned()
+              ? factory.newOutputFile()
+              : factory.newOutputFile(fileSpec, file.partition());
+      PositionDeleteWriter<Record> writer =
+          writerFactory.newPositionDeleteWriter(output, fileSpec, file.partition());
+      PositionDelete<Record> delete = PositionDelete.create();
+      String path = file.location();
+      try {
+        try (PositionDeleteWriter<Record> closing = writer) {
+          positions.forEach(pos -> closing.write(delete.set(path, pos)));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to write position deletes for " + path, e);
+      }
+      DeleteFile deleteFile = writer.toDeleteFile();
+      writtenPaths.add(deleteFile.location());
+      deleteFiles.add(deleteFile);
+      replaced.addAll(replacedHere);
+      referenced.add(path);
+    }
+  }
+
+  private void writeEqualityDeletes(List<DeleteFile> deleteFiles) {
+    if (equalityDeletes.isEmpty()) {
+      return;
+    }
+    OutputFileFactory factory = fileFactory(deleteFormat(), "eq-deletes");
+    for (Map.Entry<Integer, StructLikeMap<Map<Object, Record>>> bySpec :
+        equalityDeletes.entrySet()) {
+      PartitionSpec fileSpec = table.specs().get(bySpec.getKey());
+      for (Map.Entry<StructLike, Map<Object, Record>> byPartition : bySpec.getValue().entrySet()) {
+        StructLike partition = byPartition.getKey();
+        EncryptedOutputFile output =
+            fileSpec.isUnpartitioned()
+                ? factory.newOutputFile()
+                : factory.newOutputFile(fileSpec, partition);
+        EqualityDeleteWriter<Record> writer =
+            writerFactory.newEqualityDeleteWriter(output, fileSpec, partition);
+        try {
+          try (EqualityDeleteWriter<Record> closing = writer) {
+            byPartition.getValue().values().forEach(closing::write);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("Failed to write equality deletes for " + table.name(), e);
+        }
+        DeleteFile deleteFile = writer.toDeleteFile();
+        writtenPaths.add(deleteFile.location());
+        deleteFiles.add(deleteFile);
+      }
+    }
+  }
+
+  /** Removes every file this attempt wrote; for an attempt that will not be committed. */
+  void abort() {
+    try {
+      closeDataWriters();
+    } catch (RuntimeException e) {
+      // the attempt already failed; removing what was written matters more than this error
+    }
+    for (String path : writtenPaths) {
+      try {
+        table.io().deleteFile(path);
+      } catch (RuntimeException e) {
+        // an orphan file is harmless; keep removing the others
+      }
+    }
+    writtenPaths.clear();
+  }
+
+  /** Marks the written files as part of the table: {@link #close()} leaves them in place. */
+  void keep() {
+    this.kept = true;
+  }
+
+  /** Removes the written files unless {@link #keep()} was called. */
+  @Override
+  public void close() {
+    if (!kept) {
+      abort();
+    }
+  }
+
+  private OutputFileFactory fileFactory(FileFormat format, String suffix) {
+    return OutputFileFactory.builderFor(table, 1, 1)
+        .format(format)
+        .operationId(operationId)
+        .suffix(suffix)
+        .build();
+  }
+
+  private FileFormat dataFormat() {
+    return FileFormat.fromString(
+        table
+            .properties()
+            .getOrDefault(
+                TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+  }
+
+  private FileFormat deleteFormat() {
+    String name = table.properties().get(TableProperties.DELETE_DEFAULT_FILE_FORMAT);
+    return name == null ? dataFormat() : FileFormat.fromString(name);
+  }
+
+  private static Set<Integer> toSet(int[] ids) {
+    Set<Integer> set = new HashSet<>();
+    for (int id : ids) {
+      set.add(id);
+    }
+    return set;
+  }
+
+  /** What to commit: data files and delete files added, delete files they replace. */
+  static final class Result {
+    private final List<DataFile> dataFiles;
+    private final List<DeleteFile> deleteFiles;
+    private final List<DeleteFile> replacedDeleteFiles;
+    private final Set<String> referencedDataFiles;
+
+    private Result(
+        List<DataFile> dataFiles,
+        List<DeleteFile> deleteFiles,
+        List<DeleteFile> replacedDeleteFiles,
+        Set<String> referencedDataFiles) {
+      this.dataFiles = dataFiles;
+      this.deleteFiles = deleteFiles;
+      this.replacedDeleteFiles = replacedDeleteFiles;
+      this.referencedDataFiles = referencedDataFiles;
+    }
+
+    List<DataFile> dataFiles() {
+      return dataFiles;
+    }
+
+    List<DeleteFile> deleteFiles() {
+      return deleteFiles;
+    }
+
+    List<DeleteFile> replacedDeleteFiles() {
+      return replacedDeleteFiles;
+    }
+
+    Set<String> referencedDataFiles() {
+      return referencedDataFiles;
+    }
+  }
+
+  private static final class PendingPositions {
+    private final DataFile file;
+    private final PositionDeleteIndex positions;
+    private final PositionDeleteIndex previous;
+
+    private PendingPositions(
+        DataFile file, PositionDeleteIndex positions, PositionDeleteIndex previous) {
+      this.file = file;
+      this.positions = positions;
+      this.previous = previous;
+    }
+  }
+}

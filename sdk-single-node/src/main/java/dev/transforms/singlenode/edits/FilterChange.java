@@ -1,0 +1,156 @@
+package dev.transforms.singlenode.edits;
+
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.BoundPredicate;
+import org.apache.iceberg.expressions.Evaluator;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionVisitors;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.StrictMetricsEvaluator;
+import org.apache.iceberg.expressions.UnboundPredicate;
+
+/**
+ * Deletes the rows that match a filter and, for an overwrite, adds new rows: the change behind
+ * {@link RowEdits#delete} and {@link RowEdits#overwrite}.
+ *
+ * <p>A row matches when the filter is true for it under SQL's three-valued logic: a comparison with
+ * a null value ({@code <}, {@code =}, {@code !=}, {@code IN}, {@code NOT IN}, {@code startsWith},
+ * {@code notNaN}, ...) is unknown, {@code NOT} of unknown is unknown, and only rows for which the
+ * filter is true are deleted. So {@code delete(notEqual("x", 5))} keeps rows where {@code x} is
+ * null; {@code isNull("x")} selects them. (Iceberg's own {@code Evaluator} orders null below every
+ * value instead; its metrics pruning follows SQL. The filter is rewritten once so that both agree:
+ * negations are pushed down to the predicates and every comparison is guarded by {@code notNull}.)
+ *
+ * <p>A file whose partition or column metrics prove that every row matches is removed whole without
+ * being read. Equality deletes, when the table asks for them, match on the table's identifier
+ * fields; a table without identifier fields gets position deletes instead.
+ */
+final class FilterChange extends RowChange {
+  private final String operation;
+  private final Schema schema;
+  private final Expression filter;
+  private final List<Record> rowsToAppend;
+  private final Set<Integer> referencedIds;
+  private final StrictMetricsEvaluator allRowsMatch;
+
+  FilterChange(String operation, Schema schema, Expression filter, List<Record> rowsToAppend) {
+    this.operation = operation;
+    this.schema = schema;
+    this.filter = nullsNeverMatch(filter);
+    this.rowsToAppend = rowsToAppend;
+    this.referencedIds = Binder.boundReferences(schema.asStruct(), List.of(this.filter), true);
+    this.allRowsMatch = new StrictMetricsEvaluator(schema, this.filter, true);
+  }
+
+  /**
+   * Rewrites a filter so that Iceberg's evaluators give SQL's answer: NOT is pushed down to the
+   * predicates, then each predicate that compares a value gets an {@code notNull} guard on its
+   * term. Without NOT, a formula is true under three-valued logic exactly when it is true with
+   * unknown read as false, which is what the guard does.
+   */
+  static Expression nullsNeverMatch(Expression filter) {
+    return ExpressionVisitors.visit(
+        Expressions.rewriteNot(filter),
+        new ExpressionVisitors.ExpressionVisitor<Expression>() {
+          @Override
+          public Expression alwaysTrue() {
+            return Expressions.alwaysTrue();
+          }
+
+          @Override
+          public Expression alwaysFalse() {
+            return Expressions.alwaysFalse();
+          }
+
+          @Override
+          public Expression not(Expression result) {
+            return Expressions.not(result);
+          }
+
+          @Override
+          public Expression and(Expression left, Expression right) {
+            return Expressions.and(left, right);
+          }
+
+          @Override
+          public Expression or(Expression left, Expression right) {
+            return Expressions.or(left, right);
+          }
+
+          @Override
+          public <T> Expression predicate(BoundPredicate<T> pred) {
+            return pred;
+          }
+
+          @Override
+          public <T> Expression predicate(UnboundPredicate<T> pred) {
+            switch (pred.op()) {
+              case IS_NULL:
+              case NOT_NULL:
+              case IS_NAN:
+                return pred;
+              default:
+                return Expressions.and(Expressions.notNull(pred.term()), pred);
+            }
+          }
+        });
+  }
+
+  @Override
+  String operation() {
+    return operation;
+  }
+
+  @Override
+  Expression scanFilter() {
+    return filter;
+  }
+
+  @Override
+  Expression conflictFilter() {
+    return filter;
+  }
+
+  @Override
+  Set<Integer> requiredFieldIds() {
+    return referencedIds;
+  }
+
+  @Override
+  boolean affectsWholeFile(FileScanTask task) {
+    return task.residual().op() == Expression.Operation.TRUE || allRowsMatch.eval(task.file());
+  }
+
+  @Override
+  RowDecider decider(Schema readSchema, DataFile file) {
+    Evaluator evaluator = new Evaluator(readSchema.asStruct(), filter, true);
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(readSchema.asStruct());
+    return row -> evaluator.eval(wrapper.wrap(row));
+  }
+
+  @Override
+  void reset(boolean equalityDeletes) {}
+
+  @Override
+  long addRows(NewRows out) {
+    rowsToAppend.forEach(row -> out.add(row, null));
+    return rowsToAppend.size();
+  }
+
+  @Override
+  int[] equalityFieldIds() {
+    Set<Integer> identifiers = schema.identifierFieldIds();
+    boolean allTopLevel = identifiers.stream().allMatch(id -> schema.asStruct().field(id) != null);
+    // without identifier fields, or with nested ones, deletes fall back to positions
+    return identifiers.isEmpty() || !allTopLevel
+        ? null
+        : identifiers.stream().mapToInt(Integer::intValue).toArray();
+  }
+}
