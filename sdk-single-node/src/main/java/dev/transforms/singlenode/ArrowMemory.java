@@ -7,21 +7,19 @@ import org.apache.arrow.memory.unsafe.UnsafeAllocationManager;
 /**
  * Where the single-node engine's Arrow memory comes from.
  *
- * <p>Arrow picks its allocation manager once per JVM, preferring Netty's when {@code arrow-memory-netty}
- * is on the classpath. Spark puts an older Arrow Netty module and an older Netty there, and the mix
- * fails at the first allocation ({@code AbstractMethodError} in Netty, or no allocation manager at all).
- * The engine uses Arrow's Unsafe allocation manager instead, which needs no Netty, and makes it the
- * JVM's default unless {@code arrow.allocation.manager.type} is already set.
+ * <p>Arrow picks a default allocation manager once per JVM, when its allocator class initializes,
+ * preferring Netty's when {@code arrow-memory-netty} is on the classpath. Beside Spark that choice
+ * breaks: Spark brings an older Arrow Netty module and an older Netty, and the mix fails at class
+ * initialization or at the first allocation. The engine allocates with Arrow's Unsafe manager, which
+ * needs no Netty, and has Arrow initialize with it as the default.
+ *
+ * <p>The choice is made through the system property {@code arrow.allocation.manager.type}, which
+ * Iceberg's own (shaded) Arrow reads too, and its shaded copy has no Unsafe manager. So the property is
+ * set only while Arrow initializes and restored right after, leaving Spark's vectorized reads alone.
  */
 final class ArrowMemory {
 
   private static final String MANAGER_PROPERTY = "arrow.allocation.manager.type";
-
-  static {
-    if (System.getProperty(MANAGER_PROPERTY) == null) {
-      System.setProperty(MANAGER_PROPERTY, "Unsafe");
-    }
-  }
 
   private ArrowMemory() {}
 
@@ -30,9 +28,19 @@ final class ArrowMemory {
    *
    * @return a new root allocator; the caller closes it
    */
-  static BufferAllocator newRoot() {
-    return new RootAllocator(RootAllocator.configBuilder()
-        .allocationManagerFactory(UnsafeAllocationManager.FACTORY)
-        .build());
+  static synchronized BufferAllocator newRoot() {
+    String previous = System.getProperty(MANAGER_PROPERTY);
+    if (previous == null) {
+      System.setProperty(MANAGER_PROPERTY, "Unsafe");
+    }
+    try {
+      return new RootAllocator(RootAllocator.configBuilder()
+          .allocationManagerFactory(UnsafeAllocationManager.FACTORY)
+          .build());
+    } finally {
+      if (previous == null) {
+        System.clearProperty(MANAGER_PROPERTY);
+      }
+    }
   }
 }

@@ -33,6 +33,8 @@ public final class Catalogs implements Closeable {
   public Catalogs(TransformsConfig config) {
     this.config = config;
     this.hadoopConf = new Configuration();
+    // Local warehouses: no chmod fork per file, no .crc side files (see LocalWarehouseFileSystem).
+    this.hadoopConf.set("fs.file.impl", LocalWarehouseFileSystem.class.getName());
   }
 
   /**
