@@ -41,7 +41,7 @@ import org.apache.iceberg.io.LocationProvider;
  * table-level metadata (schema, partition spec, properties, snapshot management, transactions) are
  * refused: they would be visible before the build succeeds.
  */
-final class StagedTable implements Table {
+final class StagedTable implements StagedOutputTable {
 
   private final Table table;
   private final String branch;
@@ -52,6 +52,10 @@ final class StagedTable implements Table {
     this.branch = branch;
     this.properties = properties;
   }
+
+  @Override public Table baseTable() { return table; }
+  @Override public String stagingBranch() { return branch; }
+  @Override public Map<String, String> snapshotProperties() { return properties; }
 
   private <T extends SnapshotUpdate<T>> T stage(T update) {
     properties.forEach(update::set);

@@ -1,10 +1,17 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.singlenode.StagedOutputTable;
+import dev.transforms.singlenode.arrow.ArrowRecords;
+import dev.transforms.singlenode.arrow.ArrowSchemas;
+import dev.transforms.singlenode.arrow.ArrowTableReader;
+import dev.transforms.singlenode.filter.RowFilter;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.RowLevelOperationMode;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -93,7 +100,9 @@ public final class RowEdits {
   }
 
   /**
-   * Returns row edits of a table, committing to its {@code main} branch.
+   * Returns row edits of a table, committing to its {@code main} branch, or, for the table an
+   * {@code IcebergOutput} hands out during a build ({@link StagedOutputTable}), to the build's staging
+   * branch with the build's snapshot properties.
    *
    * @param table the table to edit
    * @return row edits of the table
@@ -101,6 +110,11 @@ public final class RowEdits {
    */
   public static RowEdits on(Table table) {
     Objects.requireNonNull(table, "table");
+    if (table instanceof StagedOutputTable staged) {
+      // An output during a build: edit its staging branch, stamped like every write of the build.
+      return on(staged.baseTable()).onBranch(staged.stagingBranch())
+          .withSnapshotProperties(staged.snapshotProperties());
+    }
     return new RowEdits(
         table,
         null,
@@ -304,6 +318,96 @@ public final class RowEdits {
     UpsertChange change = new UpsertChange(schema, keys, index, options);
     EditEngine.Outcome outcome = engine().apply(change, mode(TableProperties.MERGE_MODE));
     return new UpsertResult(change.rowsUpdated(), change.rowsInserted(), outcome.snapshotId());
+  }
+
+  /**
+   * Appends Arrow rows in one commit; see {@link #append(Iterable)}.
+   *
+   * @param data the rows; columns match the table's by name
+   * @return the number of rows appended
+   * @throws dev.transforms.singlenode.arrow.SchemaMismatchException if the data's schema does not fit
+   *     the table's (the message lists every differing field)
+   */
+  public long append(VectorSchemaRoot data) {
+    return append(records(data));
+  }
+
+  /**
+   * Deletes the rows matching a filter in PyIceberg's string syntax, such as
+   * {@code "as_of < '2026-04-01'"}; see {@link #delete(Expression)}.
+   *
+   * @param filter the row filter; literals are typed by their column
+   * @return the number of rows deleted
+   * @throws dev.transforms.singlenode.filter.FilterSyntaxException if the filter does not parse
+   *     (pointing at the position) or names an unknown column
+   */
+  public long delete(String filter) {
+    return delete(RowFilter.parse(filter, table.schema()));
+  }
+
+  /**
+   * Deletes the rows matching a filter string and appends Arrow rows, in one commit; see
+   * {@link #overwrite(Iterable, Expression)}.
+   *
+   * <pre>{@code
+   * try (VectorSchemaRoot stale = edits.scan("status = 'Stale'", allocator)) {
+   *   ...set every status to "Archived"...
+   *   edits.overwrite(stale, "status = 'Stale'");
+   * }
+   * }</pre>
+   *
+   * @param data the rows to append; columns match the table's by name
+   * @param filter which existing rows to delete, in PyIceberg's string syntax
+   * @return the number of rows deleted and appended, and the snapshot
+   */
+  public OverwriteResult overwrite(VectorSchemaRoot data, String filter) {
+    return overwrite(records(data), RowFilter.parse(filter, table.schema()));
+  }
+
+  /**
+   * Upserts Arrow rows by their join columns; see {@link #upsert(Iterable, List)}.
+   *
+   * @param data the source rows, each key at most once; columns match the table's by name
+   * @param joinColumns the columns that identify a row, such as {@code List.of("id")}
+   * @return the number of rows updated and inserted, and the snapshot
+   */
+  public UpsertResult upsert(VectorSchemaRoot data, List<String> joinColumns) {
+    return upsert(records(data), joinColumns);
+  }
+
+  /**
+   * Upserts Arrow rows, running the halves the options ask for; see
+   * {@link #upsert(Iterable, List, UpsertOptions)}.
+   *
+   * @param data the source rows
+   * @param joinColumns the columns that identify a row
+   * @param options whether to update matched rows and whether to insert unmatched ones
+   * @return the number of rows updated and inserted, and the snapshot
+   */
+  public UpsertResult upsert(VectorSchemaRoot data, List<String> joinColumns, UpsertOptions options) {
+    return upsert(records(data), joinColumns, options);
+  }
+
+  /**
+   * Reads the rows matching a filter string into Arrow, from the head of this instance's branch
+   * ({@code main} by default), with every delete applied.
+   *
+   * @param filter the row filter in PyIceberg's string syntax; {@code "true"} for every row
+   * @param allocator where the result's memory comes from
+   * @return the rows; the caller closes the root
+   */
+  public VectorSchemaRoot scan(String filter, BufferAllocator allocator) {
+    ArrowTableReader reader = ArrowTableReader.of(table).filter(RowFilter.parse(filter, table.schema()));
+    if (branch != null && table.refs().containsKey(branch)) {
+      reader = reader.useRef(branch);
+    }
+    return reader.readAll(allocator);
+  }
+
+  private List<Record> records(VectorSchemaRoot data) {
+    Objects.requireNonNull(data, "data");
+    ArrowSchemas.checkWritable(table.schema(), data.getSchema());
+    return ArrowRecords.toRecords(data, table.schema());
   }
 
   private EditEngine engine() {
