@@ -30,8 +30,8 @@ final class RowEditsTables {
 
   private static Configuration configuration() {
     Configuration conf = new Configuration();
-    // avoid a chmod process per file written; see NoChmodLocalFileSystem
-    conf.set("fs.file.impl", NoChmodLocalFileSystem.class.getName());
+    // avoid a chmod process per file written; see LocalWarehouseFileSystem
+    conf.set("fs.file.impl", dev.transforms.runtime.catalog.LocalWarehouseFileSystem.class.getName());
     conf.setBoolean("fs.file.impl.disable.cache", true);
     return conf;
   }
