@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
@@ -66,11 +67,20 @@ final class ArrowBridge {
     GenericDeleteFilter deletes = task.deletes().isEmpty() ? null
         : new GenericDeleteFilter(table.io(), task, table.schema(), projection);
     Schema read = deletes == null ? projection : deletes.requiredSchema();
-    CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(task.file().location()))
+    CloseableIterable<Record> records = readDataFile(table, task.file(), task.start(), task.length(), read);
+    return deletes == null ? records : deletes.filter(records);
+  }
+
+  /** Reads a slice of a Parquet data file as it was written, no delete applied. */
+  static CloseableIterable<Record> readDataFile(Table table, DataFile file, long start, long length, Schema read) {
+    if (file.format() != FileFormat.PARQUET) {
+      throw new UnsupportedOperationException("The single-node engine reads Parquet data files only, not "
+          + file.location());
+    }
+    return Parquet.read(table.io().newInputFile(file.location()))
         .project(read)
-        .split(task.start(), task.length())
+        .split(start, length)
         .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(read, fileSchema))
         .build();
-    return deletes == null ? records : deletes.filter(records);
   }
 }
