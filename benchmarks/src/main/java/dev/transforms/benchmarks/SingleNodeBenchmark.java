@@ -126,6 +126,7 @@ public final class SingleNodeBenchmark {
     Map<String, Double> medians = new LinkedHashMap<>();
     BufferAllocator root = newAllocator();
     SparkSession parent = null;
+    Throwable failed = null;
     try (Catalogs catalogs = new Catalogs(config)) {
       Catalog catalog = catalogs.catalog(TransformsConfig.DEFAULT_CATALOG);
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("bench"));
@@ -235,14 +236,20 @@ public final class SingleNodeBenchmark {
       baseMemory.close();
 
       print(results, medians);
+    } catch (Throwable failure) {
+      // A failed case leaves buffers open; report the failure, not the leak it causes.
+      failed = failure;
+      throw failure;
     } finally {
       if (parent != null) {
         parent.stop();
       }
-      long outstanding = root.getAllocatedMemory();
-      root.close(); // throws, naming the leaking allocator, if any buffer is still open
-      System.out.printf("Arrow memory outstanding at the end: %d bytes (all allocators closed)%n", outstanding);
       deleteRecursively(dir);
+      long outstanding = root.getAllocatedMemory();
+      if (failed == null) {
+        root.close(); // throws, naming the leaking allocator, if any buffer is still open
+        System.out.printf("Arrow memory outstanding at the end: %d bytes; every allocator closed%n", outstanding);
+      }
     }
     System.out.printf("whole harness: %.0f s%n", (System.nanoTime() - started) / 1e9);
   }
