@@ -86,8 +86,9 @@ import org.apache.spark.sql.types.StructType;
  * </ol>
  * Every Arrow allocator is closed at the end, which fails the run if any buffer leaked.
  *
- * <p>Run (from the repository root; arguments: runs of the fast cases, default 7, and of the 1M-row
- * upserts, default 3):
+ * <p>Run (from the repository root; arguments: runs of the fast cases, default 9, and of the 1M-row
+ * upserts, default 3; each case also gets 2 untimed warm-up runs, the 1M-row upserts 1; about 2
+ * minutes in all on 2 cores):
  * <pre>
  * mvn -B -q -o -pl benchmarks -am package -DskipTests
  * java $(grep -o '&lt;java17.opens&gt;[^&lt;]*' pom.xml | sed 's/&lt;java17.opens&gt;//') -Xmx8g \
@@ -117,7 +118,7 @@ public final class SingleNodeBenchmark {
   private SingleNodeBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    int runs = args.length > 0 ? Integer.parseInt(args[0]) : 7;
+    int runs = args.length > 0 ? Integer.parseInt(args[0]) : 9;
     int slowRuns = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     long started = System.nanoTime();
     Path dir = Files.createTempDirectory("transforms-single-node-bench");
@@ -196,8 +197,8 @@ public final class SingleNodeBenchmark {
       // 4: delete 1% (a contiguous id range).
       List<Case> deletes = new ArrayList<>();
       deletes.add(delete("delete 1%, RowEdits, copy-on-write v2", "1000", cowV2, cowV2Base));
-      deletes.add(delete("delete 1%, RowEdits, merge-on-read v2 (position del.)", "400", morV2, morV2Base));
-      deletes.add(delete("delete 1%, RowEdits, merge-on-read v3 (deletion vec.)", "400", morV3, morV3Base));
+      deletes.add(delete("delete 1%, RowEdits, merge-on-read v2 (pos. deletes)", "400", morV2, morV2Base));
+      deletes.add(delete("delete 1%, RowEdits, merge-on-read v3 (deletion vec)", "400", morV3, morV3Base));
       measure(2, runs, deletes, results, medians);
 
       // 5: arrow() of 1M rows; the merge-on-read tables keep one delete of 1% from here on.

@@ -58,9 +58,11 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
     return out.toString();
   }
 
+  /** The first line of an error, so multi-line messages keep the report's layout. */
   private static String firstLine(Throwable error) {
     String message = String.valueOf(error.getMessage());
-    return message;
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline) + " (...)";
   }
 
   private static String seconds(Duration duration) {

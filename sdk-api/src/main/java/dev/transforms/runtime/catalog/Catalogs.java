@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -55,12 +56,17 @@ public final class Catalogs implements Closeable {
       throw new ConfigurationException("Catalog '" + name + "' is not defined; defined catalogs: "
           + config.catalogs().keySet());
     }
-    if (TransformsConfig.DEFAULT_CATALOG.equals(name)
-        && props.equals(TransformsConfig.embeddedCatalog(config.warehouse()))) {
+    String uri = props.getOrDefault("uri", "");
+    if (uri.startsWith("jdbc:sqlite:") && !uri.contains(":memory:")) {
+      // SQLite creates the database file but not its folder (the warehouse, on first use).
+      Path database = Path.of(uri.substring("jdbc:sqlite:".length()).replaceFirst("\\?.*$", ""));
       try {
-        Files.createDirectories(config.warehouse());
+        Path folder = database.toAbsolutePath().getParent();
+        if (folder != null) {
+          Files.createDirectories(folder);
+        }
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot create warehouse folder " + config.warehouse(), e);
+        throw new UncheckedIOException("Cannot create the folder of catalog '" + name + "' database " + database, e);
       }
     }
     try {
