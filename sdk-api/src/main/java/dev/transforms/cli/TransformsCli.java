@@ -278,9 +278,16 @@ public final class TransformsCli implements Callable<Integer> {
         config.masker().maskAll(new TreeMap<>(table.properties())).forEach((k, v) -> out.printf("  %s = %s%n", k, v));
         out.println("snapshots:");
         for (Snapshot snapshot : table.snapshots()) {
+          Map<String, String> summary = snapshot.summary() == null ? Map.of() : snapshot.summary();
+          Map<String, String> shown = new TreeMap<>();
+          summary.forEach((k, v) -> {
+            if (k.startsWith("transforms.") || k.equals("added-records") || k.equals("deleted-records")
+                || k.equals("total-records")) {
+              shown.put(k, v);
+            }
+          });
           out.printf("  %d  %s  %-9s parent=%s  %s%n", snapshot.snapshotId(),
-              Instant.ofEpochMilli(snapshot.timestampMillis()), snapshot.operation(), snapshot.parentId(),
-              snapshot.summary());
+              Instant.ofEpochMilli(snapshot.timestampMillis()), snapshot.operation(), snapshot.parentId(), shown);
         }
         out.printf("current snapshot: %s%n",
             table.currentSnapshot() == null ? "none" : table.currentSnapshot().snapshotId());
