@@ -151,95 +151,113 @@ public final class BuildRunner implements AutoCloseable {
   private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec, int index) {
     long start = System.nanoTime();
     OutputPublisher publisher = null;
-    boolean incremental = false;
-    String reason = "";
+    IncrementalDecision decision = IncrementalDecision.full("");
     try {
       Engine engine = engines.engineFor(spec);
+      List<LoadedInput> loaded = loadInputs(spec);
+      List<BoundOutput> outputs = loadOutputs(spec);
+
+      // Decide from what the outputs remember of the last build and how the inputs changed since.
       Map<DatasetPath, Table> inputTables = new LinkedHashMap<>();
       Map<DatasetPath, OptionalLong> current = new LinkedHashMap<>();
-      List<BoundInput> inputs = new ArrayList<>();
-      List<InputBinding> pending = new ArrayList<>();
-      for (ParameterSpec parameter : spec.inputs()) {
-        ResolvedTable resolved = resolver.resolve(parameter.requirePath());
-        Catalog catalog = catalogs.catalog(resolved.catalog());
-        Optional<Table> table = loadInput(spec, parameter, resolved, catalog);
-        Optional<Path> files = table.isPresent() ? Optional.empty() : Optional.of(fileLocation(spec, parameter));
-        OptionalLong snapshot = table.map(BuildRunner::currentSnapshot).orElse(OptionalLong.empty());
-        table.ifPresent(t -> {
-          inputTables.put(parameter.requirePath(), t);
-          current.put(parameter.requirePath(), snapshot);
+      for (LoadedInput input : loaded) {
+        input.table().ifPresent(t -> {
+          inputTables.put(input.parameter().requirePath(), t);
+          current.put(input.parameter().requirePath(), input.snapshot());
         });
-        pending.add(new InputBinding(parameter, resolved, table, files, snapshot));
       }
-
       Map<DatasetPath, Table> existingOutputs = new LinkedHashMap<>();
-      List<BoundOutput> outputs = new ArrayList<>();
-      List<OutputPublisher.Output> staged = new ArrayList<>();
-      for (ParameterSpec parameter : spec.outputs()) {
-        ResolvedTable resolved = resolver.resolve(parameter.requirePath());
-        if (parameter.kind().orElseThrow() == DatasetKind.FILES) {
-          outputs.add(new BoundOutput(parameter, resolved, Optional.empty(),
-              Optional.of(config.filesRoot().resolve(relative(parameter.requirePath())))));
-          continue;
-        }
-        Catalog catalog = catalogs.catalog(resolved.catalog());
-        Table existing = loadIfExists(catalog, resolved);
-        if (existing == null) {
-          Catalogs.createNamespaceIfMissing(catalog, resolved.identifier().namespace());
-        }
-        if (existing != null) {
-          existingOutputs.put(parameter.requirePath(), existing);
-        }
-        outputs.add(new BoundOutput(parameter, resolved, Optional.ofNullable(existing), Optional.empty()));
-        staged.add(new OutputPublisher.Output(parameter.requirePath(), resolved, catalog, existing));
-      }
-
-      IncrementalDecider.StoredState stored =
-          IncrementalDecider.storedState(spec.name(), existingOutputs, (int) spec.outputs().stream()
-              .filter(o -> o.kind().orElseThrow() == DatasetKind.TABLE).count());
-      IncrementalDecision decision = IncrementalDecider.decide(spec, stored, inputTables, current);
-      incremental = decision.incremental();
-      reason = decision.reason();
+      outputs.forEach(o -> o.existing().ifPresent(t -> existingOutputs.put(o.parameter().requirePath(), t)));
+      int outputTables = (int) outputs.stream().filter(o -> o.fileLocation().isEmpty()).count();
+      IncrementalDecider.StoredState stored = IncrementalDecider.storedState(spec.name(), existingOutputs, outputTables);
+      decision = IncrementalDecider.decide(spec, stored, inputTables, current);
       Optional<IncrementalSpec> options = spec.incremental();
       if (options.isPresent() && options.get().requireIncremental() && !decision.incremental()
           && stored.state().isPresent()) {
         throw new IncrementalRequiredException("Transform " + spec.name()
             + " requires an incremental build, but this build must be full: " + decision.reason());
       }
-      for (InputBinding binding : pending) {
-        OptionalLong stamped = stored.previousSnapshot(binding.parameter().requirePath());
-        // The snapshot the last build consumed is "previous" only while it still exists.
-        boolean exists = stamped.isPresent()
-            && binding.table().map(t -> t.snapshot(stamped.getAsLong()) != null).orElse(false);
-        OptionalLong previous = exists ? stamped : OptionalLong.empty();
-        boolean snapshotInput = options.map(o -> o.snapshotInputs().contains(binding.parameter().requirePath()))
-            .orElse(false);
-        inputs.add(new BoundInput(binding.parameter(), binding.resolved(), binding.table(), binding.files(),
-            binding.snapshot(), previous, decision.incremental() && !snapshotInput));
-      }
-
-      Map<DatasetPath, OptionalLong> consumed = new LinkedHashMap<>(current);
-      IncrementalState state = new IncrementalState(spec.name(),
-          options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), consumed);
-      Map<String, String> commitProperties = state.toSummary();
+      List<BoundInput> inputs = bindInputs(spec, loaded, stored, decision);
+      Map<String, String> commitProperties = new IncrementalState(spec.name(),
+          options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), current).toSummary();
 
       String branch = "transforms_" + environment.buildId() + "_" + (index + 1);
-      publisher = OutputPublisher.stage(spec.name(), branch, staged);
+      publisher = OutputPublisher.stage(spec.name(), branch, staged(outputs));
       Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
-      TransformRun run = new TransformRun(environment, spec, target, inputs, outputs, decision, branch,
-          commitProperties);
-      engine.run(run);
+      engine.run(new TransformRun(environment, spec, target, inputs, outputs, decision, branch, commitProperties));
       List<OutputWrites> writes = publisher.publish(commitProperties);
       publisher = null;
-      return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED, incremental, reason,
-          writes, Duration.ofNanos(System.nanoTime() - start), Optional.empty());
+      return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
+          decision.incremental(), decision.reason(), writes, Duration.ofNanos(System.nanoTime() - start),
+          Optional.empty());
     } catch (RuntimeException | LinkageError e) {
       if (publisher != null) {
         publisher.discard();
       }
-      return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, incremental, reason,
-          List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)));
+      return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, decision.incremental(),
+          decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)));
     }
+  }
+
+  /** Resolves and loads every input, pinning each table's current snapshot. */
+  private List<LoadedInput> loadInputs(TransformSpec spec) {
+    List<LoadedInput> loaded = new ArrayList<>();
+    for (ParameterSpec parameter : spec.inputs()) {
+      ResolvedTable resolved = resolver.resolve(parameter.requirePath());
+      Optional<Table> table = loadInput(spec, parameter, resolved, catalogs.catalog(resolved.catalog()));
+      Optional<Path> files = table.isPresent() ? Optional.empty() : Optional.of(fileLocation(spec, parameter));
+      OptionalLong snapshot = table.map(BuildRunner::currentSnapshot).orElse(OptionalLong.empty());
+      loaded.add(new LoadedInput(parameter, resolved, table, files, snapshot));
+    }
+    return loaded;
+  }
+
+  /** Resolves every output and loads the tables that exist; creates the namespaces of those that do not. */
+  private List<BoundOutput> loadOutputs(TransformSpec spec) {
+    List<BoundOutput> outputs = new ArrayList<>();
+    for (ParameterSpec parameter : spec.outputs()) {
+      ResolvedTable resolved = resolver.resolve(parameter.requirePath());
+      if (parameter.kind().orElseThrow() == DatasetKind.FILES) {
+        outputs.add(new BoundOutput(parameter, resolved, Optional.empty(),
+            Optional.of(config.filesRoot().resolve(relative(parameter.requirePath())))));
+        continue;
+      }
+      Catalog catalog = catalogs.catalog(resolved.catalog());
+      Table existing = loadIfExists(catalog, resolved);
+      if (existing == null) {
+        Catalogs.createNamespaceIfMissing(catalog, resolved.identifier().namespace());
+      }
+      outputs.add(new BoundOutput(parameter, resolved, Optional.ofNullable(existing), Optional.empty()));
+    }
+    return outputs;
+  }
+
+  /** Completes the inputs with what the last build consumed and whether they read added rows only. */
+  private static List<BoundInput> bindInputs(TransformSpec spec, List<LoadedInput> loaded,
+      IncrementalDecider.StoredState stored, IncrementalDecision decision) {
+    List<BoundInput> inputs = new ArrayList<>();
+    for (LoadedInput input : loaded) {
+      DatasetPath path = input.parameter().requirePath();
+      OptionalLong stamped = stored.previousSnapshot(path);
+      // The snapshot the last build consumed is "previous" only while it still exists.
+      boolean exists = stamped.isPresent()
+          && input.table().map(t -> t.snapshot(stamped.getAsLong()) != null).orElse(false);
+      boolean snapshotInput = spec.incremental().map(o -> o.snapshotInputs().contains(path)).orElse(false);
+      inputs.add(new BoundInput(input.parameter(), input.resolved(), input.table(), input.files(), input.snapshot(),
+          exists ? stamped : OptionalLong.empty(), decision.incremental() && !snapshotInput));
+    }
+    return inputs;
+  }
+
+  private List<OutputPublisher.Output> staged(List<BoundOutput> outputs) {
+    List<OutputPublisher.Output> staged = new ArrayList<>();
+    for (BoundOutput output : outputs) {
+      if (output.fileLocation().isEmpty()) {
+        staged.add(new OutputPublisher.Output(output.parameter().requirePath(), output.resolved(),
+            catalogs.catalog(output.resolved().catalog()), output.existing().orElse(null)));
+      }
+    }
+    return staged;
   }
 
   private Throwable masked(Throwable e) {
@@ -308,6 +326,7 @@ public final class BuildRunner implements AutoCloseable {
     catalogs.close();
   }
 
-  private record InputBinding(ParameterSpec parameter, ResolvedTable resolved, Optional<Table> table,
+  /** An input resolved and loaded, before the incremental decision completes its binding. */
+  private record LoadedInput(ParameterSpec parameter, ResolvedTable resolved, Optional<Table> table,
       Optional<Path> files, OptionalLong snapshot) {}
 }
