@@ -346,10 +346,15 @@ final class EditEngine {
     RowChange.RowDecider decider = change.decider(readSchema, task.file());
     int posIndex = positionOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
 
+    // Kept rows usually go straight to the writer, which is done with a row once it returns, so
+    // the reader may reuse one record for all rows instead of allocating one per row. Only the rows
+    // held in the buffer need their own: a shallow copy, which is enough when every value is
+    // immutable (otherwise the reader would also reuse nested records, lists and byte buffers).
+    boolean reuse = immutableValues(readSchema);
     PositionDeleteIndex dropped = null;
     List<Record> buffer = new ArrayList<>();
     boolean writing = false;
-    try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, false))) {
+    try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, reuse))) {
       for (Record row : rows) {
         if (decider.drop(row)) {
           if (dropped == null) {
@@ -364,7 +369,7 @@ final class EditEngine {
         } else if (writing) {
           files.writeKept(row);
         } else if (buffer != null) {
-          buffer.add(row);
+          buffer.add(reuse ? row.copy() : row);
           if (buffer.size() >= copyBufferRows) {
             buffer = null; // too many rows to hold: read the file again if a row is dropped
           }
@@ -380,7 +385,7 @@ final class EditEngine {
 
     if (!writing) {
       PositionDeleteIndex droppedRows = dropped;
-      try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, false))) {
+      try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, reuse))) {
         for (Record row : rows) {
           if (!droppedRows.isDeleted((Long) row.get(posIndex))) {
             files.writeKept(row);
@@ -392,6 +397,33 @@ final class EditEngine {
     }
 
     return dropped.cardinality();
+  }
+
+  /**
+   * Whether every column of the schema is read into an immutable value (numbers, strings, dates and
+   * times, decimals, UUIDs), so that a shallow copy of a reused record owns all its values.
+   */
+  private static boolean immutableValues(Schema readSchema) {
+    for (Types.NestedField field : readSchema.columns()) {
+      switch (field.type().typeId()) {
+        case BOOLEAN:
+        case INTEGER:
+        case LONG:
+        case FLOAT:
+        case DOUBLE:
+        case DATE:
+        case TIME:
+        case TIMESTAMP:
+        case TIMESTAMP_NANO:
+        case STRING:
+        case DECIMAL:
+        case UUID:
+          break;
+        default:
+          return false;
+      }
+    }
+    return true;
   }
 
   /** Merge-on-read: records deletes for the file's dropped rows; returns how many were dropped. */
