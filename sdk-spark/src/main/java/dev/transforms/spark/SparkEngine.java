@@ -47,7 +47,7 @@ final class SparkEngine implements Engine {
     this.build = build;
     this.parent = parent;
     this.ownsParent = ownsParent;
-    this.session = SparkSessions.forBuild(parent, build.config());
+    this.session = BuildSessions.sessionFor(parent, build.config());
   }
 
   static SparkEngine start(BuildEnvironment build) {
@@ -195,15 +195,13 @@ final class SparkEngine implements Engine {
 
   @Override
   public void close() {
-    closeCatalogs();
     if (ownsParent) {
+      SparkSessions.closeCatalogs(session, usedCatalogs);
+      BuildSessions.forget(build.config());
       parent.stop();
+    } else {
+      BuildSessions.endBuild(session);
     }
-  }
-
-  /** Closes the Iceberg catalog clients the build's session opened (JDBC connections...). */
-  private void closeCatalogs() {
-    SparkSessions.closeCatalogs(session, usedCatalogs);
   }
 
 }
