@@ -3,7 +3,9 @@ package dev.transforms.singlenode;
 import dev.transforms.api.TableOutput;
 import dev.transforms.runtime.spec.Handle;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 
 /**
@@ -59,4 +61,22 @@ public interface IcebergOutput {
    * @param batches the batches, all with the same schema; at least one
    */
   void writeTable(Iterable<VectorSchemaRoot> batches);
+
+  /**
+   * Sets the partitioning of the table a first build creates, with Iceberg's partition transforms
+   * (hidden partitioning: queries filter on the source column and still prune files).
+   *
+   * <pre>{@code
+   * output.partitionedBy(spec -> spec.day("created_at")).writeTable(rows);
+   * }</pre>
+   *
+   * <p>It shapes only the table this build creates. When the table exists, its partitioning must be
+   * the same: a partition spec cannot change inside a build (it would be visible before the build
+   * publishes), so a different one fails the write, naming both.
+   *
+   * @param fields adds the partition fields to a builder over the table's schema, such as
+   *     {@code spec -> spec.day("created_at").identity("region")}
+   * @return this output, for chaining
+   */
+  IcebergOutput partitionedBy(UnaryOperator<PartitionSpec.Builder> fields);
 }

@@ -6,11 +6,13 @@ import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.expressions.Expressions;
@@ -25,6 +27,7 @@ final class IcebergOutputHandle implements IcebergOutput {
   private final BoundOutput bound;
   private final Catalog catalog;
   private Table created;
+  private UnaryOperator<PartitionSpec.Builder> partitioning;
 
   IcebergOutputHandle(TransformRun run, BoundOutput bound) {
     this.run = run;
@@ -40,6 +43,38 @@ final class IcebergOutputHandle implements IcebergOutput {
       return Optional.of(new StagedTable(table, run.stagingBranch(), run.commitProperties()));
     }
     return Optional.ofNullable(created);
+  }
+
+  @Override
+  public IcebergOutput partitionedBy(UnaryOperator<PartitionSpec.Builder> fields) {
+    this.partitioning = java.util.Objects.requireNonNull(fields, "fields");
+    return this;
+  }
+
+  private PartitionSpec spec(Schema schema) {
+    if (partitioning == null) {
+      return PartitionSpec.unpartitioned();
+    }
+    try {
+      return partitioning.apply(PartitionSpec.builderFor(schema)).build();
+    } catch (IllegalArgumentException | org.apache.iceberg.exceptions.ValidationException e) {
+      throw new IllegalArgumentException("Cannot partition output " + bound.parameter().requirePath() + ": "
+          + e.getMessage() + "; columns: " + schema.columns().stream().map(c -> c.name()).toList(), e);
+    }
+  }
+
+  /** Fails when partitionedBy(...) asks for another partitioning than the existing table's. */
+  private void checkPartitioning(Table table) {
+    if (partitioning == null) {
+      return;
+    }
+    PartitionSpec wanted = spec(table.schema());
+    if (!table.spec().compatibleWith(wanted)) {
+      throw new IllegalArgumentException("Output " + bound.parameter().requirePath() + " is partitioned by "
+          + table.spec().fields() + ", but partitionedBy asks for " + wanted.fields() + "; a partition spec cannot "
+          + "change during a build: evolve it outside the build (table.updateSpec()), or drop the table to "
+          + "recreate it");
+    }
   }
 
   @Override
@@ -82,10 +117,11 @@ final class IcebergOutputHandle implements IcebergOutput {
       table = created;
     } else {
       Schema schema = ArrowSchemas.toIceberg(arrowSchema);
-      created = catalog.createTable(bound.resolved().identifier(), schema);
+      created = catalog.createTable(bound.resolved().identifier(), schema, spec(schema));
       return created;
     }
     ArrowSchemas.checkWritable(table.schema(), arrowSchema);
+    checkPartitioning(table);
     return table;
   }
 

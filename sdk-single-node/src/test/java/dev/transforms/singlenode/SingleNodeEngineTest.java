@@ -149,6 +149,58 @@ public class SingleNodeEngineTest {
   }
 
   /** Copies the whole input. */
+  /** Copies into a table partitioned by a bucket of the id. */
+  public static class PartitionedCopy {
+    @Transform(name = "copy")
+    public void copy(@TableInput("/src/people") IcebergInput in, @TableOutput("/out/people") IcebergOutput out) {
+      out.partitionedBy(spec -> spec.bucket("id", 2)).writeTable(in.arrow());
+    }
+  }
+
+  /** Asks for a partition column that does not exist. */
+  public static class BadPartitioning {
+    @Transform(name = "copy")
+    public void copy(@TableInput("/src/people") IcebergInput in, @TableOutput("/out/people") IcebergOutput out) {
+      out.partitionedBy(spec -> spec.day("created_at")).writeTable(in.arrow());
+    }
+  }
+
+  @Test
+  void partitionedByShapesTheCreatedTableAndGuardsItsPartitioningAfterwards() {
+    assertThat(only(build(PartitionedCopy.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    Table out = catalog.loadTable(OUT);
+    assertThat(out.spec().fields()).singleElement().satisfies(f -> assertThat(f.transform().toString()).isEqualTo("bucket[2]"));
+    assertThat(rows(out)).isEqualTo(expected(1, 2, 3));
+    int files = 0;
+    for (var ignored : out.currentSnapshot().addedDataFiles(out.io())) {
+      files++;
+    }
+    assertThat(files).isEqualTo(2);
+
+    // Same spec on the next (full) build: fine. A table created unpartitioned refuses another spec.
+    assertThat(only(build(PartitionedCopy.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    catalog.dropTable(OUT, true);
+    assertThat(only(build(Copy.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    long unpartitioned = catalog.loadTable(OUT).currentSnapshot().snapshotId();
+    TransformResult refused = only(build(PartitionedCopy.class));
+    assertThat(refused.status()).isEqualTo(TransformResult.Status.FAILED);
+    assertThat(refused.error().orElseThrow().getCause())
+        .hasMessageStartingWith("Output /out/people is partitioned by [], but partitionedBy asks for [")
+        .hasMessageContaining("a partition spec cannot change during a build");
+    assertThat(catalog.loadTable(OUT).currentSnapshot().snapshotId()).isEqualTo(unpartitioned);
+  }
+
+  @Test
+  void anUnknownPartitionColumnNamesTheOutputAndTheColumns() {
+    TransformResult result = only(build(BadPartitioning.class));
+    assertThat(result.status()).isEqualTo(TransformResult.Status.FAILED);
+    assertThat(result.error().orElseThrow().getCause())
+        .hasMessageStartingWith("Cannot partition output /out/people: ")
+        .hasMessageContaining("created_at")
+        .hasMessageEndingWith("; columns: [id, name]");
+    assertThat(catalog.tableExists(OUT)).isFalse();
+  }
+
   public static class Copy {
     static Boolean sawNoTable;
 
