@@ -75,6 +75,10 @@ public final class Demo {
       return resolver.resolve(DatasetPath.of(path)).sparkIdentifier();
     }
 
+    private String namespace(String path) {
+      return resolver.resolve(DatasetPath.of(path)).sparkNamespace();
+    }
+
     private boolean exists(String path) {
       return spark.catalog().tableExists(id(path));
     }
@@ -111,8 +115,7 @@ public final class Demo {
 
     private void create(String path, String columns, String values) {
       String table = id(path);
-      String namespace = table.substring(0, table.lastIndexOf(".`"));
-      spark.sql("CREATE NAMESPACE IF NOT EXISTS " + namespace);
+      spark.sql("CREATE NAMESPACE IF NOT EXISTS " + namespace(path));
       spark.sql("CREATE TABLE " + table + " (" + columns + ") USING iceberg");
       spark.sql("INSERT INTO " + table + " VALUES " + values);
     }

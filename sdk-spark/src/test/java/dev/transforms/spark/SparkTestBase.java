@@ -80,10 +80,7 @@ abstract class SparkTestBase {
 
   /** Creates a table with the given columns and rows (SQL values, one string per row). */
   void createTable(String path, String columns, String... rows) {
-    ResolvedTable resolved = resolved(path);
-    String namespace = ResolvedTable.quote(resolved.catalog()) + "."
-        + String.join(".", resolved.namespace().stream().map(ResolvedTable::quote).toList());
-    sql("CREATE NAMESPACE IF NOT EXISTS " + namespace);
+    sql("CREATE NAMESPACE IF NOT EXISTS " + resolved(path).sparkNamespace());
     sql("CREATE TABLE " + id(path) + " (" + columns + ") USING iceberg");
     if (rows.length > 0) {
       insert(path, rows);

@@ -49,6 +49,23 @@ public record ResolvedTable(DatasetPath path, String catalog, List<String> names
     parts.add(catalog);
     parts.addAll(namespace);
     parts.add(table);
+    return quoted(parts);
+  }
+
+  /**
+   * The fully qualified Spark SQL name of the table's namespace, quoted like
+   * {@link #sparkIdentifier()}: {@code CREATE NAMESPACE IF NOT EXISTS <sparkNamespace>}.
+   *
+   * @return the quoted namespace, such as {@code `local`.`Examples`.`iceberg`}
+   */
+  public String sparkNamespace() {
+    List<String> parts = new ArrayList<>(namespace.size() + 1);
+    parts.add(catalog);
+    parts.addAll(namespace);
+    return quoted(parts);
+  }
+
+  private static String quoted(List<String> parts) {
     return String.join(".", parts.stream().map(ResolvedTable::quote).toList());
   }
 
@@ -63,8 +80,7 @@ public record ResolvedTable(DatasetPath path, String catalog, List<String> names
     List<String> parts = new ArrayList<>(namespace.size() + 1);
     parts.addAll(namespace);
     parts.add(table);
-    String quoted = String.join(".", parts.stream().map(ResolvedTable::quote).toList());
-    return quoted.replace("\\", "\\\\").replace("'", "\\'");
+    return quoted(parts).replace("\\", "\\\\").replace("'", "\\'");
   }
 
   /**

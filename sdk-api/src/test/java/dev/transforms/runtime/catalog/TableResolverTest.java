@@ -39,6 +39,7 @@ class TableResolverTest {
     ResolvedTable table = embedded().resolve(DatasetPath.of("/we`ird/it's/; DROP TABLE x"));
     assertThat(table.sparkIdentifier()).isEqualTo("`local`.`we``ird`.`it's`.`; DROP TABLE x`");
     assertThat(table.procedureTableName()).isEqualTo("`we``ird`.`it\\'s`.`; DROP TABLE x`");
+    assertThat(table.sparkNamespace()).isEqualTo("`local`.`we``ird`.`it's`");
     assertThat(ResolvedTable.quote("``")).isEqualTo("``````");
   }
 
