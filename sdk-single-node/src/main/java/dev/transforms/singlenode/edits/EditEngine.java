@@ -25,6 +25,7 @@ import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
@@ -222,6 +223,7 @@ final class EditEngine {
         }
       }
 
+      files.startPositionDeletes(); // written meanwhile on another thread
       long added =
           change.addRows(
               new RowChange.NewRows() {
@@ -445,30 +447,105 @@ final class EditEngine {
     int[] equalityPositions =
         equalityIds == null ? null : positionsIn(readSchema, files.equalityDeleteSchema());
 
-    PositionDeleteIndex dropped = null;
-    try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, true))) {
-      for (Record row : rows) {
-        if (decider.drop(row)) {
-          if (dropped == null) {
-            dropped = newPositionIndex();
-          }
+    PositionDeleteIndex dropped = newPositionIndex();
+    RowSink onDropped =
+        row -> {
           dropped.delete((Long) row.get(posIndex));
           if (equalityPositions != null) {
             files.deleteEqual(task.file(), row, equalityPositions);
           }
+        };
+    if (!probeRows(task, readSchema, existing, change, decider, onDropped)) {
+      try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, true))) {
+        for (Record row : rows) {
+          if (decider.drop(row)) {
+            onDropped.accept(row);
+          }
         }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to read " + task.file().location(), e);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to read " + task.file().location(), e);
     }
-
-    if (dropped == null) {
+    if (dropped.isEmpty()) {
       return 0;
     }
+
     if (equalityPositions == null) {
       files.deletePositions(task.file(), dropped, existing.deletedRowPositions());
     }
     return dropped.cardinality();
+  }
+
+  /** Receives a row the decider dropped; the row may be reused once it returns. */
+  @FunctionalInterface
+  private interface RowSink {
+    void accept(Record row);
+  }
+
+  /**
+   * Hands the live rows of the task that the decider drops to the sink, reading with {@link
+   * ParquetRowCursor}: the change's probe columns of every row, the other columns only of rows the
+   * probe lets through. Returns false, having read nothing, when the file cannot be read this way
+   * (then the caller reads it with Iceberg's reader).
+   */
+  private boolean probeRows(
+      FileScanTask task,
+      Schema readSchema,
+      LocalDeleteFilter existing,
+      RowChange change,
+      RowChange.RowDecider decider,
+      RowSink sink) {
+    if (existing.hasEqDeletes()) {
+      return false;
+    }
+    ParquetRowCursor cursor =
+        ParquetRowCursor.open(
+            table.io().newInputFile(task.file()),
+            task,
+            readSchema,
+            PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant));
+    if (cursor == null) {
+      return false;
+    }
+    RowChange.RowProbe probe = change.probe(readSchema);
+    int[] probed = probe == null ? new int[0] : probe.columns();
+    LongHashSet integralKeys = probe == null ? null : probe.integralKeys();
+    int keyColumn = probed.length == 1 ? probed[0] : -1;
+    if (integralKeys != null && (keyColumn < 0 || !cursor.hasLongValues(keyColumn))) {
+      integralKeys = null;
+    }
+    if (probe != null) {
+      cursor.readAheadExcept(probed);
+    }
+    PositionDeleteIndex deleted = existing.hasPosDeletes() ? existing.deletedRowPositions() : null;
+    GenericRecord row = GenericRecord.create(readSchema);
+    int columns = cursor.columnCount();
+    try (cursor) {
+      while (cursor.next()) {
+        if (deleted != null && deleted.isDeleted(cursor.position())) {
+          continue;
+        }
+        if (integralKeys != null) {
+          if (cursor.isNull(keyColumn) || !integralKeys.contains(cursor.getLong(keyColumn))) {
+            continue;
+          }
+        } else if (probe != null) {
+          for (int column : probed) {
+            row.set(column, cursor.get(column));
+          }
+          if (!probe.mightConcern(row)) {
+            continue;
+          }
+        }
+        for (int column = 0; column < columns; column++) {
+          row.set(column, cursor.get(column));
+        }
+        if (decider.drop(row)) {
+          sink.accept(row);
+        }
+      }
+    }
+    return true;
   }
 
   private CloseableIterable<Record> open(FileScanTask task, Schema readSchema, boolean reuse) {

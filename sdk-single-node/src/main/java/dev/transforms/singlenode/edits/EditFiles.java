@@ -66,7 +66,9 @@ final class EditFiles implements Closeable {
   private final GenericFileWriterFactory writerFactory;
   private final long targetFileSize;
   private final String operationId = UUID.randomUUID().toString();
-  private final List<String> writtenPaths = new ArrayList<>();
+  // appended to by the thread writing position deletes too
+  private final List<String> writtenPaths = java.util.Collections.synchronizedList(new ArrayList<>());
+  private java.util.concurrent.Future<DeleteFiles> positionDeleteTask = null;
 
   private FileWriter<Record, DataWriteResult> unpartitionedWriter = null;
   private PartitioningWriter<Record, DataWriteResult> partitionedWriter = null;
@@ -213,6 +215,16 @@ final class EditFiles implements Closeable {
     return equalityDeleteSchema;
   }
 
+  /**
+   * Starts writing the position deletes marked so far on a background thread, while the caller
+   * writes new rows; {@link #finish()} waits for it. No position may be marked after this.
+   */
+  void startPositionDeletes() {
+    if (positionDeleteTask == null && !positionDeletes.isEmpty()) {
+      positionDeleteTask = BackgroundThreads.call(this::writePositionDeletes);
+    }
+  }
+
   /** Closes every writer and returns the files to commit. */
   Result finish() {
     if (result != null) {
@@ -220,21 +232,45 @@ final class EditFiles implements Closeable {
     }
 
     List<DataFile> dataFiles = closeDataWriters();
-    List<DeleteFile> deleteFiles = new ArrayList<>();
-    List<DeleteFile> replacedDeleteFiles = new ArrayList<>();
-    Set<String> referencedDataFiles = new HashSet<>();
-
-    if (!positionDeletes.isEmpty()) {
-      if (formatVersion >= 3) {
-        writeDeletionVectors(deleteFiles, replacedDeleteFiles, referencedDataFiles);
-      } else {
-        writePositionDeleteFiles(deleteFiles, replacedDeleteFiles, referencedDataFiles);
-      }
+    DeleteFiles positions = awaitPositionDeletes();
+    if (positions == null) {
+      positions = writePositionDeletes();
     }
+    List<DeleteFile> deleteFiles = new ArrayList<>(positions.written);
     writeEqualityDeletes(deleteFiles);
 
-    this.result = new Result(dataFiles, deleteFiles, replacedDeleteFiles, referencedDataFiles);
+    this.result =
+        new Result(dataFiles, deleteFiles, positions.replaced, positions.referencedDataFiles);
     return result;
+  }
+
+  /** The position delete files or deletion vectors written, what they replace, what they reference. */
+  private static final class DeleteFiles {
+    private final List<DeleteFile> written = new ArrayList<>();
+    private final List<DeleteFile> replaced = new ArrayList<>();
+    private final Set<String> referencedDataFiles = new HashSet<>();
+  }
+
+  private DeleteFiles writePositionDeletes() {
+    DeleteFiles files = new DeleteFiles();
+    if (!positionDeletes.isEmpty()) {
+      if (formatVersion >= 3) {
+        writeDeletionVectors(files.written, files.replaced, files.referencedDataFiles);
+      } else {
+        writePositionDeleteFiles(files.written, files.replaced, files.referencedDataFiles);
+      }
+    }
+    return files;
+  }
+
+  /** Waits for the background position deletes, if started; null if not. */
+  private DeleteFiles awaitPositionDeletes() {
+    if (positionDeleteTask == null) {
+      return null;
+    }
+    java.util.concurrent.Future<DeleteFiles> task = positionDeleteTask;
+    positionDeleteTask = null;
+    return BackgroundThreads.await(task);
   }
 
   private List<DataFile> closeDataWriters() {
@@ -368,7 +404,12 @@ final class EditFiles implements Closeable {
     } catch (RuntimeException e) {
       // the attempt already failed; removing what was written matters more than this error
     }
-    for (String path : writtenPaths) {
+    try {
+      awaitPositionDeletes(); // its files are in writtenPaths once it is done
+    } catch (RuntimeException | Error e) {
+      // as above
+    }
+    for (String path : List.copyOf(writtenPaths)) {
       try {
         table.io().deleteFile(path);
       } catch (RuntimeException e) {

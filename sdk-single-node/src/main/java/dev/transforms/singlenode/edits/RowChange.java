@@ -27,6 +27,30 @@ abstract class RowChange {
     boolean drop(Record row);
   }
 
+  /**
+   * A cheap first test of a row on a few of its columns, so that a reader can skip decoding the
+   * other columns of rows the change has nothing to do with.
+   */
+  interface RowProbe {
+    /** Positions, in the read schema, of the columns {@link #mightConcern} looks at. */
+    int[] columns();
+
+    /**
+     * Returns false only when the decider would keep the row and note nothing about it. Only the
+     * probe's columns of the row are set.
+     */
+    boolean mightConcern(Record row);
+
+    /**
+     * For a probe of one integral column (an Iceberg int or long): the keys that {@link
+     * #mightConcern} lets through, so that a reader can test the column's values without boxing
+     * them; null otherwise. A null value never concerns such a probe.
+     */
+    default LongHashSet integralKeys() {
+      return null;
+    }
+  }
+
   /** Returns the operation's name for messages, such as {@code "delete"}. */
   abstract String operation();
 
@@ -55,6 +79,14 @@ abstract class RowChange {
    */
   boolean affectsWholeFile(FileScanTask task) {
     return false;
+  }
+
+  /**
+   * Returns the probe for rows read with the given schema, or null when every row must go to the
+   * decider.
+   */
+  RowProbe probe(Schema readSchema) {
+    return null;
   }
 
   /** Returns the decider for the rows of one data file, read with the given schema. */

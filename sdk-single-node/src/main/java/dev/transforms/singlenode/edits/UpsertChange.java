@@ -82,6 +82,47 @@ final class UpsertChange extends RowChange {
     return ranges.mightContainKeys(file);
   }
 
+  /** Only rows whose join key is one of the source's can be updated or noted as matched. */
+  @Override
+  RowProbe probe(Schema readSchema) {
+    int[] positions = keys.positionsIn(readSchema.asStruct());
+    LongHashSet integral = integralKeys();
+    return new RowProbe() {
+      @Override
+      public LongHashSet integralKeys() {
+        return integral;
+      }
+
+      @Override
+      public int[] columns() {
+        return positions;
+      }
+
+      @Override
+      public boolean mightConcern(Record row) {
+        Object key = keys.keyOf(row, positions);
+        return key != null && source.containsKey(key);
+      }
+    };
+  }
+
+  /** The source's keys as longs when the join key is one int or long column; otherwise null. */
+  private LongHashSet integralKeys() {
+    if (keys.fieldIds().length != 1) {
+      return null;
+    }
+    org.apache.iceberg.types.Type.TypeID type = schema.findType(keys.fieldIds()[0]).typeId();
+    if (type != org.apache.iceberg.types.Type.TypeID.LONG
+        && type != org.apache.iceberg.types.Type.TypeID.INTEGER) {
+      return null;
+    }
+    LongHashSet set = new LongHashSet(source.size());
+    for (Object key : source.keySet()) {
+      set.add(((Number) key).longValue());
+    }
+    return set;
+  }
+
   @Override
   RowDecider decider(Schema readSchema, DataFile file) {
     int[] positions = keys.positionsIn(readSchema.asStruct());
