@@ -347,19 +347,33 @@ final class EditEngine {
     Schema readSchema = existing.requiredSchema();
     RowChange.RowDecider decider = change.decider(readSchema, task.file());
     int posIndex = positionOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
+    // rows whose integral key no source row has are kept without asking the decider
+    RowChange.RowProbe probe = change.probe(readSchema);
+    LongHashSet integralKeys =
+        probe == null || probe.columns().length != 1 ? null : probe.integralKeys();
+    int keyIndex = integralKeys == null ? -1 : probe.columns()[0];
 
-    // Kept rows usually go straight to the writer, which is done with a row once it returns, so
-    // the reader may reuse one record for all rows instead of allocating one per row. Only the rows
-    // held in the buffer need their own: a shallow copy, which is enough when every value is
-    // immutable (otherwise the reader would also reuse nested records, lists and byte buffers).
-    boolean reuse = immutableValues(readSchema);
+    // Rows from ParquetRowCursor are records of their own. Iceberg's reader may instead reuse one
+    // record for all rows: kept rows usually go straight to the writer, which is done with a row
+    // once it returns; only the rows held in the buffer then need their own, a shallow copy, which
+    // is enough when every value is immutable (otherwise the reader would also reuse nested
+    // records, lists and byte buffers).
+    ParquetRowCursor cursor = cursor(task, readSchema, existing);
+    boolean reuse = cursor == null && immutableValues(readSchema);
     PositionDeleteIndex dropped = null;
     List<Record> buffer = new ArrayList<>();
     try (OverlappedWriter kept = new OverlappedWriter(files::writeKept, reuse,
         task.file().recordCount() >= OverlappedWriter.MIN_ROWS)) {
-      try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, reuse))) {
+      try (CloseableIterable<Record> rows = liveRows(task, readSchema, existing, cursor, reuse)) {
         for (Record row : rows) {
-          if (decider.drop(row)) {
+          boolean drop;
+          if (integralKeys != null) {
+            Object key = row.get(keyIndex);
+            drop = key != null && integralKeys.contains(((Number) key).longValue()) && decider.drop(row);
+          } else {
+            drop = decider.drop(row);
+          }
+          if (drop) {
             if (dropped == null) {
               dropped = newPositionIndex();
             }
@@ -389,7 +403,9 @@ final class EditEngine {
       if (!kept.started()) {
         kept.start();
         PositionDeleteIndex droppedRows = dropped;
-        try (CloseableIterable<Record> rows = existing.filter(open(task, readSchema, reuse))) {
+        ParquetRowCursor again = cursor(task, readSchema, existing);
+        try (CloseableIterable<Record> rows =
+            liveRows(task, readSchema, existing, again, again == null && reuse)) {
           for (Record row : rows) {
             if (!droppedRows.isDeleted((Long) row.get(posIndex))) {
               kept.write(row);
@@ -495,15 +511,7 @@ final class EditEngine {
       RowChange change,
       RowChange.RowDecider decider,
       RowSink sink) {
-    if (existing.hasEqDeletes()) {
-      return false;
-    }
-    ParquetRowCursor cursor =
-        ParquetRowCursor.open(
-            table.io().newInputFile(task.file()),
-            task,
-            readSchema,
-            PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant));
+    ParquetRowCursor cursor = cursor(task, readSchema, existing);
     if (cursor == null) {
       return false;
     }
@@ -546,6 +554,64 @@ final class EditEngine {
       }
     }
     return true;
+  }
+
+  /** A cursor over the task's file, or null when Iceberg's reader must read it. */
+  private ParquetRowCursor cursor(FileScanTask task, Schema readSchema, LocalDeleteFilter existing) {
+    if (existing.hasEqDeletes()) {
+      return null;
+    }
+    return ParquetRowCursor.open(
+        table.io().newInputFile(task.file()),
+        task,
+        readSchema,
+        PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant));
+  }
+
+  /**
+   * Every live row of the task, all columns of the read schema: from the cursor when there is one,
+   * each row a record of its own; otherwise from Iceberg's reader, which with {@code reuse} fills
+   * one record again for each row.
+   */
+  private CloseableIterable<Record> liveRows(
+      FileScanTask task,
+      Schema readSchema,
+      LocalDeleteFilter existing,
+      ParquetRowCursor cursor,
+      boolean reuse) {
+    if (cursor == null) {
+      return existing.filter(open(task, readSchema, reuse));
+    }
+    PositionDeleteIndex deleted = existing.hasPosDeletes() ? existing.deletedRowPositions() : null;
+    int columns = cursor.columnCount();
+    GenericRecord template = GenericRecord.create(readSchema);
+    return CloseableIterable.combine(
+        () ->
+            new java.util.Iterator<Record>() {
+              private boolean ready = false;
+
+              @Override
+              public boolean hasNext() {
+                while (!ready && cursor.next()) {
+                  ready = deleted == null || !deleted.isDeleted(cursor.position());
+                }
+                return ready;
+              }
+
+              @Override
+              public Record next() {
+                if (!hasNext()) {
+                  throw new java.util.NoSuchElementException();
+                }
+                ready = false;
+                GenericRecord row = template.copy(); // cheaper than create(): no schema lookup
+                for (int column = 0; column < columns; column++) {
+                  row.set(column, cursor.get(column));
+                }
+                return row;
+              }
+            },
+        cursor);
   }
 
   private CloseableIterable<Record> open(FileScanTask task, Schema readSchema, boolean reuse) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
 import org.apache.iceberg.shaded.org.apache.parquet.column.Dictionary;
@@ -43,6 +44,7 @@ final class ParquetColumnValues {
   private int level = -1; // the current row's index in the page
   private boolean unreadValue = false; // the current row has a value not yet read or skipped
   private PageValues values;
+  private DictionaryStrings strings; // the dictionary's values as strings, decoded when first read
 
   ParquetColumnValues(ColumnDescriptor descriptor, PageReader pages) {
     this.descriptor = descriptor;
@@ -170,6 +172,12 @@ final class ParquetColumnValues {
     return values.readBinary();
   }
 
+  /** The value as a string, its bytes decoded as UTF-8. */
+  String getString() {
+    unreadValue = false;
+    return values.readString();
+  }
+
   private String path() {
     return String.join(".", descriptor.getPath());
   }
@@ -286,7 +294,10 @@ final class ParquetColumnValues {
       int width = buffer.get(offset) & 0xFF;
       int[] ids = new int[present];
       Hybrid.decode(buffer, offset + 1, buffer.limit(), width, ids, present);
-      return new DictionaryIds(dictionary, ids);
+      if (strings == null) {
+        strings = new DictionaryStrings(dictionary);
+      }
+      return new DictionaryIds(dictionary, strings, ids);
     }
     ValuesReader reader =
         encoding.usesDictionary()
@@ -339,6 +350,10 @@ final class ParquetColumnValues {
 
     Binary readBinary() {
       throw new UnsupportedOperationException();
+    }
+
+    String readString() {
+      return utf8(readBinary());
     }
   }
 
@@ -434,6 +449,18 @@ final class ParquetColumnValues {
       position += 4 + length;
       return value;
     }
+
+    @Override
+    String readString() {
+      if (!buffer.hasArray()) {
+        return super.readString();
+      }
+      int length = buffer.getInt(position);
+      String value =
+          new String(buffer.array(), buffer.arrayOffset() + position + 4, length, StandardCharsets.UTF_8);
+      position += 4 + length;
+      return value;
+    }
   }
 
   /** Plain booleans: one bit each, least significant first. */
@@ -466,8 +493,11 @@ final class ParquetColumnValues {
     private final int[] ids;
     private int index;
 
-    private DictionaryIds(Dictionary dictionary, int[] ids) {
+    private final DictionaryStrings strings;
+
+    private DictionaryIds(Dictionary dictionary, DictionaryStrings strings, int[] ids) {
       this.dictionary = dictionary;
+      this.strings = strings;
       this.ids = ids;
     }
 
@@ -504,6 +534,11 @@ final class ParquetColumnValues {
     @Override
     Binary readBinary() {
       return dictionary.decodeToBinary(ids[index++]);
+    }
+
+    @Override
+    String readString() {
+      return strings.get(ids[index++]);
     }
   }
 
@@ -549,6 +584,35 @@ final class ParquetColumnValues {
     Binary readBinary() {
       return reader.readBytes();
     }
+  }
+
+  /** A dictionary's values as strings, each decoded once, when first read. */
+  private static final class DictionaryStrings {
+    private final Dictionary dictionary;
+    private final String[] decoded;
+
+    private DictionaryStrings(Dictionary dictionary) {
+      this.dictionary = dictionary;
+      this.decoded = new String[dictionary.getMaxId() + 1];
+    }
+
+    String get(int id) {
+      String value = decoded[id];
+      if (value == null) {
+        value = utf8(dictionary.decodeToBinary(id));
+        decoded[id] = value;
+      }
+      return value;
+    }
+  }
+
+  private static String utf8(Binary binary) {
+    ByteBuffer bytes = binary.toByteBuffer();
+    if (bytes.hasArray()) {
+      return new String(
+          bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining(), StandardCharsets.UTF_8);
+    }
+    return StandardCharsets.UTF_8.decode(bytes).toString();
   }
 
   private static Binary slice(ByteBuffer buffer, int position, int length) {

@@ -500,7 +500,7 @@ final class ParquetRowCursor implements Closeable {
             : reader -> DateTimeUtil.timestampFromNanos(reader.getLong());
       case STRING:
         return physical == PrimitiveType.PrimitiveTypeName.BINARY
-            ? reader -> reader.getBinary().toStringUsingUTF8()
+            ? ParquetColumnValues::getString
             : null;
       case UUID:
         return physical == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
