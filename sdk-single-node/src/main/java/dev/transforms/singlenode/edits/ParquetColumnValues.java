@@ -239,29 +239,28 @@ final class ParquetColumnValues {
 
   /** Decodes run-length / bit-packed definition levels; returns how many rows have a value. */
   private int decodeLevels(ByteBuffer buffer, int start, int end, int count) {
-    if (defined.length < count) {
-      defined = new byte[count];
-    }
-    int width = bitWidth(maxDefinitionLevel);
-    int[] decoded = new int[count];
-    Hybrid.decode(buffer, start, end, width, decoded, count);
-    int present = 0;
-    for (int i = 0; i < count; i++) {
-      boolean has = decoded[i] == maxDefinitionLevel;
-      defined[i] = (byte) (has ? 1 : 0);
-      present += has ? 1 : 0;
-    }
-    allDefined = present == count;
-    return present;
+    int[] levels = new int[count];
+    Hybrid.decode(buffer, start, end, bitWidth(maxDefinitionLevel), levels, count);
+    return markDefined(levels, count);
   }
 
-  private int readLevels(ValuesReader levels, int count) {
+  /** Reads definition levels in another encoding; returns how many rows have a value. */
+  private int readLevels(ValuesReader reader, int count) {
+    int[] levels = new int[count];
+    for (int i = 0; i < count; i++) {
+      levels[i] = reader.readInteger();
+    }
+    return markDefined(levels, count);
+  }
+
+  /** Notes which rows of the page have a value; returns how many do. */
+  private int markDefined(int[] levels, int count) {
     if (defined.length < count) {
       defined = new byte[count];
     }
     int present = 0;
     for (int i = 0; i < count; i++) {
-      boolean has = levels.readInteger() == maxDefinitionLevel;
+      boolean has = levels[i] == maxDefinitionLevel;
       defined[i] = (byte) (has ? 1 : 0);
       present += has ? 1 : 0;
     }
