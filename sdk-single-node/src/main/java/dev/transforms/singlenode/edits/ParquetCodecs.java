@@ -12,24 +12,63 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionC
  * Parquet's codecs, except that zstd pages (Iceberg's default compression) are decompressed in one
  * call from array to array instead of through Parquet's zstd input stream, which copies each page
  * several times and dominated the time of reading a key column.
+ *
+ * <p>One instance serves every reader in the JVM, from any thread (building Parquet's read options
+ * costs milliseconds, too much per file). The zstd path keeps no state; Parquet's own decompressors
+ * do, and one is shared per codec, so each is used by one thread at a time.
  */
 final class ParquetCodecs implements CompressionCodecFactory {
   private final CompressionCodecFactory parquet = ParquetReadOptions.builder().build().getCodecFactory();
-  private final BytesInputDecompressor zstd = new ZstdPages(parquet.getDecompressor(CompressionCodecName.ZSTD));
+  private final java.util.Map<CompressionCodecName, BytesInputDecompressor> decompressors =
+      new java.util.EnumMap<>(CompressionCodecName.class);
 
   @Override
-  public BytesInputCompressor getCompressor(CompressionCodecName codec) {
-    return parquet.getCompressor(codec);
+  public synchronized BytesInputCompressor getCompressor(CompressionCodecName codec) {
+    throw new UnsupportedOperationException("Parquet files are only read here");
   }
 
   @Override
-  public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
-    return codec == CompressionCodecName.ZSTD ? zstd : parquet.getDecompressor(codec);
+  public synchronized BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
+    return decompressors.computeIfAbsent(
+        codec,
+        name -> {
+          BytesInputDecompressor shared = new OneThreadAtATime(parquet.getDecompressor(name));
+          return name == CompressionCodecName.ZSTD ? new ZstdPages(shared) : shared;
+        });
   }
 
   @Override
   public void release() {
-    parquet.release();
+    // shared for the life of the JVM
+  }
+
+  /** Parquet's decompressor for a codec, used by one thread at a time. */
+  private static final class OneThreadAtATime implements BytesInputDecompressor {
+    private final BytesInputDecompressor decompressor;
+
+    private OneThreadAtATime(BytesInputDecompressor decompressor) {
+      this.decompressor = decompressor;
+    }
+
+    @Override
+    public synchronized BytesInput decompress(BytesInput compressed, int uncompressedSize)
+        throws IOException {
+      // Parquet's result may still read from the decompressor's stream: copy it out while the
+      // decompressor is ours, before another page resets it
+      return BytesInput.copy(decompressor.decompress(compressed, uncompressedSize));
+    }
+
+    @Override
+    public synchronized void decompress(
+        ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
+        throws IOException {
+      decompressor.decompress(input, compressedSize, output, uncompressedSize);
+    }
+
+    @Override
+    public void release() {
+      // shared
+    }
   }
 
   /** Decompresses a zstd page in one call; falls back to Parquet's stream for anything unusual. */
@@ -71,7 +110,7 @@ final class ParquetCodecs implements CompressionCodecFactory {
 
     @Override
     public void release() {
-      stream.release();
+      // shared
     }
   }
 }

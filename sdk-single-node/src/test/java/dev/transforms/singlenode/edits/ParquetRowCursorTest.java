@@ -137,6 +137,41 @@ class ParquetRowCursorTest {
     assertThat(fullRows).isGreaterThan(100);
   }
 
+  /** Parquet's gzip and snappy decompressors keep state and are shared: cursors on many threads. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"gzip", "snappy", "zstd"})
+  void cursorsOnSeveralThreadsReadTheSameRows(String codec, @TempDir Path dir) throws Exception {
+    Table table = table(dir, "v1", codec);
+    FileScanTask task = onlyTask(table);
+    Schema projection = withPosition(SCHEMA);
+    List<Record> expected = icebergRows(table, task, projection);
+    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<Integer>> readers = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        readers.add(
+            threads.submit(
+                () -> {
+                  int row = 0;
+                  try (ParquetRowCursor cursor = open(table, task, projection)) {
+                    while (cursor.next()) {
+                      for (int column = 0; column < projection.columns().size(); column++) {
+                        assertSameValue(cursor.get(column), expected.get(row).get(column), row, projection, column);
+                      }
+                      row += 1;
+                    }
+                  }
+                  return row;
+                }));
+      }
+      for (java.util.concurrent.Future<Integer> reader : readers) {
+        assertThat(reader.get()).isEqualTo(ROWS);
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
   @Test
   void closingEarlyStopsReadingAhead(@TempDir Path dir) {
     Table table = table(dir, "v1", "zstd");
