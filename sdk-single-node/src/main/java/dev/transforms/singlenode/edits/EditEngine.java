@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.singlenode.parquet.ParquetRowCursor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -23,7 +23,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 
 /** Creates Hadoop tables in a temporary folder and reads them back, for the row edit tests. */
-final class RowEditsTables {
+public final class RowEditsTables {
   private static final HadoopTables TABLES = new HadoopTables(configuration());
 
   private RowEditsTables() {}
@@ -36,7 +36,7 @@ final class RowEditsTables {
     return conf;
   }
 
-  static Table create(
+  public static Table create(
       Path dir,
       String name,
       Schema schema,
@@ -107,7 +107,7 @@ final class RowEditsTables {
   }
 
   /** Returns the file scan tasks of a snapshot, with their delete files. */
-  static List<FileScanTask> tasks(Table table, Snapshot snapshot) {
+  public static List<FileScanTask> tasks(Table table, Snapshot snapshot) {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned =
         table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {

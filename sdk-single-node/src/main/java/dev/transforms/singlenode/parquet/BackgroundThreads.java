@@ -1,4 +1,4 @@
-package dev.transforms.singlenode.edits;
+package dev.transforms.singlenode.parquet;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ahead of a scan, writing delete files while new rows are written. Threads are created on demand
  * and end after a minute without work.
  */
-final class BackgroundThreads {
+public final class BackgroundThreads {
   private static final AtomicInteger COUNT = new AtomicInteger();
 
   private static final ExecutorService THREADS =
@@ -25,11 +25,11 @@ final class BackgroundThreads {
 
   private BackgroundThreads() {}
 
-  static Future<?> run(Runnable task) {
+  public static Future<?> run(Runnable task) {
     return THREADS.submit(task);
   }
 
-  static <T> Future<T> call(Callable<T> task) {
+  public static <T> Future<T> call(Callable<T> task) {
     return THREADS.submit(task);
   }
 
@@ -37,7 +37,7 @@ final class BackgroundThreads {
    * Waits for a task and returns its result; its unchecked exception or error is thrown as is, in
    * the waiting thread.
    */
-  static <T> T await(Future<T> task) {
+  public static <T> T await(Future<T> task) {
     boolean interrupted = false;
     try {
       while (true) {

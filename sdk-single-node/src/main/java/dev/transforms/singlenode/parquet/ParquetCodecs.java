@@ -1,4 +1,4 @@
-package dev.transforms.singlenode.edits;
+package dev.transforms.singlenode.parquet;
 
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;

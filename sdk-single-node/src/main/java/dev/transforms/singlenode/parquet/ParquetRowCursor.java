@@ -1,4 +1,4 @@
-package dev.transforms.singlenode.edits;
+package dev.transforms.singlenode.parquet;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -12,6 +12,9 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.ParquetReadOptions;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
@@ -53,7 +56,7 @@ import org.apache.iceberg.util.UUIDUtil;
  * row, by its position in the projection. Columns are read lazily: a column nobody reads for a run
  * of rows is moved past those rows in one step, when it is next read.
  */
-final class ParquetRowCursor implements Closeable {
+public final class ParquetRowCursor implements Closeable {
   private static final ParquetReadOptions OPTIONS =
       ParquetReadOptions.builder().withCodecFactory(new ParquetCodecs()).build();
 
@@ -86,7 +89,7 @@ final class ParquetRowCursor implements Closeable {
    * @param projection the columns to read, possibly with metadata columns
    * @param constants Iceberg's constants for the task (partition values, lineage, file path)
    */
-  static ParquetRowCursor open(
+  public static ParquetRowCursor open(
       InputFile file, FileScanTask task, Schema projection, Map<Integer, ?> constants) {
     if (task.file().format() != FileFormat.PARQUET || task.file().keyMetadata() != null) {
       return null;
@@ -150,6 +153,51 @@ final class ParquetRowCursor implements Closeable {
     }
   }
 
+  /**
+   * The rows of the task's file as records, one record filled again for each row (callers copy what
+   * they keep), or null when the file cannot be read this way. Delete files are not applied.
+   *
+   * @param file the data file's contents
+   * @param task the scan task of the file
+   * @param projection the columns to read, possibly with metadata columns
+   * @param constants Iceberg's constants for the task
+   */
+  public static CloseableIterable<Record> records(
+      InputFile file, FileScanTask task, Schema projection, Map<Integer, ?> constants) {
+    ParquetRowCursor cursor = open(file, task, projection, constants);
+    if (cursor == null) {
+      return null;
+    }
+    GenericRecord row = GenericRecord.create(projection);
+    int columns = cursor.columnCount();
+    return CloseableIterable.combine(
+        () ->
+            new java.util.Iterator<Record>() {
+              private boolean ready = false;
+
+              @Override
+              public boolean hasNext() {
+                if (!ready) {
+                  ready = cursor.next();
+                }
+                return ready;
+              }
+
+              @Override
+              public Record next() {
+                if (!hasNext()) {
+                  throw new java.util.NoSuchElementException();
+                }
+                ready = false;
+                for (int column = 0; column < columns; column++) {
+                  row.set(column, cursor.get(column));
+                }
+                return row;
+              }
+            },
+        cursor);
+  }
+
   private static Type fieldWithId(MessageType fileSchema, int id) {
     for (Type field : fileSchema.getFields()) {
       if (field.getId() != null && field.getId().intValue() == id) {
@@ -178,18 +226,18 @@ final class ParquetRowCursor implements Closeable {
   }
 
   /** Moves to the next row; returns false when there is none. */
-  boolean next() {
+  public boolean next() {
     position += 1;
     return position < groupEnd || nextRowGroup();
   }
 
   /** The current row's position in the file. */
-  long position() {
+  public long position() {
     return position;
   }
 
   /** Returns the value of a column of the current row, by its position in the projection. */
-  Object get(int column) {
+  public Object get(int column) {
     if (decodedAt[column] != position) {
       values[column] = columns[column].value(position, (int) (position - groupStart));
       decodedAt[column] = position;
@@ -201,12 +249,12 @@ final class ParquetRowCursor implements Closeable {
    * Returns whether a column's value in the current row is null, for a {@link #hasLongValues long
    * column}; with {@link #getLong}, reads it without boxing.
    */
-  boolean isNull(int column) {
+  public boolean isNull(int column) {
     return ((FileColumn) columns[column]).batchIsNull((int) (position - groupStart));
   }
 
   /** Returns the non-null value of a {@link #hasLongValues long column} in the current row. */
-  long getLong(int column) {
+  public long getLong(int column) {
     return ((FileColumn) columns[column]).batchLong((int) (position - groupStart));
   }
 
@@ -214,7 +262,7 @@ final class ParquetRowCursor implements Closeable {
    * Whether a column of the projection holds Iceberg ints or longs stored in the file, which
    * {@link #isNull} and {@link #getLong} read as longs.
    */
-  boolean hasLongValues(int column) {
+  public boolean hasLongValues(int column) {
     return columns[column] instanceof FileColumn && ((FileColumn) columns[column]).integral;
   }
 
@@ -223,7 +271,7 @@ final class ParquetRowCursor implements Closeable {
    * ahead of this cursor: for columns read only at a few rows, while the given ones are read at
    * every row. Call before the first {@link #next()}.
    */
-  void readAheadExcept(int[] columns) {
+  public void readAheadExcept(int[] columns) {
     java.util.Set<Column> except = new java.util.HashSet<>();
     for (int column : columns) {
       except.add(this.columns[column]);
@@ -234,7 +282,7 @@ final class ParquetRowCursor implements Closeable {
   }
 
   /** Number of columns of the projection. */
-  int columnCount() {
+  public int columnCount() {
     return columns.length;
   }
 

@@ -1,4 +1,4 @@
-package dev.transforms.singlenode.edits;
+package dev.transforms.singlenode.parquet;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
