@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.singlenode.parquet.BackgroundThreads;
 import dev.transforms.singlenode.parquet.ParquetRowCursor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
@@ -69,6 +71,12 @@ import org.apache.iceberg.util.PartitionUtil;
 final class EditEngine {
   /** Rows of one file kept in memory while no row of it has been dropped yet (copy-on-write). */
   static final int DEFAULT_COPY_BUFFER_ROWS = 200_000;
+
+  /**
+   * Copy-on-write rewrites of files with at least this many rows may be written by two threads into
+   * two files (see {@link #rewriteInTwoLanes}).
+   */
+  static final long TWO_LANE_MIN_ROWS = 400_000;
 
   /** Up to this many manifests are planned and committed in the calling thread. */
   private static final int MAX_MANIFESTS_IN_CALLER = 64;
@@ -360,6 +368,13 @@ final class EditEngine {
     // is enough when every value is immutable (otherwise the reader would also reuse nested
     // records, lists and byte buffers).
     ParquetRowCursor cursor = cursor(task, readSchema, existing);
+    if (cursor != null
+        && integralKeys != null
+        && task.file().recordCount() >= TWO_LANE_MIN_ROWS
+        && cursor.hasLongValues(keyIndex)) {
+      cursor.close();
+      return rewriteInTwoLanes(task, readSchema, existing, change, decider, posIndex, files);
+    }
     boolean reuse = cursor == null && immutableValues(readSchema);
     PositionDeleteIndex dropped = null;
     List<Record> buffer = new ArrayList<>();
@@ -420,6 +435,98 @@ final class EditEngine {
     }
 
     return dropped.cardinality();
+  }
+
+  /**
+   * Copy-on-write of a large file whose rows a probe can tell apart by an integral key. First the
+   * probe pass (the key of every row, whole rows only where a source row has the key) finds the
+   * dropped rows; then two threads copy the kept rows, each one half of the file into files of its
+   * own, in file order. Encoding and compressing Parquet is most of a rewrite's cost, and one
+   * writer is slower than the reader feeding it; two writers share it between the cores. Files are
+   * split at most down to about half of {@link #TWO_LANE_MIN_ROWS} rows.
+   */
+  private long rewriteInTwoLanes(
+      FileScanTask task,
+      Schema readSchema,
+      LocalDeleteFilter existing,
+      RowChange change,
+      RowChange.RowDecider decider,
+      int posIndex,
+      EditFiles files) {
+    PositionDeleteIndex dropped = newPositionIndex();
+    probeRows(task, readSchema, existing, change, decider, row -> dropped.delete((Long) row.get(posIndex)));
+    if (dropped.isEmpty()) {
+      return 0;
+    }
+
+    // loaded here, once: the filter loads it lazily and is not meant for two threads
+    PositionDeleteIndex deleted = existing.hasPosDeletes() ? existing.deletedRowPositions() : null;
+    boolean utf8 = files.takesUtf8Strings();
+    long middle = task.file().recordCount() / 2;
+    Future<?> secondHalf =
+        BackgroundThreads.run(
+            () -> copyKept(task, readSchema, existing, deleted, dropped, middle, Long.MAX_VALUE, utf8, files, 1));
+    Throwable failure = null;
+    try {
+      copyKept(task, readSchema, existing, deleted, dropped, 0, middle, utf8, files, 0);
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    try {
+      BackgroundThreads.await(secondHalf); // also on failure: the lane must be idle before cleanup
+    } catch (RuntimeException | Error e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure instanceof RuntimeException) {
+      throw (RuntimeException) failure;
+    } else if (failure != null) {
+      throw (Error) failure;
+    }
+    return dropped.cardinality();
+  }
+
+  /**
+   * Writes the live, kept rows at positions {@code [from, to)} of the task's file into a lane;
+   * with {@code utf8}, strings go to the writer as the bytes read.
+   */
+  private void copyKept(
+      FileScanTask task,
+      Schema readSchema,
+      LocalDeleteFilter existing,
+      PositionDeleteIndex deleted,
+      PositionDeleteIndex dropped,
+      long from,
+      long to,
+      boolean utf8,
+      EditFiles files,
+      int lane) {
+    ParquetRowCursor cursor = cursor(task, readSchema, existing);
+    if (cursor == null) {
+      throw new IllegalStateException("The file could be read a moment ago: " + task.file().location());
+    }
+    GenericRecord template = GenericRecord.create(readSchema);
+    int columns = cursor.columnCount();
+    try (cursor) {
+      while (cursor.next()) {
+        long position = cursor.position();
+        if (position < from) {
+          continue; // passed over without decoding anything
+        } else if (position >= to) {
+          break;
+        } else if ((deleted != null && deleted.isDeleted(position)) || dropped.isDeleted(position)) {
+          continue;
+        }
+        GenericRecord row = template.copy(); // cheaper than create(): no schema lookup
+        for (int column = 0; column < columns; column++) {
+          row.set(column, utf8 ? cursor.getForParquetWriter(column) : cursor.get(column));
+        }
+        files.writeKept(row, lane);
+      }
+    }
   }
 
   /**

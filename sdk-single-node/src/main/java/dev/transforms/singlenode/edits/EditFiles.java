@@ -71,11 +71,8 @@ final class EditFiles implements Closeable {
   private final List<String> writtenPaths = java.util.Collections.synchronizedList(new ArrayList<>());
   private java.util.concurrent.Future<DeleteFiles> positionDeleteTask = null;
 
-  private FileWriter<Record, DataWriteResult> unpartitionedWriter = null;
-  private PartitioningWriter<Record, DataWriteResult> partitionedWriter = null;
-  private PartitionKey partitionKey = null;
-  private InternalRecordWrapper partitionWrapper = null;
-  private long rowsWritten = 0;
+  // lane 0 takes the rows of the calling thread; a rewrite may write with a second thread in lane 1
+  private final DataLane[] lanes = {new DataLane("data"), new DataLane("data-2")};
 
   /** Position deletes per data file path, in the order files were read. */
   private final Map<String, PendingPositions> positionDeletes = new LinkedHashMap<>();
@@ -148,34 +145,95 @@ final class EditFiles implements Closeable {
    * that both carry over. Fields after those (such as {@code _pos}) are ignored.
    */
   void writeKept(Record row) {
-    if (spec.isUnpartitioned()) {
-      if (unpartitionedWriter == null) {
-        unpartitionedWriter =
-            new RollingDataWriter<>(
-                writerFactory,
-                fileFactory(dataFormat(), "data"),
-                table.io(),
-                targetFileSize,
-                spec,
-                null);
-      }
-      unpartitionedWriter.write(row);
-    } else {
-      if (partitionedWriter == null) {
-        partitionedWriter =
-            new FanoutDataWriter<>(
-                writerFactory, fileFactory(dataFormat(), "data"), table.io(), targetFileSize);
-        partitionKey = new PartitionKey(spec, schema);
-        partitionWrapper = new InternalRecordWrapper(schema.asStruct());
-      }
-      partitionKey.partition(partitionWrapper.wrap(row));
-      partitionedWriter.write(row, spec, partitionKey);
-    }
-    rowsWritten += 1;
+    lanes[0].write(row);
+  }
+
+  /**
+   * Writes a kept row, as {@link #writeKept(Record)}, in one of two lanes: each lane writes files of
+   * its own, so that two threads may write at once, one lane each.
+   */
+  void writeKept(Record row, int lane) {
+    lanes[lane].write(row);
   }
 
   long rowsWritten() {
-    return rowsWritten;
+    return lanes[0].rowsWritten + lanes[1].rowsWritten;
+  }
+
+  /**
+   * Whether kept rows may hold strings as Avro's {@code Utf8} bytes instead of {@code String}s: the
+   * data files are Parquet, whose writer takes both, and no partition value is computed from a
+   * string column.
+   */
+  boolean takesUtf8Strings() {
+    if (dataFormat() != FileFormat.PARQUET) {
+      return false;
+    }
+    for (org.apache.iceberg.PartitionField field : spec.fields()) {
+      if (schema.findType(field.sourceId()).typeId() == org.apache.iceberg.types.Type.TypeID.STRING) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The data files of one writing thread. */
+  private final class DataLane {
+    private final String suffix;
+    private FileWriter<Record, DataWriteResult> unpartitionedWriter = null;
+    private PartitioningWriter<Record, DataWriteResult> partitionedWriter = null;
+    private PartitionKey partitionKey = null;
+    private InternalRecordWrapper partitionWrapper = null;
+    private long rowsWritten = 0;
+
+    private DataLane(String suffix) {
+      this.suffix = suffix;
+    }
+
+    private void write(Record row) {
+      if (spec.isUnpartitioned()) {
+        if (unpartitionedWriter == null) {
+          unpartitionedWriter =
+              new RollingDataWriter<>(
+                  writerFactory,
+                  fileFactory(dataFormat(), suffix),
+                  table.io(),
+                  targetFileSize,
+                  spec,
+                  null);
+        }
+        unpartitionedWriter.write(row);
+      } else {
+        if (partitionedWriter == null) {
+          partitionedWriter =
+              new FanoutDataWriter<>(
+                  writerFactory, fileFactory(dataFormat(), suffix), table.io(), targetFileSize);
+          partitionKey = new PartitionKey(spec, schema);
+          partitionWrapper = new InternalRecordWrapper(schema.asStruct());
+        }
+        partitionKey.partition(partitionWrapper.wrap(row));
+        partitionedWriter.write(row, spec, partitionKey);
+      }
+      rowsWritten += 1;
+    }
+
+    /** Closes the lane's writers; returns the files they wrote. */
+    private List<DataFile> close() throws IOException {
+      List<DataFile> dataFiles = new ArrayList<>();
+      if (unpartitionedWriter != null) {
+        FileWriter<Record, DataWriteResult> writer = unpartitionedWriter;
+        unpartitionedWriter = null;
+        writer.close();
+        dataFiles.addAll(writer.result().dataFiles());
+      }
+      if (partitionedWriter != null) {
+        PartitioningWriter<Record, DataWriteResult> writer = partitionedWriter;
+        partitionedWriter = null;
+        writer.close();
+        dataFiles.addAll(writer.result().dataFiles());
+      }
+      return dataFiles;
+    }
   }
 
   /**
@@ -276,21 +334,16 @@ final class EditFiles implements Closeable {
 
   private List<DataFile> closeDataWriters() {
     List<DataFile> dataFiles = new ArrayList<>();
-    try {
-      if (unpartitionedWriter != null) {
-        FileWriter<Record, DataWriteResult> writer = unpartitionedWriter;
-        unpartitionedWriter = null;
-        writer.close();
-        dataFiles.addAll(writer.result().dataFiles());
+    IOException failure = null;
+    for (DataLane lane : lanes) {
+      try {
+        dataFiles.addAll(lane.close());
+      } catch (IOException e) {
+        failure = e; // close the other lane all the same
       }
-      if (partitionedWriter != null) {
-        PartitioningWriter<Record, DataWriteResult> writer = partitionedWriter;
-        partitionedWriter = null;
-        writer.close();
-        dataFiles.addAll(writer.result().dataFiles());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to close data writer for " + table.name(), e);
+    }
+    if (failure != null) {
+      throw new UncheckedIOException("Failed to close data writer for " + table.name(), failure);
     }
     dataFiles.forEach(file -> writtenPaths.add(file.location()));
     return dataFiles;

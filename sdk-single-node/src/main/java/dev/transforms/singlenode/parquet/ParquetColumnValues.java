@@ -172,6 +172,12 @@ final class ParquetColumnValues {
     return values.readBinary();
   }
 
+  /** The value's bytes, in an array of their own. */
+  byte[] getBytes() {
+    unreadValue = false;
+    return values.readBytes();
+  }
+
   /** The value as a string, its bytes decoded as UTF-8. */
   String getString() {
     unreadValue = false;
@@ -354,6 +360,10 @@ final class ParquetColumnValues {
     String readString() {
       return utf8(readBinary());
     }
+
+    byte[] readBytes() {
+      return readBinary().getBytes().clone(); // Binary may hand out an array it keeps
+    }
   }
 
   /** Plain values of a fixed width: ints, longs, floats, doubles, fixed-length bytes. */
@@ -447,6 +457,17 @@ final class ParquetColumnValues {
       Binary value = slice(buffer, position + 4, length);
       position += 4 + length;
       return value;
+    }
+
+    @Override
+    byte[] readBytes() {
+      if (!buffer.hasArray()) {
+        return super.readBytes();
+      }
+      int length = buffer.getInt(position);
+      int start = buffer.arrayOffset() + position + 4;
+      position += 4 + length;
+      return java.util.Arrays.copyOfRange(buffer.array(), start, start + length);
     }
 
     @Override

@@ -222,7 +222,11 @@ public final class ParquetRowCursor implements Closeable {
         typeId == org.apache.iceberg.types.Type.TypeID.LONG
             || typeId == org.apache.iceberg.types.Type.TypeID.INTEGER;
     return new FileColumn(
-        descriptor, decoder, integral, typeId == org.apache.iceberg.types.Type.TypeID.INTEGER);
+        descriptor,
+        decoder,
+        integral,
+        typeId == org.apache.iceberg.types.Type.TypeID.INTEGER,
+        typeId == org.apache.iceberg.types.Type.TypeID.STRING);
   }
 
   /** Moves to the next row; returns false when there is none. */
@@ -243,6 +247,22 @@ public final class ParquetRowCursor implements Closeable {
       decodedAt[column] = position;
     }
     return values[column];
+  }
+
+  /**
+   * Returns the value of a column of the current row as Iceberg's Parquet writer takes it: as
+   * {@link #get}, except that a string stays UTF-8 bytes (Avro's {@code Utf8}, which that writer
+   * writes without encoding it again). Only for rows handed straight to that writer.
+   */
+  public Object getForParquetWriter(int column) {
+    Column source = columns[column];
+    if (source instanceof FileColumn && ((FileColumn) source).string) {
+      FileColumn file = (FileColumn) source;
+      return file.moveTo((int) (position - groupStart))
+          ? new org.apache.iceberg.shaded.org.apache.avro.util.Utf8(file.values.getBytes())
+          : null;
+    }
+    return get(column);
   }
 
   /**
@@ -410,6 +430,7 @@ public final class ParquetRowCursor implements Closeable {
     private final boolean integral;
     private final boolean intValues;
     private final boolean int64;
+    private final boolean string;
     private ParquetColumnValues values;
     private int row;
     private boolean present;
@@ -421,8 +442,10 @@ public final class ParquetRowCursor implements Closeable {
     private int batchStart;
     private int batchEnd;
 
-    private FileColumn(ColumnDescriptor descriptor, Decoder decoder, boolean integral, boolean intValues) {
+    private FileColumn(
+        ColumnDescriptor descriptor, Decoder decoder, boolean integral, boolean intValues, boolean string) {
       this.descriptor = descriptor;
+      this.string = string;
       this.int64 =
           descriptor.getPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT64;
       this.decoder = decoder;
