@@ -690,36 +690,7 @@ final class EditEngine {
     if (cursor == null) {
       return existing.filter(open(task, readSchema, reuse));
     }
-    PositionDeleteIndex deleted = existing.hasPosDeletes() ? existing.deletedRowPositions() : null;
-    int columns = cursor.columnCount();
-    GenericRecord template = GenericRecord.create(readSchema);
-    return CloseableIterable.combine(
-        () ->
-            new java.util.Iterator<Record>() {
-              private boolean ready = false;
-
-              @Override
-              public boolean hasNext() {
-                while (!ready && cursor.next()) {
-                  ready = deleted == null || !deleted.isDeleted(cursor.position());
-                }
-                return ready;
-              }
-
-              @Override
-              public Record next() {
-                if (!hasNext()) {
-                  throw new java.util.NoSuchElementException();
-                }
-                ready = false;
-                GenericRecord row = template.copy(); // cheaper than create(): no schema lookup
-                for (int column = 0; column < columns; column++) {
-                  row.set(column, cursor.get(column));
-                }
-                return row;
-              }
-            },
-        cursor);
+    return cursor.records(existing.hasPosDeletes() ? existing.deletedRowPositions() : null, true);
   }
 
   private CloseableIterable<Record> open(FileScanTask task, Schema readSchema, boolean reuse) {

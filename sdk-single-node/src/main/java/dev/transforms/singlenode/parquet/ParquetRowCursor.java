@@ -14,6 +14,7 @@ import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.ParquetReadOptions;
@@ -61,6 +62,7 @@ public final class ParquetRowCursor implements Closeable {
       ParquetReadOptions.builder().withCodecFactory(new ParquetCodecs()).build();
 
   private final ParquetFileReader reader;
+  private final Schema projection;
   private final Column[] columns;
   private final FileColumn[] fileColumns;
   private final Object[] values;
@@ -71,8 +73,10 @@ public final class ParquetRowCursor implements Closeable {
   private int groupIndex = -1;
   private final List<PageReadAhead> readingAhead = new java.util.ArrayList<>();
 
-  private ParquetRowCursor(ParquetFileReader reader, Column[] columns, FileColumn[] fileColumns) {
+  private ParquetRowCursor(
+      ParquetFileReader reader, Schema projection, Column[] columns, FileColumn[] fileColumns) {
     this.reader = reader;
+    this.projection = projection;
     this.columns = columns;
     this.fileColumns = fileColumns;
     this.values = new Object[columns.length];
@@ -143,7 +147,7 @@ public final class ParquetRowCursor implements Closeable {
       }
       reader.setRequestedSchema(new MessageType(fileSchema.getName(), requestedFields));
       ParquetRowCursor cursor =
-          new ParquetRowCursor(reader, columns, fileColumns.toArray(new FileColumn[0]));
+          new ParquetRowCursor(reader, projection, columns, fileColumns.toArray(new FileColumn[0]));
       opened = true;
       return cursor;
     } finally {
@@ -165,11 +169,18 @@ public final class ParquetRowCursor implements Closeable {
   public static CloseableIterable<Record> records(
       InputFile file, FileScanTask task, Schema projection, Map<Integer, ?> constants) {
     ParquetRowCursor cursor = open(file, task, projection, constants);
-    if (cursor == null) {
-      return null;
-    }
-    GenericRecord row = GenericRecord.create(projection);
-    int columns = cursor.columnCount();
+    return cursor == null ? null : cursor.records(null, false);
+  }
+
+  /**
+   * The remaining rows of this cursor as records of the projection, closing the cursor when closed.
+   *
+   * @param deleted positions to leave out, or null
+   * @param ownRecords whether each row is a record of its own; otherwise one record is filled again
+   *     for each row
+   */
+  public CloseableIterable<Record> records(PositionDeleteIndex deleted, boolean ownRecords) {
+    GenericRecord template = GenericRecord.create(projection);
     return CloseableIterable.combine(
         () ->
             new java.util.Iterator<Record>() {
@@ -177,8 +188,8 @@ public final class ParquetRowCursor implements Closeable {
 
               @Override
               public boolean hasNext() {
-                if (!ready) {
-                  ready = cursor.next();
+                while (!ready && ParquetRowCursor.this.next()) {
+                  ready = deleted == null || !deleted.isDeleted(position);
                 }
                 return ready;
               }
@@ -189,13 +200,15 @@ public final class ParquetRowCursor implements Closeable {
                   throw new java.util.NoSuchElementException();
                 }
                 ready = false;
-                for (int column = 0; column < columns; column++) {
-                  row.set(column, cursor.get(column));
+                // copy() is cheaper than create(): no lookup of the schema's field names
+                GenericRecord row = ownRecords ? template.copy() : template;
+                for (int column = 0; column < columns.length; column++) {
+                  row.set(column, get(column));
                 }
                 return row;
               }
             },
-        cursor);
+        this);
   }
 
   private static Type fieldWithId(MessageType fileSchema, int id) {
