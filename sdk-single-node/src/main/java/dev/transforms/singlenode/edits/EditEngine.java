@@ -369,9 +369,9 @@ final class EditEngine {
     // records, lists and byte buffers).
     ParquetRowCursor cursor = cursor(task, readSchema, existing);
     if (cursor != null
-        && integralKeys != null
-        && task.file().recordCount() >= TWO_LANE_MIN_ROWS
-        && cursor.hasLongValues(keyIndex)) {
+        && probe != null
+        && probe.columns().length < readSchema.columns().size() - 1 // fewer than all but _pos
+        && task.file().recordCount() >= TWO_LANE_MIN_ROWS) {
       cursor.close();
       return rewriteInTwoLanes(task, readSchema, existing, change, decider, posIndex, files);
     }
@@ -438,9 +438,9 @@ final class EditEngine {
   }
 
   /**
-   * Copy-on-write of a large file whose rows a probe can tell apart by an integral key. First the
-   * probe pass (the key of every row, whole rows only where a source row has the key) finds the
-   * dropped rows; then two threads copy the kept rows, each one half of the file into files of its
+   * Copy-on-write of a large file whose rows a probe can tell apart by a few columns. First the
+   * probe pass (those columns of every row, whole rows only where the probe lets a row through)
+   * finds the dropped rows; then two threads copy the kept rows, each one half of the file into files of its
    * own, in file order. Encoding and compressing Parquet is most of a rewrite's cost, and one
    * writer is slower than the reader feeding it; two writers share it between the cores. Files are
    * split at most down to about half of {@link #TWO_LANE_MIN_ROWS} rows.

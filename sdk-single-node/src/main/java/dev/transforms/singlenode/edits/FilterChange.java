@@ -15,6 +15,7 @@ import org.apache.iceberg.expressions.ExpressionVisitors;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.StrictMetricsEvaluator;
 import org.apache.iceberg.expressions.UnboundPredicate;
+import org.apache.iceberg.types.Types;
 
 /**
  * Deletes the rows that match a filter and, for an overwrite, adds new rows: the change behind
@@ -126,6 +127,36 @@ final class FilterChange extends RowChange {
   @Override
   boolean affectsWholeFile(FileScanTask task) {
     return task.residual().op() == Expression.Operation.TRUE || allRowsMatch.eval(task.file());
+  }
+
+  /**
+   * The filter itself, on the columns it references: exact, so the decider is asked only about the
+   * rows it deletes. None when the filter references a nested field.
+   */
+  @Override
+  RowProbe probe(Schema readSchema) {
+    int[] positions = new int[referencedIds.size()];
+    int next = 0;
+    for (int id : referencedIds) {
+      Types.NestedField field = readSchema.asStruct().field(id);
+      if (field == null) {
+        return null; // nested: not a column of its own in the read schema
+      }
+      positions[next++] = readSchema.columns().indexOf(field);
+    }
+    Evaluator evaluator = new Evaluator(readSchema.asStruct(), filter, true);
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(readSchema.asStruct());
+    return new RowProbe() {
+      @Override
+      public int[] columns() {
+        return positions;
+      }
+
+      @Override
+      public boolean mightConcern(Record row) {
+        return evaluator.eval(wrapper.wrap(row));
+      }
+    };
   }
 
   @Override

@@ -103,6 +103,45 @@ class RowEditsTwoLaneRewriteTest {
     }
   }
 
+  /** A delete by filter probes the filter's columns, then copies on two threads too. */
+  @ParameterizedTest(name = "format v{0}")
+  @CsvSource({"2", "3"})
+  void deletesKeepEveryOtherRowOnce(int formatVersion) {
+    Table table =
+        RowEditsTables.create(dir, "two_lane_deletes", SCHEMA, PartitionSpec.unpartitioned(), formatVersion, false, Map.of());
+    List<Record> seed = new ArrayList<>(ROWS);
+    for (long id = 0; id < ROWS; id++) {
+      seed.add(row(id, id % 7 == 0 ? null : "näme " + id, id % 3 == 0 ? "us" : "eu"));
+    }
+    RowEdits edits = RowEdits.on(table);
+    edits.append(seed);
+    Map<Long, Long> rowIdsBefore = formatVersion >= 3 ? rowIds(table) : Map.of();
+
+    long deleted = edits.delete("(id >= 1000 and id < 2000) or (region = 'us' and id >= 300000)");
+
+    Map<Long, Record> expected = new HashMap<>();
+    for (Record r : seed) {
+      long id = (Long) r.getField("id");
+      boolean gone = (id >= 1000 && id < 2000) || ("us".equals(r.getField("region")) && id >= 300_000);
+      if (!gone) {
+        expected.put(id, r);
+      }
+    }
+    assertThat(deleted).isEqualTo(ROWS - expected.size());
+    Map<Long, Record> actual = new HashMap<>();
+    for (Record r : RowEditsTables.read(table)) {
+      assertThat(actual.put((Long) r.getField("id"), r)).as("id %s twice", r.getField("id")).isNull();
+    }
+    assertThat(actual.keySet()).isEqualTo(expected.keySet());
+    expected.forEach(
+        (id, want) -> assertThat(actual.get(id).getField("name")).as("name of %d", id).isEqualTo(want.getField("name")));
+    assertThat(dataFiles(table)).as("two halves").hasSize(2);
+    if (formatVersion >= 3) {
+      Map<Long, Long> rowIdsAfter = rowIds(table);
+      expected.keySet().forEach(id -> assertThat(rowIdsAfter.get(id)).as("row id of %d", id).isEqualTo(rowIdsBefore.get(id)));
+    }
+  }
+
   private static Record row(long id, String name, String region) {
     GenericRecord record = GenericRecord.create(SCHEMA);
     record.setField("id", id);
