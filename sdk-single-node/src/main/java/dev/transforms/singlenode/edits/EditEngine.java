@@ -372,8 +372,7 @@ final class EditEngine {
         && probe != null
         && probe.columns().length < readSchema.columns().size() - 1 // fewer than all but _pos
         && task.file().recordCount() >= TWO_LANE_MIN_ROWS) {
-      cursor.close();
-      return rewriteInTwoLanes(task, readSchema, existing, change, decider, posIndex, files);
+      return rewriteInTwoLanes(task, readSchema, existing, cursor, change, decider, posIndex, files);
     }
     boolean reuse = cursor == null && immutableValues(readSchema);
     PositionDeleteIndex dropped = null;
@@ -440,21 +439,22 @@ final class EditEngine {
   /**
    * Copy-on-write of a large file whose rows a probe can tell apart by a few columns. First the
    * probe pass (those columns of every row, whole rows only where the probe lets a row through)
-   * finds the dropped rows; then two threads copy the kept rows, each one half of the file into files of its
-   * own, in file order. Encoding and compressing Parquet is most of a rewrite's cost, and one
-   * writer is slower than the reader feeding it; two writers share it between the cores. Files are
-   * split at most down to about half of {@link #TWO_LANE_MIN_ROWS} rows.
+   * finds the dropped rows; then two threads copy the kept rows, each one half of the file into
+   * files of its own, in file order. Encoding and compressing Parquet is most of a rewrite's cost,
+   * and one writer is slower than the reader feeding it; two writers share it between the cores.
+   * Files are split at most down to about half of {@link #TWO_LANE_MIN_ROWS} rows.
    */
   private long rewriteInTwoLanes(
       FileScanTask task,
       Schema readSchema,
       LocalDeleteFilter existing,
+      ParquetRowCursor cursor,
       RowChange change,
       RowChange.RowDecider decider,
       int posIndex,
       EditFiles files) {
     PositionDeleteIndex dropped = newPositionIndex();
-    probeRows(task, readSchema, existing, change, decider, row -> dropped.delete((Long) row.get(posIndex)));
+    probeRows(cursor, readSchema, existing, change, decider, row -> dropped.delete((Long) row.get(posIndex)));
     if (dropped.isEmpty()) {
       return 0;
     }
@@ -623,6 +623,18 @@ final class EditEngine {
     if (cursor == null) {
       return false;
     }
+    probeRows(cursor, readSchema, existing, change, decider, sink);
+    return true;
+  }
+
+  /** Probes the rows of a cursor already open on the task's file, as above; closes the cursor. */
+  private void probeRows(
+      ParquetRowCursor cursor,
+      Schema readSchema,
+      LocalDeleteFilter existing,
+      RowChange change,
+      RowChange.RowDecider decider,
+      RowSink sink) {
     RowChange.RowProbe probe = change.probe(readSchema);
     int[] probed = probe == null ? new int[0] : probe.columns();
     LongHashSet integralKeys = probe == null ? null : probe.integralKeys();
@@ -661,7 +673,6 @@ final class EditEngine {
         }
       }
     }
-    return true;
   }
 
   /** A cursor over the task's file, or null when Iceberg's reader must read it. */

@@ -25,10 +25,12 @@ public final class BackgroundThreads {
 
   private BackgroundThreads() {}
 
+  /** Starts a task on a background thread; {@link #await} waits for it. */
   public static Future<?> run(Runnable task) {
     return THREADS.submit(task);
   }
 
+  /** Starts a task with a result on a background thread; {@link #await} returns it. */
   public static <T> Future<T> call(Callable<T> task) {
     return THREADS.submit(task);
   }
