@@ -40,7 +40,7 @@ import org.apache.iceberg.util.UUIDUtil;
  * Reads the rows of one Parquet data file one at a time, decoding a column's value only when it is
  * asked for: a value left alone is skipped without being converted (no string is decoded, no
  * number boxed). Row edits use it to test the join key of every row and read whole rows only
- * where the key matches.
+ * where the key matches; Arrow scans use it to read whole files fast.
  *
  * <p>Values have the Java types of Iceberg's generic {@code Record}s, as Iceberg's own Parquet
  * reader gives them, so the rows compare equal to rows read any other way. Metadata columns follow
@@ -49,9 +49,9 @@ import org.apache.iceberg.util.UUIDUtil;
  * file's first row id and data sequence number, other constants (identity partition values, the
  * file path) from the task.
  *
- * <p>Only flat tables are read this way: {@link #open} returns null for a file it cannot read
- * (not Parquet, encrypted, without field ids, a nested, repeated or unusual column, a column absent
- * from the file), and the caller then uses Iceberg's reader. Delete files are not applied here.
+ * <p>Only whole files of flat tables are read this way: {@link #open} returns null for a file it
+ * cannot read (not Parquet, encrypted, a split of a file, without field ids, a nested, repeated or
+ * unusual column, a column absent from the file), and the caller then uses Iceberg's reader. Delete files are not applied here.
  *
  * <p>Use: {@link #next()} moves to the next row; {@link #get(int)} returns a value of the current
  * row, by its position in the projection. Columns are read lazily: a column nobody reads for a run
@@ -95,8 +95,9 @@ public final class ParquetRowCursor implements Closeable {
    */
   public static ParquetRowCursor open(
       InputFile file, FileScanTask task, Schema projection, Map<Integer, ?> constants) {
-    if (task.file().format() != FileFormat.PARQUET || task.file().keyMetadata() != null) {
-      return null;
+    boolean wholeFile = task.start() == 0 && task.length() >= task.file().fileSizeInBytes();
+    if (task.file().format() != FileFormat.PARQUET || task.file().keyMetadata() != null || !wholeFile) {
+      return null; // a split of a file is left to Iceberg's reader too
     }
     ParquetFileReader reader;
     try {
