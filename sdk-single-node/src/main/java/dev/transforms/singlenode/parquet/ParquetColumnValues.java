@@ -108,7 +108,7 @@ final class ParquetColumnValues {
       values.skip(1);
       unreadValue = false;
     }
-    if (level + 1 >= levelCount) {
+    while (level + 1 >= levelCount) { // a page may hold no rows at all
       readPage();
       level = -1;
     }
