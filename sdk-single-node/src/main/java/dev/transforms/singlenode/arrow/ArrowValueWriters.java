@@ -28,6 +28,7 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.iceberg.StructLike;
+import org.apache.iceberg.shaded.org.apache.avro.util.Utf8;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.DateTimeUtil;
@@ -262,6 +263,9 @@ final class ArrowValueWriters {
           return (index, value) -> {
             if (value == null) {
               strings.setNull(index);
+            } else if (value instanceof Utf8) { // bytes as read from Parquet: no decoding
+              Utf8 utf8 = (Utf8) value;
+              strings.setSafe(index, utf8.getBytes(), 0, utf8.getByteLength());
             } else {
               strings.setSafe(index, value.toString().getBytes(StandardCharsets.UTF_8));
             }

@@ -36,6 +36,8 @@ import org.apache.iceberg.util.PartitionUtil;
  * rows that position deletes, deletion vectors and equality deletes remove, and keeps only the rows
  * for which the scan's residual filter holds, evaluated row by row. Records are reused between
  * calls to {@link #next()}: a caller must copy what it needs before asking for the next one.
+ * Strings are {@code CharSequence}s: {@code String}s, or UTF-8 bytes where the engine's own Parquet
+ * reader read the file (its Arrow writers copy bytes either way).
  *
  * <p>Holds open files, not Arrow memory; {@link #close()} closes the current file.
  */
@@ -131,7 +133,8 @@ final class ScanRecords implements CloseableIterator<Record> {
     boolean noResidual = task.residual() == null || task.residual().op() == Expression.Operation.TRUE;
     if (noResidual && !deletes.hasEqDeletes() && nameMapping == null) {
       CloseableIterable<Record> rows =
-          ParquetRowCursor.records(table.io().newInputFile(task.file()), task, readSchema, constants);
+          ParquetRowCursor.recordsWithUtf8Strings(
+              table.io().newInputFile(task.file()), task, readSchema, constants);
       if (rows != null) {
         return deletes.hasPosDeletes() ? deletes.filter(rows) : rows;
       }

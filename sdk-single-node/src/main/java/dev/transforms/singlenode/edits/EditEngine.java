@@ -701,7 +701,7 @@ final class EditEngine {
     if (cursor == null) {
       return existing.filter(open(task, readSchema, reuse));
     }
-    return cursor.records(existing.hasPosDeletes() ? existing.deletedRowPositions() : null, true);
+    return cursor.records(existing.hasPosDeletes() ? existing.deletedRowPositions() : null, true, false);
   }
 
   private CloseableIterable<Record> open(FileScanTask task, Schema readSchema, boolean reuse) {

@@ -170,7 +170,18 @@ public final class ParquetRowCursor implements Closeable {
   public static CloseableIterable<Record> records(
       InputFile file, FileScanTask task, Schema projection, Map<Integer, ?> constants) {
     ParquetRowCursor cursor = open(file, task, projection, constants);
-    return cursor == null ? null : cursor.records(null, false);
+    return cursor == null ? null : cursor.records(null, false, false);
+  }
+
+  /**
+   * As {@link #records(InputFile, FileScanTask, Schema, Map)}, but strings stay UTF-8 bytes (Avro's
+   * {@code Utf8}, a {@code CharSequence}): for rows whose strings are copied out as bytes, such as
+   * into Arrow vectors, which saves decoding and encoding every string.
+   */
+  public static CloseableIterable<Record> recordsWithUtf8Strings(
+      InputFile file, FileScanTask task, Schema projection, Map<Integer, ?> constants) {
+    ParquetRowCursor cursor = open(file, task, projection, constants);
+    return cursor == null ? null : cursor.records(null, false, true);
   }
 
   /**
@@ -179,8 +190,10 @@ public final class ParquetRowCursor implements Closeable {
    * @param deleted positions to leave out, or null
    * @param ownRecords whether each row is a record of its own; otherwise one record is filled again
    *     for each row
+   * @param utf8Strings whether strings stay UTF-8 bytes, as {@link #getForParquetWriter} gives them
    */
-  public CloseableIterable<Record> records(PositionDeleteIndex deleted, boolean ownRecords) {
+  public CloseableIterable<Record> records(
+      PositionDeleteIndex deleted, boolean ownRecords, boolean utf8Strings) {
     GenericRecord template = GenericRecord.create(projection);
     return CloseableIterable.combine(
         () ->
@@ -204,7 +217,7 @@ public final class ParquetRowCursor implements Closeable {
                 // copy() is cheaper than create(): no lookup of the schema's field names
                 GenericRecord row = ownRecords ? template.copy() : template;
                 for (int column = 0; column < columns.length; column++) {
-                  row.set(column, get(column));
+                  row.set(column, utf8Strings ? getForParquetWriter(column) : get(column));
                 }
                 return row;
               }
@@ -266,7 +279,8 @@ public final class ParquetRowCursor implements Closeable {
   /**
    * Returns the value of a column of the current row as Iceberg's Parquet writer takes it: as
    * {@link #get}, except that a string stays UTF-8 bytes (Avro's {@code Utf8}, which that writer
-   * writes without encoding it again). Only for rows handed straight to that writer.
+   * writes without encoding it again). Only for rows handed straight to that writer, or to code that
+   * copies strings out as bytes.
    */
   public Object getForParquetWriter(int column) {
     Column source = columns[column];
