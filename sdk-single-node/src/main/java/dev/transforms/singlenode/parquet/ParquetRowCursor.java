@@ -174,17 +174,6 @@ public final class ParquetRowCursor implements Closeable {
   }
 
   /**
-   * As {@link #records(InputFile, FileScanTask, Schema, Map)}, but strings stay UTF-8 bytes (Avro's
-   * {@code Utf8}, a {@code CharSequence}): for rows whose strings are copied out as bytes, such as
-   * into Arrow vectors, which saves decoding and encoding every string.
-   */
-  public static CloseableIterable<Record> recordsWithUtf8Strings(
-      InputFile file, FileScanTask task, Schema projection, Map<Integer, ?> constants) {
-    ParquetRowCursor cursor = open(file, task, projection, constants);
-    return cursor == null ? null : cursor.records(null, false, true);
-  }
-
-  /**
    * The remaining rows of this cursor as records of the projection, closing the cursor when closed.
    *
    * @param deleted positions to leave out, or null
