@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.singlenode.parquet.LocalDeleteFilter;
 import dev.transforms.singlenode.parquet.ParquetRowCursor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +15,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.data.DeleteFilter;
-import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
@@ -123,7 +123,8 @@ final class ScanRecords implements CloseableIterator<Record> {
   }
 
   private CloseableIterable<Record> open(FileScanTask task) {
-    DeleteFilter<Record> deletes = new GenericDeleteFilter(table.io(), task, tableSchema, projection);
+    // loads a file's few delete files in this thread, not through Iceberg's polling worker pool
+    DeleteFilter<Record> deletes = new LocalDeleteFilter(table.io(), task, tableSchema, projection);
     Schema readSchema = deletes.requiredSchema();
     Map<Integer, ?> constants =
         PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);

@@ -1,6 +1,8 @@
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.singlenode.parquet.BackgroundThreads;
+import dev.transforms.singlenode.parquet.CallerRunsExecutor;
+import dev.transforms.singlenode.parquet.LocalDeleteFilter;
 import dev.transforms.singlenode.parquet.ParquetRowCursor;
 import java.io.IOException;
 import java.io.UncheckedIOException;

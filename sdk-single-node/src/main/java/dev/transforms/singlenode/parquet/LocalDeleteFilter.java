@@ -1,4 +1,4 @@
-package dev.transforms.singlenode.edits;
+package dev.transforms.singlenode.parquet;
 
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
@@ -13,13 +13,14 @@ import org.apache.iceberg.util.ThreadPools;
  * instead of through the shared delete worker pool, whose 10 ms polling dominates when there is
  * little to load (see {@link CallerRunsExecutor}). Many delete files still load in parallel.
  */
-final class LocalDeleteFilter extends GenericDeleteFilter {
+public final class LocalDeleteFilter extends GenericDeleteFilter {
   /** Up to this many delete files per data file are loaded in the calling thread. */
   private static final int MAX_DELETE_FILES_IN_CALLER = 8;
 
   private final boolean inCaller;
 
-  LocalDeleteFilter(FileIO io, FileScanTask task, Schema tableSchema, Schema requestedSchema) {
+  /** A filter of the task's deletes for rows read with the requested schema. */
+  public LocalDeleteFilter(FileIO io, FileScanTask task, Schema tableSchema, Schema requestedSchema) {
     super(io, task, tableSchema, requestedSchema);
     this.inCaller = task.deletes().size() <= MAX_DELETE_FILES_IN_CALLER;
   }
