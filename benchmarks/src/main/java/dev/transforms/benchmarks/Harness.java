@@ -42,4 +42,18 @@ final class Harness {
   static void row(String name, double[] sorted) {
     System.out.printf("%-52s %8d %10.2f %10.2f%n", name, sorted.length, median(sorted), percentile(sorted, 0.9));
   }
+
+  /** Removes a folder and everything in it; for the temporary warehouses of the harnesses. */
+  static void deleteRecursively(java.nio.file.Path dir) {
+    try (java.util.stream.Stream<java.nio.file.Path> paths = java.nio.file.Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Removes a temporary warehouse when the JVM ends, however the harness ends. */
+  static void deleteOnExit(java.nio.file.Path dir) {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(dir)));
+  }
 }

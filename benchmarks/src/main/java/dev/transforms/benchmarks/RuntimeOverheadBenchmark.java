@@ -68,6 +68,7 @@ public final class RuntimeOverheadBenchmark {
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     Path warehouse = Files.createTempDirectory("transforms-bench");
+    Harness.deleteOnExit(warehouse);
     TransformsConfig config = TransformsConfig.embedded(warehouse);
     try (BuildRunner runner = new BuildRunner(config, null, List.of(new NoopEngine()))) {
       Catalog catalog = runner.catalogs().catalog("local");

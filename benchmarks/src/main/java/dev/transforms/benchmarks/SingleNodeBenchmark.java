@@ -9,20 +9,16 @@ import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.edits.UpsertResult;
 import dev.transforms.spark.SparkSessions;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.unsafe.UnsafeAllocationManager;
@@ -245,7 +241,7 @@ public final class SingleNodeBenchmark {
       if (parent != null) {
         parent.stop();
       }
-      deleteRecursively(dir);
+      Harness.deleteRecursively(dir);
       long outstanding = root.getAllocatedMemory();
       if (failed == null) {
         root.close(); // throws, naming the leaking allocator, if any buffer is still open
@@ -479,14 +475,6 @@ public final class SingleNodeBenchmark {
   private static void check(boolean condition, String what) {
     if (!condition) {
       throw new IllegalStateException("Check failed: " + what);
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

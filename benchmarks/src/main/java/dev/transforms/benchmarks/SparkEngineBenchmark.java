@@ -43,6 +43,7 @@ public final class SparkEngineBenchmark {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 15;
     Path warehouse = Files.createTempDirectory("transforms-spark-bench");
+    Harness.deleteOnExit(warehouse);
     TransformsConfig config = TransformsConfig.embedded(warehouse.resolve("warehouse"));
     Files.createDirectories(config.warehouse());
     SparkSession parent = SparkSessions.builder(config).master("local[2]")
