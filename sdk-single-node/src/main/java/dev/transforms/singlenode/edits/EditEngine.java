@@ -512,6 +512,9 @@ final class EditEngine {
     }
     GenericRecord template = GenericRecord.create(readSchema);
     int columns = cursor.columnCount();
+    // rows are visited in order: walk the sorted positions to leave out instead of a lookup a row
+    long[] skipped = sortedPositions(deleted, dropped, from, to);
+    int nextSkipped = 0;
     try (cursor) {
       while (cursor.next()) {
         long position = cursor.position();
@@ -519,7 +522,11 @@ final class EditEngine {
           continue; // passed over without decoding anything
         } else if (position >= to) {
           break;
-        } else if ((deleted != null && deleted.isDeleted(position)) || dropped.isDeleted(position)) {
+        }
+        while (nextSkipped < skipped.length && skipped[nextSkipped] < position) {
+          nextSkipped += 1;
+        }
+        if (nextSkipped < skipped.length && skipped[nextSkipped] == position) {
           continue;
         }
         GenericRecord row = template.copy(); // cheaper than create(): no schema lookup
@@ -529,6 +536,25 @@ final class EditEngine {
         files.writeKept(row, lane);
       }
     }
+  }
+
+  /** The positions in {@code [from, to)} of either index (the first may be null), sorted. */
+  private static long[] sortedPositions(
+      PositionDeleteIndex deleted, PositionDeleteIndex dropped, long from, long to) {
+    long[] positions =
+        new long[Math.toIntExact(dropped.cardinality() + (deleted == null ? 0 : deleted.cardinality()))];
+    int[] count = {0};
+    for (PositionDeleteIndex index : deleted == null ? List.of(dropped) : List.of(dropped, deleted)) {
+      index.forEach(
+          position -> {
+            if (position >= from && position < to) {
+              positions[count[0]++] = position;
+            }
+          });
+    }
+    long[] inRange = java.util.Arrays.copyOf(positions, count[0]);
+    java.util.Arrays.sort(inRange);
+    return inRange;
   }
 
   /**
