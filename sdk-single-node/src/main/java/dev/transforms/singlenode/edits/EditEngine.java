@@ -510,7 +510,7 @@ final class EditEngine {
     if (cursor == null) {
       throw new IllegalStateException("The file could be read a moment ago: " + task.file().location());
     }
-    GenericRecord template = GenericRecord.create(readSchema);
+    GenericRecord row = GenericRecord.create(readSchema);
     int columns = cursor.columnCount();
     // rows are visited in order: walk the sorted positions to leave out instead of a lookup a row
     long[] skipped = sortedPositions(deleted, dropped, from, to);
@@ -529,7 +529,7 @@ final class EditEngine {
         if (nextSkipped < skipped.length && skipped[nextSkipped] == position) {
           continue;
         }
-        GenericRecord row = template.copy(); // cheaper than create(): no schema lookup
+        // one record for all rows: the writer is done with a row when writeKept returns
         for (int column = 0; column < columns; column++) {
           row.set(column, utf8 ? cursor.getForParquetWriter(column) : cursor.get(column));
         }
