@@ -34,6 +34,7 @@ import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType.Primiti
  */
 final class ParquetColumnValues {
   private final ColumnDescriptor descriptor;
+  private final String file;
   private final PageReader pages;
   private final int maxDefinitionLevel;
   private final Dictionary dictionary;
@@ -46,8 +47,14 @@ final class ParquetColumnValues {
   private PageValues values;
   private DictionaryStrings strings; // the dictionary's values as strings, decoded when first read
 
-  ParquetColumnValues(ColumnDescriptor descriptor, PageReader pages) {
+  /**
+   * @param descriptor the column
+   * @param pages the column's pages in one row group
+   * @param file the file's location, for messages
+   */
+  ParquetColumnValues(ColumnDescriptor descriptor, PageReader pages, String file) {
     this.descriptor = descriptor;
+    this.file = file;
     this.pages = pages;
     this.maxDefinitionLevel = descriptor.getMaxDefinitionLevel();
     DictionaryPage dictionaryPage = pages.readDictionaryPage();
@@ -57,7 +64,7 @@ final class ParquetColumnValues {
               ? null
               : dictionaryPage.getEncoding().initDictionary(descriptor, dictionaryPage);
     } catch (IOException e) {
-      throw new UncheckedIOException("Failed to read the dictionary of " + path(), e);
+      throw new UncheckedIOException("Failed to read the dictionary of " + where(), e);
     }
   }
 
@@ -184,8 +191,9 @@ final class ParquetColumnValues {
     return values.readString();
   }
 
-  private String path() {
-    return String.join(".", descriptor.getPath());
+  /** The column and its file, for messages. */
+  private String where() {
+    return "column " + String.join(".", descriptor.getPath()) + " of " + file;
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -194,7 +202,7 @@ final class ParquetColumnValues {
   private void readPage() {
     DataPage page = pages.readPage();
     if (page == null) {
-      throw new IllegalStateException("Column " + path() + " has fewer values than its row group");
+      throw new IllegalStateException(where() + " has fewer values than its row group");
     }
     try {
       if (page instanceof DataPageV1) {
@@ -203,7 +211,7 @@ final class ParquetColumnValues {
         readPage((DataPageV2) page);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Failed to read a page of " + path(), e);
+      throw new UncheckedIOException("Failed to read a page of " + where(), e);
     }
   }
 

@@ -62,6 +62,7 @@ public final class ParquetRowCursor implements Closeable {
       ParquetReadOptions.builder().withCodecFactory(new ParquetCodecs()).build();
 
   private final ParquetFileReader reader;
+  private final String location;
   private final Schema projection;
   private final Column[] columns;
   private final FileColumn[] fileColumns;
@@ -74,8 +75,13 @@ public final class ParquetRowCursor implements Closeable {
   private final List<PageReadAhead> readingAhead = new java.util.ArrayList<>();
 
   private ParquetRowCursor(
-      ParquetFileReader reader, Schema projection, Column[] columns, FileColumn[] fileColumns) {
+      ParquetFileReader reader,
+      String location,
+      Schema projection,
+      Column[] columns,
+      FileColumn[] fileColumns) {
     this.reader = reader;
+    this.location = location;
     this.projection = projection;
     this.columns = columns;
     this.fileColumns = fileColumns;
@@ -148,7 +154,8 @@ public final class ParquetRowCursor implements Closeable {
       }
       reader.setRequestedSchema(new MessageType(fileSchema.getName(), requestedFields));
       ParquetRowCursor cursor =
-          new ParquetRowCursor(reader, projection, columns, fileColumns.toArray(new FileColumn[0]));
+          new ParquetRowCursor(
+              reader, file.location(), projection, columns, fileColumns.toArray(new FileColumn[0]));
       opened = true;
       return cursor;
     } finally {
@@ -343,13 +350,13 @@ public final class ParquetRowCursor implements Closeable {
           readingAhead.add(ahead);
           columnPages = ahead;
         }
-        column.start(new ParquetColumnValues(column.descriptor, columnPages), groupRows);
+        column.start(new ParquetColumnValues(column.descriptor, columnPages, location), groupRows);
       }
       groupStart = position;
       groupEnd = position + pages.getRowCount();
       return true;
     } catch (IOException e) {
-      throw new UncheckedIOException("Failed to read a row group", e);
+      throw new UncheckedIOException("Failed to read a row group of " + location, e);
     }
   }
 

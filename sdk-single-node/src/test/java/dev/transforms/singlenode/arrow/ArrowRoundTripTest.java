@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.LargeVarCharVector;
@@ -40,24 +39,19 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 class ArrowRoundTripTest {
   @TempDir Path dir;
+  @RegisterExtension final LeakCheckedAllocator memory = new LeakCheckedAllocator();
   private BufferAllocator allocator;
 
   @BeforeEach
-  void openAllocator() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void noLeaks() {
-    assertThat(allocator.getAllocatedMemory()).as("Arrow memory still allocated").isZero();
-    allocator.close();
+  void useAllocator() {
+    allocator = memory.get();
   }
 
   static List<Record> allTypesRows(Schema schema) {

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -27,6 +26,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 class ArrowTableReaderTest {
@@ -37,17 +37,12 @@ class ArrowTableReaderTest {
           optional(3, "category", Types.StringType.get()));
 
   @TempDir Path dir;
+  @RegisterExtension final LeakCheckedAllocator memory = new LeakCheckedAllocator();
   private BufferAllocator allocator;
 
   @BeforeEach
-  void openAllocator() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void noLeaks() {
-    assertThat(allocator.getAllocatedMemory()).as("Arrow memory still allocated").isZero();
-    allocator.close();
+  void useAllocator() {
+    allocator = memory.get();
   }
 
   private static List<Record> rows(long fromInclusive, long toExclusive) {

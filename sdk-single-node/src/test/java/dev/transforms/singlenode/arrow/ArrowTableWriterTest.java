@@ -24,7 +24,6 @@ import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -38,9 +37,9 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 class ArrowTableWriterTest {
@@ -52,17 +51,12 @@ class ArrowTableWriterTest {
           optional(4, "note", Types.StringType.get()));
 
   @TempDir Path dir;
+  @RegisterExtension final LeakCheckedAllocator memory = new LeakCheckedAllocator();
   private BufferAllocator allocator;
 
   @BeforeEach
-  void openAllocator() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void noLeaks() {
-    assertThat(allocator.getAllocatedMemory()).as("Arrow memory still allocated").isZero();
-    allocator.close();
+  void useAllocator() {
+    allocator = memory.get();
   }
 
   private static List<Record> events(int count) {
