@@ -12,7 +12,9 @@ import dev.transforms.runtime.spec.ParameterSpec;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.PartitionSpec;
 
 /** A tiny engine over one-column tables, so the runtime can be tested without Spark or Arrow. */
 public final class TestEngine implements EngineProvider, Engine {
@@ -70,32 +72,26 @@ public final class TestEngine implements EngineProvider, Engine {
   }
 
   private static TestOutput output(TransformRun run, BoundOutput bound) {
-    Catalog catalog = run.build().catalogs().catalog(bound.resolved().catalog());
     return new TestOutput() {
+      private Table table() {
+        Table table = run.staging().table(bound)
+            .orElseGet(() -> run.staging().createTable(bound, IdTables.SCHEMA, PartitionSpec.unpartitioned(), Map.of()));
+        table.refresh();
+        return table;
+      }
       @Override public void append(long... ids) {
-        if (bound.existing().isPresent()) {
-          Table table = bound.existing().get();
-          table.refresh();
-          IdTables.append(table, run.stagingBranch(), run.commitProperties(), ids);
-        } else {
-          Table table = catalog.tableExists(bound.resolved().identifier())
-              ? catalog.loadTable(bound.resolved().identifier())
-              : catalog.createTable(bound.resolved().identifier(), IdTables.SCHEMA);
-          IdTables.append(table, null, run.commitProperties(), ids);
-        }
+        IdTables.append(table(), run.stagingBranch(), run.commitProperties(), ids);
       }
       @Override public void deleteAll() {
-        Table table = bound.existing().orElseThrow();
-        table.refresh();
-        table.newDelete().deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue())
+        table().newDelete().deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue())
             .toBranch(run.stagingBranch()).commit();
       }
       @Override public List<Long> ids() {
-        if (bound.existing().isEmpty()) {
-          return catalog.tableExists(bound.resolved().identifier())
-              ? IdTables.ids(catalog.loadTable(bound.resolved().identifier()), null) : List.of();
+        Optional<Table> staged = run.staging().table(bound);
+        if (staged.isEmpty()) {
+          return List.of();
         }
-        Table table = bound.existing().get();
+        Table table = staged.get();
         table.refresh();
         return IdTables.ids(table, table.refs().get(run.stagingBranch()).snapshotId());
       }

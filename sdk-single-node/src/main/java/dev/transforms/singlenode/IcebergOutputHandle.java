@@ -5,6 +5,7 @@ import dev.transforms.runtime.engine.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -14,7 +15,6 @@ import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.expressions.Expressions;
 
 /**
@@ -25,24 +25,23 @@ final class IcebergOutputHandle implements IcebergOutput {
 
   private final TransformRun run;
   private final BoundOutput bound;
-  private final Catalog catalog;
-  private Table created;
   private UnaryOperator<PartitionSpec.Builder> partitioning;
 
   IcebergOutputHandle(TransformRun run, BoundOutput bound) {
     this.run = run;
     this.bound = bound;
-    this.catalog = run.build().catalogs().catalog(bound.resolved().catalog());
+  }
+
+  /** The output's table as this run writes it: the existing one, or the one this run created. */
+  private Optional<Table> staged() {
+    Optional<Table> table = run.staging().table(bound);
+    table.ifPresent(Table::refresh);
+    return table;
   }
 
   @Override
   public Optional<Table> table() {
-    if (bound.existing().isPresent()) {
-      Table table = bound.existing().get();
-      table.refresh();
-      return Optional.of(new StagedTable(table, run.stagingBranch(), run.commitProperties()));
-    }
-    return Optional.ofNullable(created);
+    return staged().map(t -> new StagedTable(t, run.stagingBranch(), run.commitProperties(), bound.existing().isEmpty()));
   }
 
   @Override
@@ -109,47 +108,39 @@ final class IcebergOutputHandle implements IcebergOutput {
 
   /** The table to write to: the existing one (schema checked), or a new one created from the Arrow schema. */
   private Table target(org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
-    Table table;
-    if (bound.existing().isPresent()) {
-      table = bound.existing().get();
-      table.refresh();
-    } else if (created != null) {
-      table = created;
-    } else {
+    Optional<Table> staged = staged();
+    if (staged.isEmpty()) {
       Schema schema = ArrowSchemas.toIceberg(arrowSchema);
-      created = catalog.createTable(bound.resolved().identifier(), schema, spec(schema));
-      return created;
+      return run.staging().createTable(bound, schema, spec(schema), Map.of());
     }
+    Table table = staged.get();
     ArrowSchemas.checkWritable(table.schema(), arrowSchema);
     checkPartitioning(table);
     return table;
   }
 
   private void commit(Table table, List<DataFile> files) {
-    String branch = bound.existing().isPresent() ? run.stagingBranch() : null;
-    boolean replace = !run.isIncremental() && (bound.existing().isPresent() || hasData(table));
+    String branch = run.stagingBranch();
+    boolean replace = !run.isIncremental() && (bound.existing().isPresent() || hasData(table, branch));
     if (replace) {
       OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
       files.forEach(overwrite::addFile);
       run.commitProperties().forEach(overwrite::set);
-      if (branch != null) {
-        overwrite.toBranch(branch);
-      }
-      overwrite.commit();
+      overwrite.toBranch(branch).commit();
     } else {
       AppendFiles append = table.newAppend();
       files.forEach(append::appendFile);
       run.commitProperties().forEach(append::set);
-      if (branch != null) {
-        append.toBranch(branch);
-      }
-      append.commit();
+      append.toBranch(branch).commit();
     }
   }
 
-  private static boolean hasData(Table table) {
+  /** Whether this run already wrote rows to the staging branch of a table it created. */
+  private static boolean hasData(Table table, String branch) {
     table.refresh();
-    return table.currentSnapshot() != null;
+    org.apache.iceberg.SnapshotRef ref = table.refs().get(branch);
+    org.apache.iceberg.Snapshot head = ref == null ? null : table.snapshot(ref.snapshotId());
+    return head != null && !"0".equals(head.summary().getOrDefault("total-data-files", "0"));
   }
 
   @Override

@@ -37,20 +37,25 @@ import org.apache.iceberg.io.LocationProvider;
 /**
  * An output table as a transform sees it while it runs: reads see the staging branch, and every
  * snapshot-producing operation commits to the staging branch with the run's summary properties, so
- * the runtime publishes all of the transform's writes at once, or none. Operations that change
- * table-level metadata (schema, partition spec, properties, snapshot management, transactions) are
- * refused: they would be visible before the build succeeds.
+ * the runtime publishes all of the transform's writes at once, or none. On an output that existed
+ * before the run, operations that change table-level metadata (schema, partition spec, sort order,
+ * properties, location, snapshot management, transactions) are refused: Iceberg applies them to the
+ * whole table at once, so they would be visible before the build succeeds. On an output this run
+ * created, which no reader has seen published yet and which is dropped if the run fails, schema, spec,
+ * sort order and property changes are allowed.
  */
 final class StagedTable implements StagedOutputTable {
 
   private final Table table;
   private final String branch;
   private final Map<String, String> properties;
+  private final boolean createdByRun;
 
-  StagedTable(Table table, String branch, Map<String, String> properties) {
+  StagedTable(Table table, String branch, Map<String, String> properties, boolean createdByRun) {
     this.table = table;
     this.branch = branch;
     this.properties = properties;
+    this.createdByRun = createdByRun;
   }
 
   @Override public Table baseTable() { return table; }
@@ -64,8 +69,9 @@ final class StagedTable implements StagedOutputTable {
 
   private UnsupportedOperationException refused(String what) {
     return new UnsupportedOperationException(what + " on output " + table.name()
-        + " is not allowed during a transform: it would change the table before the build publishes it."
-        + " Only data writes (append, overwrite, delete, row delta, rewrite, replace partitions) are staged");
+        + " is not allowed during a transform: Iceberg applies it to the whole table at once, so readers would see"
+        + " it before the build publishes. Only data writes (append, overwrite, delete, row delta, rewrite, replace"
+        + " partitions) are staged. Change the table outside the build, or in the build that creates the output");
   }
 
   private Snapshot head() {
@@ -98,10 +104,30 @@ final class StagedTable implements StagedOutputTable {
   @Override public Snapshot snapshot(long snapshotId) { return table.snapshot(snapshotId); }
   @Override public Iterable<Snapshot> snapshots() { return table.snapshots(); }
   @Override public List<HistoryEntry> history() { return table.history(); }
-  @Override public UpdateSchema updateSchema() { throw refused("A schema change"); }
-  @Override public UpdatePartitionSpec updateSpec() { throw refused("A partition spec change"); }
-  @Override public UpdateProperties updateProperties() { throw refused("A property change"); }
-  @Override public ReplaceSortOrder replaceSortOrder() { throw refused("A sort order change"); }
+  @Override public UpdateSchema updateSchema() {
+    if (createdByRun) {
+      return table.updateSchema();
+    }
+    throw refused("A schema change");
+  }
+  @Override public UpdatePartitionSpec updateSpec() {
+    if (createdByRun) {
+      return table.updateSpec();
+    }
+    throw refused("A partition spec change");
+  }
+  @Override public UpdateProperties updateProperties() {
+    if (createdByRun) {
+      return table.updateProperties();
+    }
+    throw refused("A property change");
+  }
+  @Override public ReplaceSortOrder replaceSortOrder() {
+    if (createdByRun) {
+      return table.replaceSortOrder();
+    }
+    throw refused("A sort order change");
+  }
   @Override public UpdateLocation updateLocation() { throw refused("A location change"); }
   @Override public AppendFiles newAppend() { return stage(table.newAppend()); }
   @Override public AppendFiles newFastAppend() { return stage(table.newFastAppend()); }

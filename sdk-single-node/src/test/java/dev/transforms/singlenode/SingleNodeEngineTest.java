@@ -229,8 +229,9 @@ public class SingleNodeEngineTest {
     assertThat(rows(out)).isEqualTo(expected(1, 2, 3, 4));
     Snapshot head = out.currentSnapshot();
     assertThat(head.operation()).isEqualTo("overwrite");
-    assertThat(head.summary()).containsEntry("added-records", "4").containsEntry("deleted-records", "3")
-        .containsEntry("transforms.input./src/people", Long.toString(source.currentSnapshot().snapshotId()));
+    assertThat(head.summary()).containsEntry("added-records", "4").containsEntry("deleted-records", "3");
+    assertThat(out.properties())
+        .containsEntry("transforms.state.input./src/people", Long.toString(source.currentSnapshot().snapshotId()));
     assertThat(out.refs()).containsOnlyKeys("main");
   }
 
@@ -263,8 +264,9 @@ public class SingleNodeEngineTest {
     assertThat(rows(out)).isEqualTo(expected(1, 2, 3, 4, 5));
     Snapshot head = out.currentSnapshot();
     assertThat(head.operation()).isEqualTo("append");
-    assertThat(head.summary()).containsEntry("added-records", "2")
-        .containsEntry("transforms.input./src/people", Long.toString(source.currentSnapshot().snapshotId()));
+    assertThat(head.summary()).containsEntry("added-records", "2");
+    assertThat(out.properties())
+        .containsEntry("transforms.state.input./src/people", Long.toString(source.currentSnapshot().snapshotId()));
 
     // Nothing new upstream: an incremental build adds nothing.
     BuildReport third = build(IncrementalCopy.class);

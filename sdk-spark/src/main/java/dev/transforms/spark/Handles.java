@@ -7,16 +7,14 @@ import dev.transforms.runtime.catalog.ResolvedTable;
 import dev.transforms.runtime.engine.BoundInput;
 import dev.transforms.runtime.engine.BoundOutput;
 import dev.transforms.runtime.engine.TransformRun;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.transforms.runtime.publish.CrashPoints;
+import dev.transforms.runtime.publish.FolderPublisher;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
-import java.util.stream.Stream;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
@@ -42,19 +40,6 @@ final class Handles {
 
   static Dataset<Row> emptyLike(SparkSession session, Dataset<Row> frame) {
     return session.createDataFrame(List.of(), frame.schema());
-  }
-
-  static void deleteRecursively(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(path)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(file);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot delete " + path, e);
-    }
   }
 
   /** The context every Spark transform may declare. */
@@ -333,14 +318,17 @@ final class Handles {
     }
   }
 
-  /** An {@code @Output} of files, staged in a sibling folder until the transform returns. */
+  /**
+   * An {@code @Output} of files, written to a version folder of this build and published by an atomic
+   * swap of the dataset's link when the transform returns ({@link FolderPublisher}).
+   */
   static final class FileOutputHandle implements TransformOutput {
     private final SparkSession session;
     private final TransformRun run;
     private final BoundOutput output;
     private final RunScope scope;
     private final Path location;
-    private final Path staging;
+    private final FolderPublisher folder;
     private StructType writtenSchema;
 
     FileOutputHandle(SparkSession session, TransformRun run, BoundOutput output, RunScope scope) {
@@ -349,7 +337,8 @@ final class Handles {
       this.output = output;
       this.scope = scope;
       this.location = output.fileLocation().orElseThrow();
-      this.staging = location.resolveSibling(location.getFileName() + ".staging-" + run.stagingBranch());
+      this.folder = FolderPublisher.stage(location, run.build().buildId());
+      folder.recovered().forEach(run.staging()::recovered);
       scope.stageFiles(this);
       if (Files.isDirectory(location)) {
         scope.registerView(path(), read(location, null));
@@ -381,15 +370,16 @@ final class Handles {
       if (format.equals("csv")) {
         writer = writer.option("header", "true");
       }
-      writer.save(staging.toUri().toString());
+      writer.save(folder.stagingFolder().toUri().toString());
       writtenSchema = dataframe.schema();
-      scope.registerView(path(), read(staging, writtenSchema));
+      CrashPoints.reached("files.written");
+      scope.registerView(path(), read(folder.stagingFolder(), writtenSchema));
     }
 
     @Override
     public Dataset<Row> dataframe() {
       if (writtenSchema != null) {
-        return read(staging, writtenSchema);
+        return read(folder.stagingFolder(), writtenSchema);
       }
       if (Files.isDirectory(location)) {
         return read(location, null);
@@ -409,27 +399,18 @@ final class Handles {
       return reader.format(format()).load(folder.toUri().toString());
     }
 
-    /** Moves the staged files into place, replacing the previous ones. */
+    /** Makes the written files the dataset's content, replacing the previous ones at once. */
     void publish() {
       if (writtenSchema == null) {
+        folder.discard();
         return;
       }
-      try {
-        Path old = location.resolveSibling(location.getFileName() + ".replaced-" + run.stagingBranch());
-        if (Files.exists(location)) {
-          Files.move(location, old);
-        }
-        Files.createDirectories(location.getParent());
-        Files.move(staging, location);
-        deleteRecursively(old);
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot publish the files of output " + path() + " to " + location, e);
-      }
+      folder.publish();
     }
 
     /** Deletes the staged files. */
     void discard() {
-      deleteRecursively(staging);
+      folder.discard();
     }
   }
 }

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.spark.CommitMetadata;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -28,10 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The build gets its own session, derived from the active or default session when there is one, or
  * from a session this engine starts (and stops when the build ends). For each transform it builds the
- * handles, turns write-audit-publish on for the outputs that exist ({@code write.wap.enabled=true} on
- * the table, {@code spark.wap.branch} set to the staging branch in the session while the method runs),
- * stamps every commit with the build's state, invokes the method, and checks that nothing reached an
- * output's {@code main} behind the staging branch's back.
+ * handles, names the staging branch in the session while the method runs (so that
+ * {@link TransformsSparkCatalog} loads every output on its branch and creates new outputs there),
+ * stamps every commit with the build's provenance, invokes the method, and checks that nothing
+ * reached an output's {@code main} behind the staging branch's back.
  */
 final class SparkEngine implements Engine {
 
@@ -78,10 +77,8 @@ final class SparkEngine implements Engine {
     run.outputs().forEach(o -> usedCatalogs.add(o.resolved().catalog()));
     Map<BoundOutput, Long> bases = new LinkedHashMap<>();
     for (BoundOutput output : run.outputs()) {
-      if (output.existing().isPresent()) {
-        Table table = output.existing().get();
-        bases.put(output, snapshotId(table.currentSnapshot()));
-        enableWriteAuditPublish(table);
+      if (output.fileLocation().isEmpty()) {
+        bases.put(output, output.existing().map(t -> snapshotId(t.currentSnapshot())).orElse(null));
       }
     }
     RunScope scope = new RunScope(session);
@@ -100,7 +97,8 @@ final class SparkEngine implements Engine {
   private void invoke(TransformRun run, Object[] arguments) {
     scala.Option<SparkSession> previousActive = SparkSession.getActiveSession();
     TransformsSessionExtensions.forgetMerge();
-    session.conf().set(SparkSessions.WAP_BRANCH, run.stagingBranch());
+    RunningOutputs running = RunningOutputs.register(run);
+    session.conf().set(RunningOutputs.SESSION_KEY, run.stagingBranch());
     SparkSession.setActiveSession(session);
     try {
       CommitMetadata.withCommitProperties(run.commitProperties(), () -> {
@@ -108,9 +106,14 @@ final class SparkEngine implements Engine {
         return null;
       }, RuntimeException.class);
     } catch (TransformFailedException e) {
+      Optional<BoundOutput> lost = createdByAnotherBuild(run, e);
+      if (lost.isPresent()) {
+        throw run.staging().createdElsewhere(lost.get(), e.getCause());
+      }
       throw Errors.translate(run, e);
     } finally {
-      session.conf().unset(SparkSessions.WAP_BRANCH);
+      session.conf().unset(RunningOutputs.SESSION_KEY);
+      running.unregister();
       if (previousActive.isDefined()) {
         SparkSession.setActiveSession(previousActive.get());
       } else {
@@ -120,12 +123,23 @@ final class SparkEngine implements Engine {
     }
   }
 
-  private static void enableWriteAuditPublish(Table table) {
-    String enabled = table.properties().get(TableProperties.WRITE_AUDIT_PUBLISH_ENABLED);
-    if (!"true".equalsIgnoreCase(enabled)) {
-      // A metadata-only commit: main's snapshot does not change.
-      table.updateProperties().set(TableProperties.WRITE_AUDIT_PUBLISH_ENABLED, "true").commit();
+  /**
+   * The new output whose creation failed because another build created it first: Spark checks that a
+   * table is absent before it asks the catalog to create it, so the conflict can surface as Spark's
+   * own "already exists" error.
+   */
+  private static Optional<BoundOutput> createdByAnotherBuild(TransformRun run, Throwable failure) {
+    boolean alreadyExists = false;
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      alreadyExists |= t instanceof org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
     }
+    if (!alreadyExists) {
+      return Optional.empty();
+    }
+    return run.outputs().stream()
+        .filter(o -> o.fileLocation().isEmpty() && o.existing().isEmpty() && run.staging().table(o).isEmpty())
+        .filter(o -> run.build().catalogs().catalog(o.resolved().catalog()).tableExists(o.resolved().identifier()))
+        .findFirst();
   }
 
   private Object[] arguments(TransformRun run, RunScope scope) {
@@ -173,7 +187,11 @@ final class SparkEngine implements Engine {
   private static void checkMainUntouched(TransformRun run, Map<BoundOutput, Long> bases) {
     List<String> moved = new ArrayList<>();
     for (Map.Entry<BoundOutput, Long> entry : bases.entrySet()) {
-      Table table = entry.getKey().existing().orElseThrow();
+      Optional<Table> staged = run.staging().table(entry.getKey());
+      if (staged.isEmpty()) {
+        continue;
+      }
+      Table table = staged.get();
       table.refresh();
       Snapshot now = table.currentSnapshot();
       if (!Objects.equals(snapshotId(now), entry.getValue())) {

@@ -25,9 +25,6 @@ public final class SparkSessions {
   /** This SDK's extensions: they let MERGE errors name the statement's ON condition. */
   public static final String TRANSFORMS_EXTENSIONS = TransformsSessionExtensions.class.getName();
 
-  /** The session setting that sends writes to wap-enabled tables to a branch. */
-  static final String WAP_BRANCH = "spark.wap.branch";
-
   private SparkSessions() {}
 
   /**

@@ -21,7 +21,8 @@ public class FailuresTest extends SparkTestBase {
   static final String OUT = "/Fail/out/accounts";
   static final String MISSING = "/Fail/in/never-built";
 
-  enum Scenario { MERGE_THEN_THROW, MERGE, WRONG_SCHEMA, REPLACE, REPLACE_THEN_THROW, REPLACE_NEW_SCHEMA, DROP, WRITE_MAIN, OTHER_WRITER }
+  enum Scenario { MERGE_THEN_THROW, MERGE, WRONG_SCHEMA, REPLACE, REPLACE_THEN_THROW, REPLACE_NEW_SCHEMA, DROP, WRITE_MAIN,
+    OTHER_WRITER, ADD_COLUMN, SET_PROPERTY, ADD_COLUMN_THEN_THROW }
 
   static volatile Scenario scenario;
   static volatile SparkSession otherWriter;
@@ -51,6 +52,17 @@ public class FailuresTest extends SparkTestBase {
             .writeTo(out.identifier()).createOrReplace();
         case DROP -> spark.sql("DROP TABLE " + out.identifier());
         case WRITE_MAIN -> spark.sql("INSERT INTO " + out.identifier() + ".branch_main VALUES (99, 'sneaky')");
+        case ADD_COLUMN -> spark.sql("ALTER TABLE " + out.identifier() + " ADD COLUMN note STRING");
+        case SET_PROPERTY -> spark.sql("ALTER TABLE " + out.identifier() + " SET TBLPROPERTIES ('write.target-file-size-bytes' = '1024')");
+        case ADD_COLUMN_THEN_THROW -> {
+          try {
+            spark.sql("ALTER TABLE " + out.identifier() + " ADD COLUMN note STRING");
+          } catch (RuntimeException refused) {
+            // A transform that swallows the refusal still cannot change the table.
+          }
+          spark.sql(merge);
+          throw new IllegalStateException("audit failed after the alter");
+        }
         case OTHER_WRITER -> {
           spark.sql(merge);
           otherWriter.sql("INSERT INTO " + out.identifier() + " VALUES (99, 'concurrent')");
@@ -70,6 +82,9 @@ public class FailuresTest extends SparkTestBase {
 
   private long before;
   private List<String> rowsBefore;
+  private java.util.Map<String, String> propertiesBefore;
+  private long snapshotsBefore;
+  private String schemaBefore;
 
   @BeforeEach
   void seed() {
@@ -77,6 +92,13 @@ public class FailuresTest extends SparkTestBase {
     createTable(OUT, "id BIGINT, status STRING", "1, 'Open'", "2, 'Open'");
     before = mainSnapshot(OUT);
     rowsBefore = rows(OUT);
+    propertiesBefore = table(OUT).properties();
+    snapshotsBefore = snapshotCount(OUT);
+    schemaBefore = table(OUT).schema().toString();
+  }
+
+  private long snapshotCount(String path) {
+    return java.util.stream.StreamSupport.stream(table(path).snapshots().spliterator(), false).count();
   }
 
   private TransformResult fails(Scenario which) {
@@ -91,7 +113,11 @@ public class FailuresTest extends SparkTestBase {
     assertThat(mainSnapshot(OUT)).isEqualTo(before);
     assertThat(rows(OUT)).isEqualTo(rowsBefore).containsExactly("[1,Open]", "[2,Open]");
     assertThat(table(OUT).refs()).containsOnlyKeys("main");
-    assertThat(table(OUT).currentSnapshot().summary()).doesNotContainKey(IncrementalState.BUILD_ID);
+    assertThat(table(OUT).currentSnapshot().summary()).doesNotContainKey(IncrementalState.SUMMARY_BUILD_ID);
+    // No lease, no state, no write-audit-publish switch, no snapshot of the failed build left behind.
+    assertThat(table(OUT).properties()).isEqualTo(propertiesBefore);
+    assertThat(snapshotCount(OUT)).isEqualTo(snapshotsBefore);
+    assertThat(table(OUT).schema().toString()).isEqualTo(schemaBefore);
   }
 
   private static String message(TransformResult result) {
@@ -162,9 +188,25 @@ public class FailuresTest extends SparkTestBase {
   }
 
   @Test
-  void anExplicitWriteToMainIsRefusedByIceberg() {
+  void anExplicitWriteToMainIsRefused() {
     TransformResult result = fails(Scenario.WRITE_MAIN);
-    assertThat(message(result)).contains("Cannot write to both branch and WAP branch");
+    assertThat(message(result)).contains("read-only while its transform runs").contains("does not support append");
+    assertOutputUnchanged();
+  }
+
+  @Test
+  void alterTableOnAnExistingOutputIsRefusedAndChangesNothing() {
+    TransformResult added = fails(Scenario.ADD_COLUMN);
+    assertThat(message(added)).contains("ALTER TABLE").contains("refused").contains(OUT).contains("misbehave")
+        .contains("outside the build");
+    assertOutputUnchanged();
+
+    TransformResult property = fails(Scenario.SET_PROPERTY);
+    assertThat(message(property)).contains("ALTER TABLE").contains("refused");
+    assertOutputUnchanged();
+
+    TransformResult swallowed = fails(Scenario.ADD_COLUMN_THEN_THROW);
+    assertThat(message(swallowed)).contains("audit failed after the alter");
     assertOutputUnchanged();
   }
 

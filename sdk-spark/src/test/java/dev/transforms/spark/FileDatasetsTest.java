@@ -78,8 +78,14 @@ public class FileDatasetsTest extends SparkTestBase {
     assertThat(String.valueOf(failed.error().orElseThrow().getMessage())).contains("failing after writing files");
     assertThat(parquetRows(UPPER)).containsExactly("[1,ADA]", "[2,GRACE]");
     assertThat(rows(JOINED)).containsExactly("[1,ADA,login]", "[2,GRACE,login]", "[2,GRACE,logout]");
+    // The dataset is a link to the one version readers see; the failed build's version is gone.
+    assertThat(Files.isSymbolicLink(files(UPPER))).isTrue();
     try (Stream<Path> siblings = Files.list(files(UPPER).getParent())) {
-      assertThat(siblings.map(p -> p.getFileName().toString()).toList()).containsExactly("people-upper");
+      assertThat(siblings.map(p -> p.getFileName().toString()).sorted().toList())
+          .containsExactly(".people-upper.versions", "people-upper");
+    }
+    try (Stream<Path> versions = Files.list(files(UPPER).resolveSibling(".people-upper.versions"))) {
+      assertThat(versions.map(p -> p.getFileName().toString()).toList()).containsExactly(first.buildId());
     }
   }
 }

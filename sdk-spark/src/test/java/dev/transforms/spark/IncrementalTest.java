@@ -76,7 +76,8 @@ public class IncrementalTest extends SparkTestBase {
     assertThat(rows(COPY)).containsExactly("[1,a]", "[2,b]", "[3,c]", "[4,d]", "[5,e]");
     Map<String, String> summary = table(COPY).currentSnapshot().summary();
     assertThat(table(COPY).currentSnapshot().operation()).isEqualTo("append");
-    assertThat(summary).containsEntry("added-records", "2")
+    assertThat(summary).containsEntry("added-records", "2");
+    assertThat(table(COPY).properties())
         .containsEntry(IncrementalState.INPUT_PREFIX + EVENTS, Long.toString(inputSnapshot))
         .containsEntry(IncrementalState.SEMANTIC_VERSION, "1");
 
@@ -103,7 +104,8 @@ public class IncrementalTest extends SparkTestBase {
     assertThat(result.reason()).contains("semantic version changed from 1 to 2");
     assertThat(added).isEqualTo(4);
     assertThat(rows(COPY)).containsExactly("[2,b]", "[3,c]", "[4,d]", "[5,e]");
-    assertThat(table(COPY).currentSnapshot().summary()).containsEntry(IncrementalState.SEMANTIC_VERSION, "2")
+    assertThat(table(COPY).properties()).containsEntry(IncrementalState.SEMANTIC_VERSION, "2")
         .containsEntry(IncrementalState.BUILD_ID, fifth.buildId());
+    assertThat(table(COPY).currentSnapshot().summary()).containsEntry(IncrementalState.SUMMARY_BUILD_ID, fifth.buildId());
   }
 }

@@ -35,7 +35,7 @@ public class QuotingTest extends SparkTestBase {
         out.writeDataFrame(in.dataframe());
         return;
       }
-      SEEN.put("wap.branch", spark.conf().get("spark.wap.branch"));
+      SEEN.put("staging.branch", spark.conf().get(RunningOutputs.SESSION_KEY));
       SEEN.put("overwrite", spark.conf().get("spark.sql.sources.partitionOverwriteMode"));
       SEEN.put("assignment", spark.conf().get("spark.sql.storeAssignmentPolicy"));
       SEEN.put("catalog", spark.conf().get("spark.sql.catalog." + out.catalog()));
@@ -83,20 +83,21 @@ public class QuotingTest extends SparkTestBase {
     assertThat(SEEN).containsEntry("overwrite", "dynamic").containsEntry("assignment", "ANSI")
         .containsEntry("catalog", TransformsSparkCatalog.class.getName()).containsEntry("cache", "false")
         .containsEntry("input at previous", "2").containsEntry("ancestors", "2");
-    assertThat(SEEN.get("wap.branch")).startsWith("transforms_" + second.buildId());
+    assertThat(SEEN.get("staging.branch")).startsWith("transforms_" + second.buildId());
     assertThat(Integer.parseInt(SEEN.get("output snapshots"))).isGreaterThanOrEqualTo(1);
     assertThat(SEEN.get("rewrite_manifests")).contains("refused").contains("rewrite_manifests");
 
-    // Merge, update, delete and the compaction reached main together; the compaction's commit does not
-    // carry the build's state, so the runtime stamped it in a last, empty append.
+    // Merge, update, delete and the compaction reached main together, the compaction last: the build's
+    // state is stored with the publication itself, so no commit follows the compaction.
     Table table = table(OUT);
     List<String> operations = new ArrayList<>();
     for (Snapshot s = table.currentSnapshot(); s.snapshotId() != before; s = table.snapshot(s.parentId())) {
       operations.add(0, s.operation());
     }
-    assertThat(operations).containsExactly("overwrite", "overwrite", "overwrite", "replace", "append");
+    assertThat(operations).containsExactly("overwrite", "overwrite", "overwrite", "replace");
+    assertThat(table.properties()).containsEntry("transforms.state.build-id", second.buildId());
     assertThat(table.refs()).containsOnlyKeys("main");
     // The session the test reads with never had the staging branch.
-    assertThat(spark.conf().getOption("spark.wap.branch").isDefined()).isFalse();
+    assertThat(spark.conf().getOption(RunningOutputs.SESSION_KEY).isDefined()).isFalse();
   }
 }

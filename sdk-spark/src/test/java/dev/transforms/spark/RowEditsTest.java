@@ -55,13 +55,16 @@ public class RowEditsTest extends SparkTestBase {
         "[2,2026-04-12,Archived]", "[3,2026-04-20,Active]", "[5,2026-05-01,Archived]");
 
     // The three statements landed on the staging branch and reached main in one fast-forward, the head
-    // carrying the build's state; the branch is gone.
+    // the table carrying the build's state; the branch is gone.
     Table edited = table(EDITED);
     assertThat(edited.refs()).containsOnlyKeys("main");
     Snapshot head = edited.currentSnapshot();
-    assertThat(head.summary()).containsEntry(IncrementalState.BUILD_ID, second.buildId())
+    assertThat(head.summary()).containsEntry(IncrementalState.SUMMARY_BUILD_ID, second.buildId())
+        .containsEntry(IncrementalState.SUMMARY_TRANSFORM, "edit-rows");
+    assertThat(edited.properties()).containsEntry(IncrementalState.BUILD_ID, second.buildId())
         .containsEntry(IncrementalState.TRANSFORM, "edit-rows")
-        .containsEntry(IncrementalState.INPUT_PREFIX + UPDATES, Long.toString(mainSnapshot(UPDATES)));
+        .containsEntry(IncrementalState.INPUT_PREFIX + UPDATES, Long.toString(mainSnapshot(UPDATES)))
+        .containsEntry(IncrementalState.SNAPSHOT_ID, Long.toString(head.snapshotId()));
     List<String> operations = new java.util.ArrayList<>();
     for (Snapshot s = head; s != null && s.snapshotId() != before; s = edited.snapshot(s.parentId())) {
       operations.add(s.operation());

@@ -47,6 +47,7 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
           result.engine(), result.status() == TransformResult.Status.SKIPPED ? "-"
               : result.incremental() ? "incremental" : "full",
           seconds(result.duration()), result.reason()));
+      result.recovery().forEach(line -> out.append("      recovered: ").append(line).append('\n'));
       for (OutputWrites output : result.outputs()) {
         out.append(String.format("      -> %s (%s): +%d rows, -%d rows, %d files, %d snapshots, snapshot %s%s%n",
             output.path(), output.identifier(), output.rowsAdded(), output.rowsDeleted(), output.filesAdded(),

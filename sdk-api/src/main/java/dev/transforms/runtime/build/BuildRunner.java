@@ -19,6 +19,8 @@ import dev.transforms.runtime.incremental.IncrementalDecision;
 import dev.transforms.runtime.incremental.IncrementalState;
 import dev.transforms.runtime.path.DatasetPath;
 import dev.transforms.runtime.plan.BuildPlan;
+import dev.transforms.runtime.publish.BuildRecovery;
+import dev.transforms.runtime.publish.CrashPoints;
 import dev.transforms.runtime.publish.OutputPublisher;
 import dev.transforms.runtime.publish.OutputWrites;
 import dev.transforms.runtime.spec.DatasetKind;
@@ -128,9 +130,9 @@ public final class BuildRunner implements AutoCloseable {
         if (failedUpstream.isPresent()) {
           result = new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SKIPPED, false,
               "skipped: upstream transform " + failedUpstream.get() + " did not succeed", List.of(), Duration.ZERO,
-              Optional.empty());
+              Optional.empty(), List.of());
         } else {
-          result = runOne(environment, engines, spec, i);
+          result = runOne(environment, engines, spec);
         }
         if (result.status() != TransformResult.Status.SUCCEEDED) {
           failed.add(spec.name());
@@ -148,14 +150,22 @@ public final class BuildRunner implements AutoCloseable {
     return bytes;
   }
 
-  private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec, int index) {
+  private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec) {
     long start = System.nanoTime();
     OutputPublisher publisher = null;
     IncrementalDecision decision = IncrementalDecision.full("");
+    List<String> notes = List.of();
     try {
       Engine engine = engines.engineFor(spec);
       List<LoadedInput> loaded = loadInputs(spec);
       List<BoundOutput> outputs = loadOutputs(spec);
+
+      // What dead builds left on the outputs goes first: their branches, or the rest of their publication.
+      BuildRecovery.Result recovery = BuildRecovery.recover(spec.name(), environment.buildId(), staged(outputs));
+      notes = recovery.notes();
+      if (!recovery.dropped().isEmpty()) {
+        outputs = loadOutputs(spec);
+      }
 
       // Decide from what the outputs remember of the last build and how the inputs changed since.
       Map<DatasetPath, Table> inputTables = new LinkedHashMap<>();
@@ -178,25 +188,35 @@ public final class BuildRunner implements AutoCloseable {
             + " requires an incremental build, but this build must be full: " + decision.reason());
       }
       List<BoundInput> inputs = bindInputs(spec, loaded, stored, decision);
-      Map<String, String> commitProperties = new IncrementalState(spec.name(),
-          options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), current).toSummary();
+      IncrementalState state = new IncrementalState(spec.name(),
+          options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), current);
 
-      String branch = "transforms_" + environment.buildId() + "_" + (index + 1);
-      publisher = OutputPublisher.stage(spec.name(), branch, staged(outputs));
+      publisher = OutputPublisher.stage(spec.name(), environment.buildId(), staged(outputs));
       Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
-      engine.run(new TransformRun(environment, spec, target, inputs, outputs, decision, branch, commitProperties));
-      List<OutputWrites> writes = publisher.publish(commitProperties);
+      engine.run(new TransformRun(environment, spec, target, inputs, outputs, decision, publisher,
+          IncrementalState.provenance(spec.name(), environment.buildId())));
+      CrashPoints.reached("run.returned");
+      OutputPublisher publishing = publisher;
       publisher = null;
+      notes = withEngineNotes(notes, publishing);
+      List<OutputWrites> writes = publishing.publish(state);
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
           decision.incremental(), decision.reason(), writes, Duration.ofNanos(System.nanoTime() - start),
-          Optional.empty());
+          Optional.empty(), notes);
     } catch (RuntimeException | LinkageError e) {
       if (publisher != null) {
+        notes = withEngineNotes(notes, publisher);
         publisher.discard();
       }
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, decision.incremental(),
-          decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)));
+          decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes);
     }
+  }
+
+  private static List<String> withEngineNotes(List<String> notes, OutputPublisher publisher) {
+    List<String> all = new ArrayList<>(notes);
+    all.addAll(publisher.recoveryNotes());
+    return all;
   }
 
   /** Resolves and loads every input, pinning each table's current snapshot. */

@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param outputs what was written to each output; empty unless it succeeded
  * @param duration how long it took, resolution and publication included
  * @param error the failure, when it failed
+ * @param recovery what the build did first to put the outputs in order after builds that died (a
+ *     publication finished, a dead build's branch or unpublished table removed), one line each
  */
 public record TransformResult(
     String transform,
@@ -25,7 +27,26 @@ public record TransformResult(
     String reason,
     List<OutputWrites> outputs,
     Duration duration,
-    Optional<Throwable> error) {
+    Optional<Throwable> error,
+    List<String> recovery) {
+
+  /**
+   * Copies the lists so the result stays immutable.
+   *
+   * @param transform the transform's name
+   * @param engine the engine that ran it
+   * @param status the outcome
+   * @param incremental whether it ran incrementally
+   * @param reason why full, incremental or skipped
+   * @param outputs what was written to each output
+   * @param duration how long it took
+   * @param error the failure, when it failed
+   * @param recovery what was done after builds that died
+   */
+  public TransformResult {
+    outputs = List.copyOf(outputs);
+    recovery = List.copyOf(recovery);
+  }
 
   /** The outcome of a transform. */
   public enum Status {

@@ -1,5 +1,6 @@
 package dev.transforms.runtime.engine;
 
+import dev.transforms.api.PublishConflictException;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.incremental.IncrementalDecision;
 import dev.transforms.runtime.path.DatasetPath;
@@ -22,7 +23,7 @@ public final class TransformRun {
   private final List<BoundInput> inputs;
   private final List<BoundOutput> outputs;
   private final IncrementalDecision decision;
-  private final String stagingBranch;
+  private final OutputStaging staging;
   private final Map<String, String> commitProperties;
 
   /**
@@ -34,8 +35,8 @@ public final class TransformRun {
    * @param inputs the bound inputs, in signature order
    * @param outputs the bound outputs, in signature order
    * @param decision whether this build is incremental, and why
-   * @param stagingBranch the branch that writes to existing output tables must land on
-   * @param commitProperties the snapshot summary properties every commit to an output must carry
+   * @param staging where the run's writes to its outputs go until they are published
+   * @param commitProperties the snapshot summary properties every commit to an output carries
    */
   public TransformRun(
       BuildEnvironment build,
@@ -44,7 +45,7 @@ public final class TransformRun {
       List<BoundInput> inputs,
       List<BoundOutput> outputs,
       IncrementalDecision decision,
-      String stagingBranch,
+      OutputStaging staging,
       Map<String, String> commitProperties) {
     this.build = build;
     this.spec = spec;
@@ -52,7 +53,7 @@ public final class TransformRun {
     this.inputs = List.copyOf(inputs);
     this.outputs = List.copyOf(outputs);
     this.decision = decision;
-    this.stagingBranch = stagingBranch;
+    this.staging = staging;
     this.commitProperties = Map.copyOf(commitProperties);
   }
 
@@ -144,19 +145,29 @@ public final class TransformRun {
   }
 
   /**
-   * The branch every write to an output table that existed before this run must land on. The runtime
-   * cut it from {@code main} before the run and fast-forwards {@code main} to it after the method
-   * returns. Tables the method creates are written directly and dropped if the method throws.
+   * Where the run's writes to its outputs go: every output's staging branch, and the creation of new
+   * outputs. The runtime publishes all of it when the method returns, or throws it away.
+   *
+   * @return the run's output staging
+   */
+  public OutputStaging staging() {
+    return staging;
+  }
+
+  /**
+   * The branch every write to an output table must land on; shorthand for
+   * {@code staging().branch()}. The runtime fast-forwards each output's {@code main} to it after the
+   * method returns.
    *
    * @return the staging branch name
    */
   public String stagingBranch() {
-    return stagingBranch;
+    return staging.branch();
   }
 
   /**
-   * The snapshot summary properties each commit to an output must carry: the incremental state (input
-   * snapshot ids, semantic version, transform name) and the build id.
+   * The snapshot summary properties each commit to an output carries: which transform and build
+   * committed it. Provenance only: the incremental state is stored by the publishing commit.
    *
    * @return the properties to stamp
    */
@@ -169,12 +180,20 @@ public final class TransformRun {
    *
    * @param arguments one argument per parameter, in signature order
    * @throws TransformFailedException wrapping whatever the method threw, naming the transform
+   * @throws PublishConflictException if the method failed because another build created or moved one
+   *     of its outputs meanwhile
    */
   public void invoke(Object[] arguments) {
     try {
       spec.method().invoke(target, arguments);
     } catch (InvocationTargetException e) {
       Throwable cause = e.getCause();
+      for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        if (t instanceof PublishConflictException conflict) {
+          // Another build got to an output first: that, not the method, is why this run fails.
+          throw conflict;
+        }
+      }
       throw new TransformFailedException("Transform " + spec.name() + " failed: "
           + build.config().masker().mask(String.valueOf(cause)), cause);
     } catch (IllegalAccessException e) {

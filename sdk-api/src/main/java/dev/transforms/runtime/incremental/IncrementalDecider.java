@@ -40,7 +40,8 @@ public final class IncrementalDecider {
     }
     IncrementalState first = null;
     for (Map.Entry<DatasetPath, Table> output : outputs.entrySet()) {
-      Optional<IncrementalState> state = IncrementalState.fromSnapshot(output.getValue().currentSnapshot());
+      Map<String, String> properties = output.getValue().properties();
+      Optional<IncrementalState> state = IncrementalState.fromProperties(properties);
       if (state.isEmpty()) {
         return StoredState.none("output " + output.getKey() + " carries no state of a previous build");
       }
@@ -48,14 +49,57 @@ public final class IncrementalDecider {
         return StoredState.none("output " + output.getKey() + " was last written by transform "
             + state.get().transform());
       }
+      Optional<String> moved = rolledBack(output.getKey(), output.getValue(), state.get());
+      if (moved.isPresent()) {
+        return StoredState.none(moved.get());
+      }
       if (first == null) {
         first = state.get();
-      } else if (!first.inputSnapshots().equals(state.get().inputSnapshots())
+      } else if (!first.buildId().equals(state.get().buildId())
+          || !first.inputSnapshots().equals(state.get().inputSnapshots())
           || first.semanticVersion() != state.get().semanticVersion()) {
-        return StoredState.none("outputs disagree on the last build's state (a build was published in part)");
+        return StoredState.none("outputs disagree on the last build's state: output " + output.getKey()
+            + " was published by build " + state.get().buildId() + ", the others by build " + first.buildId());
       }
     }
     return new StoredState(Optional.of(first), "");
+  }
+
+  /**
+   * Checks that an output still holds what the build that stored its state published: its
+   * {@code main} then must be its {@code main} now, or an ancestor of it (writers may add to an
+   * output, and maintenance may compact it). A rollback, a replace or an emptied table makes the state
+   * describe rows the output no longer has.
+   *
+   * @param path the output's path, for the reason
+   * @param table the output table
+   * @param state the state it carries
+   * @return the reason the state no longer holds, or empty
+   */
+  static Optional<String> rolledBack(DatasetPath path, Table table, IncrementalState state) {
+    OptionalLong published = IncrementalState.parseSnapshot(table.properties().get(IncrementalState.SNAPSHOT_ID));
+    if (published.isEmpty()) {
+      return Optional.empty();
+    }
+    Snapshot current = table.currentSnapshot();
+    String since = " since build " + state.buildId() + " published snapshot " + published.getAsLong();
+    if (current == null) {
+      return Optional.of("output " + path + " has no snapshot any more (emptied or replaced" + since + ")");
+    }
+    if (table.snapshot(published.getAsLong()) != null) {
+      for (Snapshot s = current; s != null; s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+        if (s.snapshotId() == published.getAsLong()) {
+          return Optional.empty();
+        }
+      }
+      return Optional.of("output " + path + " was rolled back or replaced" + since);
+    }
+    // The published snapshot expired: sequence numbers still tell a rollback (they only grow).
+    OptionalLong sequence = IncrementalState.parseSnapshot(table.properties().get(IncrementalState.SEQUENCE_NUMBER));
+    if (sequence.isPresent() && current.sequenceNumber() < sequence.getAsLong()) {
+      return Optional.of("output " + path + " was rolled back" + since);
+    }
+    return Optional.empty();
   }
 
   /**

@@ -3,174 +3,380 @@ package dev.transforms.runtime.publish;
 import dev.transforms.api.PublishConflictException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.catalog.ResolvedTable;
+import dev.transforms.runtime.engine.BoundOutput;
+import dev.transforms.runtime.engine.OutputStaging;
 import dev.transforms.runtime.incremental.IncrementalState;
 import dev.transforms.runtime.path.DatasetPath;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
-import org.apache.iceberg.AppendFiles;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.Transaction;
+import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
 
 /**
- * Makes a transform's writes all-or-nothing (write-audit-publish on Iceberg branches).
+ * Makes a transform's writes all-or-nothing, whatever process dies where.
  *
- * <p>Before the method runs, {@link #stage} cuts a staging branch from {@code main} on every output
- * table that exists; engines write there. When the method returns, {@link #publish} fast-forwards
- * each output's {@code main} to its staging branch and removes the branch in one metadata commit, so
- * readers see all of the transform's changes at once, carrying the build's incremental state. If the
- * method throws, {@link #discard} removes the branches and drops the tables the build created: every
- * output is as it was. If another writer moved {@code main} meanwhile, the fast-forward is refused and
- * {@link PublishConflictException} is raised: nothing is published and no commit is lost.
+ * <p>The protocol, per output table (each step is one catalog commit):
+ * <ol>
+ *   <li><b>Stage.</b> Before the method runs, every output that exists gets the run's staging branch,
+ *       cut from {@code main}, and the build's {@link BuildLease lease}, in one commit. An output the
+ *       run creates is created empty on {@code main} carrying the lease and a created-by mark, then gets
+ *       its branch. Engines send every write of the run to the branch.
+ *   <li><b>Publish.</b> When the method returns, every output is checked first (its {@code main} did
+ *       not move, its branch is there, its schema, spec and properties are as they were); then each
+ *       output's {@code main} is fast-forwarded to its branch in one commit that also removes the
+ *       branch, the lease and the created-by mark and stores the build's
+ *       {@link IncrementalState state} as table properties. No snapshot is added to carry the state.
+ *   <li><b>Discard.</b> When the method throws, each output's branch and lease are removed, the
+ *       snapshots only the branch reached are expired with their files, a changed schema, spec or
+ *       property is put back, and a table the run created (and nobody published) is dropped.
+ * </ol>
+ * So a reader of {@code main} sees an output's previous state or the complete new one; the state is
+ * written only by the publishing commit; and a build only ever removes what carries its own build id.
+ * What a killed build leaves (branch, lease, unpublished table) is removed by the next build that
+ * touches the output ({@link BuildRecovery}), which tells a dead build from a running one by its lease.
  *
- * <p>Outputs are published one table after the other: Iceberg has no commit across tables. Every
- * output is checked for conflicts before the first is published, which leaves only a narrow window.
+ * <p>Iceberg has no commit across tables, so a transform with several outputs publishes them one
+ * after the other, after checking all of them. If the process dies between two of them, the next build
+ * finishes the publication from the branches left behind ({@link BuildRecovery}).
  */
-public final class OutputPublisher {
+public final class OutputPublisher implements OutputStaging {
 
-  private final String branch;
+  private static final ScheduledExecutorService RENEWALS = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread thread = new Thread(r, "transforms-lease-renewal");
+    thread.setDaemon(true);
+    return thread;
+  });
+
   private final String transform;
-  private final List<Staged> staged = new ArrayList<>();
+  private final String buildId;
+  private final String branch;
+  private volatile BuildLease lease;
+  private final Map<DatasetPath, Staged> staged = new LinkedHashMap<>();
+  private final List<String> recovered = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private ScheduledFuture<?> renewal;
 
-  private OutputPublisher(String branch, String transform) {
-    this.branch = branch;
+  private OutputPublisher(String transform, String buildId) {
     this.transform = transform;
+    this.buildId = buildId;
+    this.branch = StagingMarks.branch(buildId);
+    this.lease = BuildLease.forThisProcess(buildId);
   }
 
   /**
-   * Cuts the staging branch on each output that exists.
+   * Cuts the staging branch, with this build's lease, on each output that exists.
    *
    * @param transform the transform's name, for messages
-   * @param branch the staging branch name
+   * @param buildId the build's id
    * @param outputs every output table of the transform, with its catalog and, if it exists, the table
    * @return the publisher that publishes or discards them
    */
-  public static OutputPublisher stage(String transform, String branch, List<Output> outputs) {
-    OutputPublisher publisher = new OutputPublisher(branch, transform);
-    for (Output output : outputs) {
-      Long base = null;
-      if (output.existing() != null) {
-        Table table = output.existing();
-        Snapshot current = table.currentSnapshot();
-        base = current == null ? null : current.snapshotId();
-        table.manageSnapshots().createBranch(branch).commit();
+  public static OutputPublisher stage(String transform, String buildId, List<Output> outputs) {
+    OutputPublisher publisher = new OutputPublisher(transform, buildId);
+    try {
+      for (Output output : outputs) {
+        Staged entry = new Staged(output);
+        publisher.staged.put(output.path(), entry);
+        if (output.existing() != null) {
+          Table table = output.existing();
+          table.refresh();
+          Snapshot current = table.currentSnapshot();
+          entry.base = current == null ? null : current.snapshotId();
+          entry.shape = TableShape.of(table);
+          TableCommits.commit(table, transaction -> {
+            transaction.manageSnapshots().createBranch(publisher.branch).commit();
+            transaction.updateProperties().set(StagingMarks.leaseKey(buildId), publisher.lease.encode()).commit();
+          });
+          entry.table = table;
+          CrashPoints.reached("stage.branch");
+        }
       }
-      publisher.staged.add(new Staged(output, base));
+    } catch (RuntimeException e) {
+      publisher.discard();
+      throw e;
     }
+    publisher.renewal = RENEWALS.scheduleWithFixedDelay(publisher::renewLeases,
+        BuildLease.DURATION.toMillis() / 3, BuildLease.DURATION.toMillis() / 3, TimeUnit.MILLISECONDS);
     return publisher;
   }
 
+  @Override
+  public String branch() {
+    return branch;
+  }
+
+  @Override
+  public Map<String, String> creationProperties() {
+    return Map.of(StagingMarks.leaseKey(buildId), lease.encode(), StagingMarks.CREATED_BY, buildId);
+  }
+
+  @Override
+  public Table createTable(BoundOutput output, org.apache.iceberg.Schema schema,
+      org.apache.iceberg.PartitionSpec spec, Map<String, String> properties) {
+    Staged entry = entry(output);
+    Map<String, String> all = new LinkedHashMap<>(properties);
+    all.putAll(creationProperties());
+    try {
+      entry.output.catalog().buildTable(entry.output.resolved().identifier(), schema)
+          .withPartitionSpec(spec).withProperties(all).create();
+    } catch (AlreadyExistsException e) {
+      throw createdElsewhere(output, e);
+    }
+    return registerCreated(output);
+  }
+
+  @Override
+  public synchronized Table registerCreated(BoundOutput output) {
+    Staged entry = entry(output);
+    if (entry.table != null) {
+      return entry.table;
+    }
+    CrashPoints.reached("create.table");
+    Table table;
+    try {
+      table = entry.output.catalog().loadTable(entry.output.resolved().identifier());
+    } catch (NoSuchTableException e) {
+      throw createdElsewhere(output, e);
+    }
+    if (!buildId.equals(table.properties().get(StagingMarks.CREATED_BY))) {
+      throw createdElsewhere(output, null);
+    }
+    table.manageSnapshots().createBranch(branch).commit();
+    CrashPoints.reached("create.branch");
+    entry.uuid = table.uuid();
+    entry.table = table;
+    return table;
+  }
+
+  @Override
+  public synchronized Optional<Table> table(BoundOutput output) {
+    return Optional.ofNullable(entry(output).table);
+  }
+
+  @Override
+  public void recovered(String note) {
+    recovered.add(note);
+  }
+
   /**
-   * Publishes every output: stamps the build's state when the head lacks it, then fast-forwards
-   * {@code main} to the staging branch and removes the branch.
+   * What the engines did during the run to put outputs in order after builds that died.
    *
-   * @param commitProperties the summary properties the published head must carry (incremental state)
+   * @return one line per action
+   */
+  public List<String> recoveryNotes() {
+    return List.copyOf(recovered);
+  }
+
+  @Override
+  public PublishConflictException createdElsewhere(BoundOutput output, Throwable cause) {
+    String creator = null;
+    try {
+      Table table = entry(output).output.catalog().loadTable(output.resolved().identifier());
+      creator = table.properties().get(StagingMarks.CREATED_BY);
+    } catch (RuntimeException e) {
+      // The table's creator is only a detail of the message.
+    }
+    return new PublishConflictException("Cannot create output " + output.parameter().requirePath() + " ("
+        + output.resolved() + ") of transform " + transform + ": another build" + (creator == null ? ""
+        : " (" + creator + ")") + " created it while this one ran. This build published nothing and left the other "
+        + "build's table alone; build again once it is done.", cause);
+  }
+
+  private Staged entry(BoundOutput output) {
+    Staged entry = staged.get(output.parameter().requirePath());
+    if (entry == null) {
+      throw new IllegalArgumentException("Output " + output.parameter().requirePath() + " is not staged by transform "
+          + transform);
+    }
+    return entry;
+  }
+
+  private void renewLeases() {
+    if (!lease.dueForRenewal()) {
+      return;
+    }
+    BuildLease renewed = lease.renewed();
+    lease = renewed;
+    for (Staged entry : stagedTables()) {
+      try {
+        entry.table.updateProperties().set(StagingMarks.leaseKey(buildId), renewed.encode()).commit();
+      } catch (RuntimeException e) {
+        // Renewal is retried at the next tick; a lapsed lease only lets others clean up after us.
+      }
+    }
+  }
+
+  private synchronized List<Staged> stagedTables() {
+    return staged.values().stream().filter(s -> s.table != null).toList();
+  }
+
+  private void stopRenewals() {
+    if (renewal != null) {
+      renewal.cancel(false);
+    }
+  }
+
+  /**
+   * Publishes every output: checks them all, then fast-forwards each one's {@code main} to its staging
+   * branch in a commit that removes the branch and the lease and stores the build's state.
+   *
+   * @param state the state the outputs must carry (the inputs this build consumed)
    * @return what was written to each output
    * @throws PublishConflictException if another writer moved an output's {@code main} meanwhile;
    *     every staging branch is then removed and nothing is published
+   * @throws TransformsException if the run changed an output's schema, spec or properties, or lost a
+   *     staging branch; nothing is published
    */
-  public List<OutputWrites> publish(Map<String, String> commitProperties) {
-    String buildId = commitProperties.get(IncrementalState.BUILD_ID);
-    for (Staged output : staged) {
-      if (output.existedBefore()) {
-        Table table = output.output().existing();
-        table.refresh();
-        Snapshot main = table.currentSnapshot();
-        Long mainNow = main == null ? null : main.snapshotId();
-        if (!Objects.equals(mainNow, output.baseSnapshot())) {
-          discard();
-          throw new PublishConflictException("Cannot publish transform " + transform + ": output "
-              + output.output().path() + " (" + output.output().resolved() + ") moved from snapshot "
-              + output.baseSnapshot() + " to " + mainNow + " while the transform ran; nothing was published. "
-              + "Build again to run on the new data.");
-        }
+  public List<OutputWrites> publish(IncrementalState state) {
+    stopRenewals();
+    try {
+      for (Staged entry : staged.values()) {
+        check(entry);
       }
+    } catch (RuntimeException e) {
+      discard();
+      throw e;
     }
     List<OutputWrites> writes = new ArrayList<>();
-    for (Staged output : staged) {
-      writes.add(output.existedBefore() ? publishExisting(output, commitProperties, buildId)
-          : publishCreated(output, commitProperties, buildId));
+    List<DatasetPath> published = new ArrayList<>();
+    for (Staged entry : staged.values()) {
+      if (entry.table == null) {
+        // A new output the transform never wrote: there is nothing to publish.
+        writes.add(new OutputWrites(entry.output.path(), entry.output.resolved().toString(), 0, 0, 0, 0,
+            OptionalLong.empty(), false));
+        continue;
+      }
+      try {
+        publishOne(entry, state);
+      } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
+        discard();
+        throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.output.path()
+            + " (" + entry.output.resolved() + ") moved while the transform ran (" + e.getMessage() + "); "
+            + (published.isEmpty() ? "nothing was published."
+                : "outputs " + published + " were published, this one and those after it were not; the next build "
+                    + "of the transform rebuilds them all in full.")
+            + " Build again to run on the new data.", e);
+      }
+      published.add(entry.output.path());
+      entry.published = true;
+      CrashPoints.reached("publish.output");
+      writes.add(summarize(entry));
     }
     return writes;
   }
 
-  private OutputWrites publishExisting(Staged output, Map<String, String> props, String buildId) {
-    Table table = output.output().existing();
-    SnapshotRef ref = table.refs().get(branch);
-    if (ref == null) {
-      throw new TransformsException("Staging branch " + branch + " of output " + output.output().path()
-          + " disappeared while transform " + transform + " ran; nothing was published");
+  private void check(Staged entry) {
+    if (entry.table == null) {
+      return;
     }
-    Snapshot head = table.snapshot(ref.snapshotId());
-    // One catalog commit: the state stamp (when the head lacks it), the fast-forward and the branch removal.
-    Transaction transaction = table.newTransaction();
-    if (!buildId.equals(head.summary().get(IncrementalState.BUILD_ID))) {
-      AppendFiles stamp = transaction.newAppend().toBranch(branch);
-      props.forEach(stamp::set);
-      stamp.commit();
+    Table table = entry.table;
+    table.refresh();
+    if (entry.uuid != null && !entry.uuid.equals(table.uuid())) {
+      throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.output.path()
+          + " was dropped and created again by someone else while the transform ran; nothing was published.");
     }
-    try {
-      if (output.baseSnapshot() == null) {
-        long newHead = transaction.table().refs().get(branch).snapshotId();
-        transaction.manageSnapshots().setCurrentSnapshot(newHead).removeBranch(branch).commit();
-      } else {
-        transaction.manageSnapshots().fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch).removeBranch(branch).commit();
-      }
-      transaction.commitTransaction();
-    } catch (ValidationException | CommitFailedException e) {
-      discard();
+    Snapshot main = table.currentSnapshot();
+    Long mainNow = main == null ? null : main.snapshotId();
+    if (!Objects.equals(mainNow, entry.base)) {
       throw new PublishConflictException("Cannot publish transform " + transform + ": output "
-          + output.output().path() + " moved while the transform ran (" + e.getMessage()
-          + "); nothing of it was published. Build again to run on the new data.", e);
+          + entry.output.path() + " (" + entry.output.resolved() + ") moved from snapshot " + entry.base + " to "
+          + mainNow + " while the transform ran; nothing was published. Build again to run on the new data.");
     }
-    // The committed transaction left the table object at the published metadata: no refresh needed.
-    return summarize(output, table, output.baseSnapshot(), false);
+    if (!table.refs().containsKey(branch)) {
+      throw new TransformsException("Staging branch " + branch + " of output " + entry.output.path()
+          + " disappeared while transform " + transform + " ran; nothing was published. Build again.");
+    }
+    if (entry.shape != null) {
+      List<String> changes = entry.shape.differences(table, TableShape.of(table));
+      if (!changes.isEmpty()) {
+        throw new TransformsException("Transform " + transform + " changed output " + entry.output.path()
+            + " (" + entry.output.resolved() + ") beyond its rows while it ran; Iceberg applies such changes to the "
+            + "whole table at once, so they cannot wait for the publish. Nothing was published and the table was "
+            + "put back. What changed:\n  - " + String.join("\n  - ", changes) + "\nChange the table's schema, "
+            + "partitioning or properties outside the build (or on a new output, in its first build).");
+      }
+    }
   }
 
-  private OutputWrites publishCreated(Staged output, Map<String, String> props, String buildId) {
-    Catalog catalog = output.output().catalog();
-    ResolvedTable resolved = output.output().resolved();
-    if (!catalog.tableExists(resolved.identifier())) {
-      return new OutputWrites(output.output().path(), resolved.toString(), 0, 0, 0, 0, OptionalLong.empty(), false);
-    }
-    Table table = catalog.loadTable(resolved.identifier());
-    Snapshot head = table.currentSnapshot();
-    if (head == null || !buildId.equals(head.summary().get(IncrementalState.BUILD_ID))) {
-      stamp(table.newAppend(), props);
-      table.refresh();
-    }
-    return summarize(output, table, null, true);
+  private void publishOne(Staged entry, IncrementalState state) {
+    Table table = entry.table;
+    TableCommits.commit(table, transaction -> {
+      Snapshot main = table.currentSnapshot();
+      if (!Objects.equals(main == null ? null : main.snapshotId(), entry.base)) {
+        throw new ValidationException("main moved from snapshot %s to %s", entry.base,
+            main == null ? null : main.snapshotId());
+      }
+      Snapshot head = table.snapshot(table.refs().get(branch).snapshotId());
+      transaction.manageSnapshots().fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch).removeBranch(branch).commit();
+      UpdateProperties properties = transaction.updateProperties();
+      storeState(table, properties, state, head);
+      properties.remove(StagingMarks.leaseKey(buildId));
+      if (table.properties().containsKey(StagingMarks.CREATED_BY)) {
+        properties.remove(StagingMarks.CREATED_BY);
+      }
+      properties.commit();
+    });
   }
 
-  private static void stamp(AppendFiles append, Map<String, String> props) {
-    props.forEach(append::set);
-    append.commit();
+  /**
+   * Adds to a property update what stores a build's state on an output whose {@code main} becomes
+   * {@code head}: the state's keys, the output's snapshot, and the removal of stale state keys.
+   *
+   * @param table the output, as loaded before the update
+   * @param update the update to add to
+   * @param state the build's state
+   * @param head the snapshot {@code main} points to once the update commits, or null
+   */
+  static void storeState(Table table, UpdateProperties update, IncrementalState state, Snapshot head) {
+    Map<String, String> next = new LinkedHashMap<>(state.toProperties());
+    next.put(IncrementalState.SNAPSHOT_ID, head == null ? IncrementalState.NO_SNAPSHOT : Long.toString(head.snapshotId()));
+    next.put(IncrementalState.SEQUENCE_NUMBER, head == null ? "0" : Long.toString(head.sequenceNumber()));
+    for (String key : table.properties().keySet()) {
+      if (key.startsWith(IncrementalState.PREFIX) && !next.containsKey(key)) {
+        update.remove(key);
+      }
+    }
+    next.forEach(update::set);
   }
 
-  private static OutputWrites summarize(Staged output, Table table, Long base, boolean created) {
+  private OutputWrites summarize(Staged entry) {
+    Table table = entry.table;
     long added = 0;
     long deleted = 0;
     long files = 0;
     int count = 0;
     Snapshot snapshot = table.currentSnapshot();
-    while (snapshot != null && (base == null || snapshot.snapshotId() != base)) {
+    while (snapshot != null && (entry.base == null || snapshot.snapshotId() != entry.base)) {
       Map<String, String> summary = snapshot.summary();
       added += number(summary, "added-records");
       deleted += number(summary, "deleted-records");
       files += number(summary, "added-data-files");
-      count++;
+      // The empty snapshot a new table's branch starts from is bookkeeping, not a write.
+      if (!(entry.uuid != null && snapshot.parentId() == null && number(summary, "added-data-files") == 0
+          && number(summary, "added-delete-files") == 0)) {
+        count++;
+      }
       snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
     }
     Snapshot current = table.currentSnapshot();
-    return new OutputWrites(output.output().path(), output.output().resolved().toString(), added, deleted, files, count,
-        current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()), created);
+    return new OutputWrites(entry.output.path(), entry.output.resolved().toString(), added, deleted, files, count,
+        current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()), entry.uuid != null);
   }
 
   private static long number(Map<String, String> summary, String key) {
@@ -179,28 +385,98 @@ public final class OutputPublisher {
   }
 
   /**
-   * Throws away everything the transform wrote: removes the staging branches and drops the tables
-   * this build created. Safe to call more than once.
+   * Throws away everything the transform wrote to outputs not yet published: removes their staging
+   * branches and leases, expires the snapshots only those branches reached (deleting their files),
+   * puts back a changed schema, spec or property, and drops the tables this build created. Safe to
+   * call more than once; keeps going when one output fails.
    */
   public void discard() {
-    for (Staged output : staged) {
+    stopRenewals();
+    for (Staged entry : staged.values()) {
+      if (entry.published) {
+        continue;
+      }
       try {
-        if (output.existedBefore()) {
-          Table table = output.output().existing();
-          table.refresh();
-          if (table.refs().containsKey(branch)) {
-            table.manageSnapshots().removeBranch(branch).commit();
-          }
-        } else {
-          Catalog catalog = output.output().catalog();
-          if (catalog.tableExists(output.output().resolved().identifier())) {
-            catalog.dropTable(output.output().resolved().identifier(), true);
-          }
-        }
+        discardOne(entry);
       } catch (RuntimeException e) {
-        // Keep discarding the other outputs; a leftover branch is invisible to readers of main.
+        // Keep discarding the other outputs; what is left carries this build's dead lease and is
+        // removed by the next build that touches the output.
       }
     }
+  }
+
+  private void discardOne(Staged entry) {
+    Catalog catalog = entry.output.catalog();
+    ResolvedTable resolved = entry.output.resolved();
+    Table table = entry.table;
+    if (table == null) {
+      // The engine may have created the table without registering it (it died in between).
+      try {
+        table = catalog.loadTable(resolved.identifier());
+      } catch (NoSuchTableException e) {
+        return;
+      }
+      if (entry.output.existing() == null && !buildId.equals(table.properties().get(StagingMarks.CREATED_BY))) {
+        return;
+      }
+    }
+    table.refresh();
+    if (entry.output.existing() == null && buildId.equals(table.properties().get(StagingMarks.CREATED_BY))
+        && table.currentSnapshot() == null) {
+      catalog.dropTable(resolved.identifier(), true);
+      CrashPoints.reached("discard.drop");
+      return;
+    }
+    removeMarks(table, buildId, "discard");
+    if (entry.shape != null) {
+      entry.shape.restore(table);
+    }
+  }
+
+  /**
+   * Removes a build's marks from a table: first its staging branches, then the snapshots only they
+   * reached (and any snapshot of the build no ref reaches any more), then its lease and created-by
+   * mark. The lease goes last, so a process that dies half-way leaves a mark for the next build to
+   * finish the job.
+   *
+   * @param table the table
+   * @param buildId the build
+   * @param points the crash points' prefix, {@code discard} or {@code recover}
+   * @return how many snapshots were expired
+   */
+  static int removeMarks(Table table, String buildId, String points) {
+    table.refresh();
+    Set<String> branches = StagingMarks.branchesOf(table, buildId);
+    Set<Long> expired = new java.util.LinkedHashSet<>(BranchSnapshots.onlyOn(table, branches));
+    if (!branches.isEmpty()) {
+      TableCommits.commit(table, transaction -> {
+        Set<String> present = StagingMarks.branchesOf(table, buildId);
+        if (!present.isEmpty()) {
+          org.apache.iceberg.ManageSnapshots refs = transaction.manageSnapshots();
+          present.forEach(refs::removeBranch);
+          refs.commit();
+        }
+      });
+      CrashPoints.reached(points + ".branch");
+    }
+    expired.addAll(BranchSnapshots.unreachableOf(table, buildId));
+    BranchSnapshots.expire(table, expired);
+    if (!expired.isEmpty()) {
+      CrashPoints.reached(points + ".expired");
+    }
+    table.refresh();
+    if (table.properties().containsKey(StagingMarks.leaseKey(buildId))
+        || buildId.equals(table.properties().get(StagingMarks.CREATED_BY))) {
+      TableCommits.commit(table, transaction -> {
+        UpdateProperties properties = transaction.updateProperties();
+        properties.remove(StagingMarks.leaseKey(buildId));
+        if (buildId.equals(table.properties().get(StagingMarks.CREATED_BY))) {
+          properties.remove(StagingMarks.CREATED_BY);
+        }
+        properties.commit();
+      });
+    }
+    return expired.size();
   }
 
   /**
@@ -213,9 +489,21 @@ public final class OutputPublisher {
    */
   public record Output(DatasetPath path, ResolvedTable resolved, Catalog catalog, Table existing) {}
 
-  private record Staged(Output output, Long baseSnapshot) {
-    boolean existedBefore() {
-      return output.existing() != null;
+  /** An output as this run stages it. */
+  private static final class Staged {
+    final Output output;
+    /** The table written: the existing one, or the one this run created; null until then. */
+    Table table;
+    /** {@code main}'s snapshot when staged; null for an empty or a new table. */
+    Long base;
+    /** The table-level metadata before the run, for an existing output. */
+    TableShape shape;
+    /** The id of the table this run created. */
+    java.util.UUID uuid;
+    boolean published;
+
+    Staged(Output output) {
+      this.output = output;
     }
   }
 }

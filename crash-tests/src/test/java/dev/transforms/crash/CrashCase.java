@@ -1,0 +1,63 @@
+package dev.transforms.crash;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One kind of build the crash matrix kills: the transform built, what is built before it, which
+ * points of the protocol apply.
+ *
+ * @param name the row's name in the matrix
+ * @param crashed the transform class the killed child builds
+ * @param setup the transform class built (and published) before, if any: the output then exists
+ * @param after the transform class the build after the kill runs (the crashed one unless it fails)
+ * @param failing whether the crashed transform throws (its build never publishes)
+ * @param plainFolder whether the file output starts as a plain folder written by hand
+ * @param killedBefore a build killed at a point before the crashed one, to leave something to recover
+ * @param points the protocol points to kill the crashed build at
+ */
+record CrashCase(String name, Class<?> crashed, Optional<Class<?>> setup, Class<?> after, boolean failing,
+    boolean plainFolder, Optional<Kill> killedBefore, List<String> points) {
+
+  /** A child killed at a point. */
+  record Kill(Class<?> transform, String point) {}
+
+  static CrashCase of(String name, Class<?> crashed) {
+    return new CrashCase(name, crashed, Optional.empty(), crashed, false, false, Optional.empty(), List.of());
+  }
+
+  CrashCase setup(Class<?> transform) {
+    return new CrashCase(name, crashed, Optional.of(transform), after, failing, plainFolder, killedBefore, points);
+  }
+
+  CrashCase after(Class<?> transform) {
+    return new CrashCase(name, crashed, setup, transform, failing, plainFolder, killedBefore, points);
+  }
+
+  CrashCase thatFails() {
+    return new CrashCase(name, crashed, setup, after, true, plainFolder, killedBefore, points);
+  }
+
+  CrashCase overPlainFolder() {
+    return new CrashCase(name, crashed, setup, after, failing, true, killedBefore, points);
+  }
+
+  CrashCase killedBefore(Class<?> transform, String point) {
+    return new CrashCase(name, crashed, setup, after, failing, plainFolder, Optional.of(new Kill(transform, point)),
+        points);
+  }
+
+  CrashCase points(List<String> which) {
+    return new CrashCase(name, crashed, setup, after, failing, plainFolder, killedBefore, which);
+  }
+
+  /** Whether the case needs Spark in the test JVM (to set up, or to check file outputs). */
+  boolean spark() {
+    return crashed.getSimpleName().startsWith("Spark");
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

@@ -1,0 +1,198 @@
+package dev.transforms.crash;
+
+import dev.transforms.api.Incremental;
+import dev.transforms.api.Output;
+import dev.transforms.api.ReadMode;
+import dev.transforms.api.TableInput;
+import dev.transforms.api.TableOutput;
+import dev.transforms.api.Transform;
+import dev.transforms.runtime.publish.CrashPoints;
+import dev.transforms.singlenode.IcebergInput;
+import dev.transforms.singlenode.IcebergOutput;
+import dev.transforms.singlenode.SingleNodeTransformContext;
+import dev.transforms.singlenode.edits.RowEdits;
+import dev.transforms.spark.IncrementalTransformInput;
+import dev.transforms.spark.TableTransformInput;
+import dev.transforms.spark.TableTransformOutput;
+import dev.transforms.spark.TransformOutput;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * The transforms the crash tests kill: each copies the input to its outputs in two writes (the even
+ * ids, then the odd ones), with a crash point between them, so a kill there leaves half a result
+ * staged. After any successful build, every output holds exactly the input's rows.
+ */
+public final class CrashTransforms {
+
+  /** The input: {@code id bigint, v string}. */
+  public static final String EVENTS = "/Crash/in/events";
+  /** The Spark outputs. */
+  public static final String SPARK_OUT = "/Crash/out/spark";
+  /** The single-node outputs. */
+  public static final String SINGLE_OUT = "/Crash/out/single";
+  /** The two outputs of one transform. */
+  public static final String FIRST_OF_TWO = "/Crash/out/first";
+  /** The second of them. */
+  public static final String SECOND_OF_TWO = "/Crash/out/second";
+  /** A file output. */
+  public static final String FILES_OUT = "/Crash/out/files";
+
+  private CrashTransforms() {}
+
+  private static void copyInTwoWrites(Dataset<Row> rows, TableTransformOutput out) {
+    out.writeDataFrame(rows.filter("id % 2 = 0"));
+    CrashPoints.reached("run.written");
+    try {
+      rows.filter("id % 2 = 1").writeTo(out.identifier()).append();
+    } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** An incremental Spark copy: appends the added rows. */
+  public static class SparkIncremental {
+    /**
+     * Copies the added rows.
+     *
+     * @param in the input
+     * @param out the output
+     */
+    @Transform(name = "spark-incremental")
+    @Incremental
+    public void copy(@TableInput(EVENTS) IncrementalTransformInput in, @TableOutput(SPARK_OUT) TableTransformOutput out) {
+      copyInTwoWrites(in.dataframe(), out);
+    }
+  }
+
+  /** A Spark copy that rebuilds in full every time. */
+  public static class SparkFull {
+    /**
+     * Copies every row.
+     *
+     * @param in the input
+     * @param out the output
+     */
+    @Transform(name = "spark-full")
+    public void copy(@TableInput(EVENTS) TableTransformInput in, @TableOutput(SPARK_OUT) TableTransformOutput out) {
+      copyInTwoWrites(in.dataframe(), out);
+    }
+  }
+
+  /** A Spark transform writing plain files. */
+  public static class SparkFiles {
+    /**
+     * Writes the input as Parquet files.
+     *
+     * @param in the input
+     * @param out the file output
+     */
+    @Transform(name = "spark-files")
+    public void copy(@TableInput(EVENTS) TableTransformInput in, @Output(FILES_OUT) TransformOutput out) {
+      out.writeDataFrame(in.dataframe());
+    }
+  }
+
+  /** The rows of {@code rows} whose id has the given parity, as a new batch. */
+  static VectorSchemaRoot withParity(VectorSchemaRoot rows, int parity, BufferAllocator allocator) {
+    BigIntVector ids = (BigIntVector) rows.getVector("id");
+    VarCharVector values = (VarCharVector) rows.getVector("v");
+    VectorSchemaRoot out = VectorSchemaRoot.create(rows.getSchema(), allocator);
+    BigIntVector outIds = (BigIntVector) out.getVector("id");
+    VarCharVector outValues = (VarCharVector) out.getVector("v");
+    int n = 0;
+    for (int i = 0; i < rows.getRowCount(); i++) {
+      if (Math.floorMod(ids.get(i), 2) == parity) {
+        outIds.setSafe(n, ids.get(i));
+        if (values.isNull(i)) {
+          outValues.setNull(n);
+        } else {
+          outValues.setSafe(n, values.get(i));
+        }
+        n++;
+      }
+    }
+    out.setRowCount(n);
+    return out;
+  }
+
+  private static void copyInTwoWrites(VectorSchemaRoot rows, IcebergOutput out, BufferAllocator allocator) {
+    try (VectorSchemaRoot evens = withParity(rows, 0, allocator); VectorSchemaRoot odds = withParity(rows, 1, allocator)) {
+      out.writeTable(evens);
+      CrashPoints.reached("run.written");
+      RowEdits.on(out.table().orElseThrow()).append(odds);
+    }
+  }
+
+  /** An incremental single-node copy. */
+  public static class SingleIncremental {
+    /**
+     * Copies the added rows.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out the output
+     */
+    @Transform(name = "single-incremental")
+    @Incremental
+    public void copy(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput(SINGLE_OUT) IcebergOutput out) {
+      copyInTwoWrites(in.arrow(ReadMode.ADDED), out, ctx.allocator());
+    }
+  }
+
+  /** A single-node copy that rebuilds in full every time. */
+  public static class SingleFull {
+    /**
+     * Copies every row.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out the output
+     */
+    @Transform(name = "single-full")
+    public void copy(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput(SINGLE_OUT) IcebergOutput out) {
+      copyInTwoWrites(in.arrow(), out, ctx.allocator());
+    }
+  }
+
+  /** A single-node copy to two outputs. */
+  public static class TwoOutputs {
+    /**
+     * Copies every row to both outputs.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param first one output
+     * @param second the other
+     */
+    @Transform(name = "two-outputs")
+    public void copy(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput(FIRST_OF_TWO) IcebergOutput first, @TableOutput(SECOND_OF_TWO) IcebergOutput second) {
+      copyInTwoWrites(in.arrow(), first, ctx.allocator());
+      copyInTwoWrites(in.arrow(), second, ctx.allocator());
+    }
+  }
+
+  /** A single-node copy that throws after writing. */
+  public static class SingleFailing {
+    /**
+     * Writes every row, then throws.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out the output
+     */
+    @Transform(name = "single-full")
+    public void copy(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput(SINGLE_OUT) IcebergOutput out) {
+      copyInTwoWrites(in.arrow(), out, ctx.allocator());
+      throw new IllegalStateException("the transform failed after writing");
+    }
+  }
+}
