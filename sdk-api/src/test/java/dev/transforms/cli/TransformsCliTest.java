@@ -21,7 +21,6 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 public class TransformsCliTest {
 
@@ -35,6 +34,15 @@ public class TransformsCliTest {
     }
   }
 
+  /** Fails the way a missing class on an engine's classpath does: the top message says nothing. */
+  public static class FailingDeepDown {
+    @Transform
+    public void failsDeepDown(@TableInput("/cli/in") TestInput in, @TableOutput("/cli/never") TestOutput out) {
+      throw new IllegalStateException(null, new ExceptionInInitializerError(
+          new IllegalStateException("engine setup failed", new ClassNotFoundException("org.example.MissingDriver"))));
+    }
+  }
+
   /** Always fails. */
   public static class Failing {
     @Transform
@@ -45,23 +53,22 @@ public class TransformsCliTest {
 
   private record Run(int exitCode, String out, String err) {}
 
+  /** Runs the command line in this JVM, with the exception handler of the real one. */
   private Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    TransformsCli cli = new TransformsCli(Map.of(), dir);
-    CommandLine line = new CommandLine(cli);
-    line.setOut(new PrintWriter(out, true));
-    line.setErr(new PrintWriter(err, true));
-    line.setExecutionExceptionHandler((e, l, parsed) -> {
-      l.getErr().println("error: " + e.getMessage());
-      return TransformsCli.BAD_USAGE;
-    });
-    int code = line.execute(args);
+    int code = TransformsCli.execute(new TransformsCli(Map.of(), dir), new PrintWriter(out, true),
+        new PrintWriter(err, true), args);
     return new Run(code, out.toString(), err.toString());
   }
 
   private void seedInput() {
-    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(dir.resolve("warehouse")))) {
+    seed(dir.resolve("warehouse"));
+  }
+
+  /** Creates table /cli/in with ids 1 and 2 in the embedded catalog of a warehouse. */
+  static void seed(Path warehouse) {
+    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(warehouse))) {
       Catalog catalog = catalogs.catalog("local");
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("cli"));
       IdTables.append(catalog.createTable(TableIdentifier.of("cli", "in"), IdTables.SCHEMA), null, Map.of(), 1, 2);
@@ -116,6 +123,34 @@ public class TransformsCliTest {
     Run badPath = run("show", "relative");
     assertThat(badPath.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
     assertThat(badPath.err()).contains("Invalid dataset path 'relative'");
+  }
+
+  @Test
+  void theReportShowsEveryCauseOfAFailureAndVerboseAddsTheStackTrace() {
+    seedInput();
+    Run build = run("--class", FailingDeepDown.class.getName(), "build");
+    assertThat(build.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(build.out()).contains(
+        "      error: TransformFailedException: Transform FailingDeepDown.failsDeepDown failed: "
+            + "java.lang.IllegalStateException",
+        "        caused by: java.lang.ExceptionInInitializerError",
+        "        caused by: java.lang.IllegalStateException: engine setup failed",
+        "        caused by: java.lang.ClassNotFoundException: org.example.MissingDriver")
+        .doesNotContain("null").doesNotContain("\tat ");
+    Run verbose = run("--verbose", "--class", FailingDeepDown.class.getName(), "build");
+    assertThat(verbose.out()).contains("Stack trace of FailingDeepDown.failsDeepDown:",
+        "Caused by: java.lang.ClassNotFoundException: org.example.MissingDriver", "\tat ");
+  }
+
+  @Test
+  void showPlanAndListNeverCreateAWarehouseOrACatalogDatabase() {
+    assertThat(run("--class", Doubler.class.getName(), "list").exitCode()).isZero();
+    assertThat(run("--class", Doubler.class.getName(), "plan").exitCode()).isZero();
+    Run show = run("show", "/cli/doubled");
+    assertThat(show.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(show.err()).contains("error: no table at /cli/doubled (`local`.`cli`.`doubled`): catalog 'local' has "
+        + "no database yet (" + dir.resolve("warehouse/catalog.db") + "); build first");
+    assertThat(dir.resolve("warehouse")).doesNotExist();
   }
 
   @Test

@@ -129,8 +129,11 @@ public final class Catalogs implements Closeable {
   /**
    * Checks that a build can write through a catalog before it writes anything: a SQLite database that
    * exists must accept a write. A read-only database otherwise lets a build write its data files and
-   * fail only at the commit, with Iceberg's "Unknown failure". The check opens its own connection with
-   * the catalog's driver properties and rolls back a table creation, which leaves the file unchanged.
+   * fail only at the commit, with Iceberg's "Unknown failure". A file or folder without write
+   * permission is refused without opening the database; otherwise the check opens its own connection
+   * with the catalog's driver properties and rolls back a table creation, which leaves the file
+   * unchanged. Call it before {@link #catalog(String)}: a read-only connection leaves SQLite's
+   * {@code -wal} and {@code -shm} files behind.
    *
    * @param name a catalog name from the configuration
    * @throws ConfigurationException if the database cannot be written, naming the file
@@ -139,6 +142,9 @@ public final class Catalogs implements Closeable {
     Optional<Path> database = sqliteDatabase(name);
     if (database.isEmpty() || !Files.exists(database.get())) {
       return;
+    }
+    if (!Files.isWritable(database.get()) || !Files.isWritable(database.get().getParent())) {
+      throw readOnly(name, database.get(), null);
     }
     Map<String, String> props = properties(name);
     Properties driver = new Properties();
@@ -156,12 +162,19 @@ public final class Catalogs implements Closeable {
         statement.execute("ROLLBACK");
       }
     } catch (SQLException e) {
-      String reason = String.valueOf(e.getMessage()).contains("SQLITE_READONLY")
-          ? "it is read-only; make the file and its folder writable (or open a copy)"
-          : "it cannot be written: " + config.masker().mask(String.valueOf(e.getMessage()));
-      throw new ConfigurationException("Catalog '" + name + "' keeps its tables in " + database.get() + ", but "
-          + reason + "; nothing was built", e);
+      if (String.valueOf(e.getMessage()).contains("SQLITE_READONLY")) {
+        throw readOnly(name, database.get(), e);
+      }
+      throw new ConfigurationException("Catalog '" + name + "' keeps its tables in " + database.get()
+          + ", but it cannot be written: " + config.masker().mask(String.valueOf(e.getMessage()))
+          + "; nothing was built", e);
     }
+  }
+
+  private static ConfigurationException readOnly(String name, Path database, Throwable cause) {
+    return new ConfigurationException("Catalog '" + name + "' keeps its tables in " + database
+        + ", but it is read-only; make the file and its folder writable (or build on a copy); nothing was built",
+        cause);
   }
 
   /**
