@@ -14,7 +14,13 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -40,6 +46,22 @@ public class TransformsCliTest {
     public void failsDeepDown(@TableInput("/cli/in") TestInput in, @TableOutput("/cli/never") TestOutput out) {
       throw new IllegalStateException(null, new ExceptionInInitializerError(
           new IllegalStateException("engine setup failed", new ClassNotFoundException("org.example.MissingDriver"))));
+    }
+  }
+
+  /** Writes a table of its own in a namespace that two builds create at once. */
+  public static class FirstOfTwo {
+    @Transform
+    public void first(@TableOutput("/race/shared/first") TestOutput out) {
+      out.append(1, 2);
+    }
+  }
+
+  /** The other writer of that namespace. */
+  public static class SecondOfTwo {
+    @Transform
+    public void second(@TableOutput("/race/shared/second") TestOutput out) {
+      out.append(3);
     }
   }
 
@@ -151,6 +173,36 @@ public class TransformsCliTest {
     assertThat(show.err()).contains("error: no table at /cli/doubled (`local`.`cli`.`doubled`): catalog 'local' has "
         + "no database yet (" + dir.resolve("warehouse/catalog.db") + "); build first");
     assertThat(dir.resolve("warehouse")).doesNotExist();
+  }
+
+  /**
+   * Two builds started at once on a warehouse that does not exist yet both create the catalog and the
+   * namespace /race/shared; both must succeed (one used to fail before writing anything).
+   */
+  @Test
+  void twoBuildsStartingAtOnceOnANewWarehouseBothSucceed() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 6; round++) {
+        String warehouse = "race-" + round;
+        CyclicBarrier start = new CyclicBarrier(2);
+        Future<Run> first = pool.submit(() -> {
+          start.await();
+          return run("--warehouse", warehouse, "--class", FirstOfTwo.class.getName(), "build");
+        });
+        Future<Run> second = pool.submit(() -> {
+          start.await();
+          return run("--warehouse", warehouse, "--class", SecondOfTwo.class.getName(), "build");
+        });
+        for (Run build : List.of(first.get(1, TimeUnit.MINUTES), second.get(1, TimeUnit.MINUTES))) {
+          assertThat(build.exitCode()).as(build.out() + build.err()).isEqualTo(TransformsCli.OK);
+        }
+        assertThat(run("--warehouse", warehouse, "show", "/race/shared/first").out()).contains("total-records=2");
+        assertThat(run("--warehouse", warehouse, "show", "/race/shared/second").out()).contains("total-records=1");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
