@@ -46,9 +46,15 @@ import org.apache.iceberg.CatalogUtil;
  * </ul>
  * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides
- * {@code catalog.prod.uri}). A value may reference environment variables as {@code ${VAR}} or
- * {@code ${VAR:-default}}, which keeps secrets out of the file. Secrets are masked by
- * {@link #masker()} in every log line and error.
+ * {@code catalog.prod.uri}) when the file or the embedded defaults define that key: the file's keys,
+ * {@code warehouse}, {@code files.root}, the embedded catalog's properties (unless the file defines
+ * catalog {@code local}) and the default mount (unless the file declares mounts). A value may reference
+ * environment variables as {@code ${VAR}} or {@code ${VAR:-default}}, which keeps secrets out of the
+ * file; a {@code ${} that starts no valid reference is an error. Secrets are masked by
+ * {@link #masker()} in every error, and by {@link SecretMasker#allLoaded()} in log lines.
+ *
+ * <p>Every catalog's {@code type} (or {@code catalog-impl} class) is checked on loading, so that a
+ * command that starts no catalog refuses what a build would.
  *
  * <p>With no file at all the embedded default applies: catalog {@code local}, an Iceberg
  * {@code JdbcCatalog} on SQLite in the warehouse folder, mounted at {@code /}.
