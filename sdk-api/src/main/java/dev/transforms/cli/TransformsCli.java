@@ -81,7 +81,9 @@ public final class TransformsCli implements Callable<Integer> {
   @Option(names = "--warehouse", paramLabel = "DIR", description = "Local warehouse folder (default: ./warehouse).")
   Path warehouse;
 
-  @Option(names = "--verbose", description = "Print the stack trace of every error.")
+  // Inherited, so that it also works after the command: transforms build --verbose.
+  @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+      description = "Print the stack trace of every error.")
   boolean verbose;
 
   @Option(names = "--class", paramLabel = "CLASS", split = ",",

@@ -159,7 +159,7 @@ public class TransformsCliTest {
         "        caused by: java.lang.IllegalStateException: engine setup failed",
         "        caused by: java.lang.ClassNotFoundException: org.example.MissingDriver")
         .doesNotContain("null").doesNotContain("\tat ");
-    Run verbose = run("--verbose", "--class", FailingDeepDown.class.getName(), "build");
+    Run verbose = run("--class", FailingDeepDown.class.getName(), "build", "--verbose");
     assertThat(verbose.out()).contains("Stack trace of FailingDeepDown.failsDeepDown:",
         "Caused by: java.lang.ClassNotFoundException: org.example.MissingDriver", "\tat ");
   }
