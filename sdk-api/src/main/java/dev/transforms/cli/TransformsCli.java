@@ -4,12 +4,15 @@ import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.InvalidPathException;
 import dev.transforms.api.InvalidTransformException;
 import dev.transforms.api.PlanException;
+import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.build.BuildListener;
 import dev.transforms.runtime.build.BuildReport;
 import dev.transforms.runtime.build.BuildRunner;
+import dev.transforms.runtime.build.CauseChain;
 import dev.transforms.runtime.build.TransformResult;
 import dev.transforms.runtime.catalog.Catalogs;
 import dev.transforms.runtime.catalog.ResolvedTable;
+import dev.transforms.runtime.catalog.SecretMasker;
 import dev.transforms.runtime.catalog.TableResolver;
 import dev.transforms.runtime.catalog.TransformsConfig;
 import dev.transforms.runtime.discovery.TransformIndex;
@@ -24,11 +27,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -41,8 +47,12 @@ import picocli.CommandLine.Spec;
  * The {@code transforms} command line: list, plan and build the transforms on the classpath, and show
  * tables.
  *
- * <p>Exit codes: {@value #OK} done; {@value #TRANSFORM_FAILED} a transform failed;
- * {@value #BAD_USAGE} bad usage, configuration or transform definitions.
+ * <p>Exit codes: {@value #OK} done; {@value #TRANSFORM_FAILED} a transform failed, or the command
+ * could not finish for another reason (a table that cannot be read); {@value #BAD_USAGE} bad usage,
+ * configuration or transform definitions, a catalog that cannot be started or written.
+ *
+ * <p>An error is printed as its message and every cause, one line each ({@link CauseChain}), secrets
+ * masked; {@code --verbose} adds the stack traces.
  */
 @Command(
     name = "transforms",
@@ -59,9 +69,9 @@ public final class TransformsCli implements Callable<Integer> {
 
   /** Exit code: everything done. */
   public static final int OK = 0;
-  /** Exit code: at least one transform failed. */
+  /** Exit code: at least one transform failed, or the command could not finish. */
   public static final int TRANSFORM_FAILED = 1;
-  /** Exit code: bad usage, configuration or transform definitions. */
+  /** Exit code: bad usage, configuration or transform definitions, or a catalog that cannot be started or written. */
   public static final int BAD_USAGE = 2;
 
   @Option(names = "--config", paramLabel = "FILE",
@@ -70,6 +80,11 @@ public final class TransformsCli implements Callable<Integer> {
 
   @Option(names = "--warehouse", paramLabel = "DIR", description = "Local warehouse folder (default: ./warehouse).")
   Path warehouse;
+
+  // Inherited, so that it also works after the command: transforms build --verbose.
+  @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+      description = "Print the stack trace of every error.")
+  boolean verbose;
 
   @Option(names = "--class", paramLabel = "CLASS", split = ",",
       description = "Transform classes to use besides those indexed at compile time.")
@@ -114,16 +129,38 @@ public final class TransformsCli implements Callable<Integer> {
    * @return the exit code
    */
   public static int execute(TransformsCli cli, String... args) {
+    return execute(cli, new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+  }
+
+  /**
+   * Runs the command line with its output and errors sent to the given writers, and returns its exit
+   * code instead of exiting.
+   *
+   * @param cli the command
+   * @param out where results go
+   * @param err where errors go
+   * @param args the arguments
+   * @return the exit code
+   */
+  public static int execute(TransformsCli cli, PrintWriter out, PrintWriter err, String... args) {
     CommandLine commandLine = new CommandLine(cli);
-    commandLine.setExecutionExceptionHandler((e, line, parsed) -> {
-      if (e instanceof ConfigurationException || e instanceof InvalidTransformException || e instanceof PlanException
-          || e instanceof InvalidPathException) {
-        line.getErr().println("error: " + e.getMessage());
-        return BAD_USAGE;
-      }
-      throw e;
-    });
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    commandLine.setExecutionExceptionHandler((e, line, parsed) -> cli.report(e, line.getErr()));
     return commandLine.execute(args);
+  }
+
+  /** Prints an error that ended a command, and returns the exit code it means. */
+  private int report(Exception error, PrintWriter err) {
+    SecretMasker masker = SecretMasker.allLoaded();
+    int code = error instanceof ConfigurationException || error instanceof InvalidTransformException
+        || error instanceof PlanException || error instanceof InvalidPathException ? BAD_USAGE : TRANSFORM_FAILED;
+    err.print(CauseChain.of(error, masker).format("error: ", "  "));
+    if (verbose) {
+      err.print(CauseChain.stackTrace(error, masker));
+    }
+    err.flush();
+    return code;
   }
 
   @Override
@@ -220,11 +257,12 @@ public final class TransformsCli implements Callable<Integer> {
       TransformsConfig config = parent.loadConfig();
       BuildPlan plan = parent.plan(names);
       PrintWriter out = parent.out();
-      out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", plan.transforms().size(),
-          config.catalogs().keySet(), config.warehouse());
-      out.flush();
       BuildReport report;
       try (BuildRunner runner = new BuildRunner(config)) {
+        startCatalogs(plan, runner);
+        out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", plan.transforms().size(),
+            config.catalogs().keySet(), config.warehouse());
+        out.flush();
         report = runner.run(plan, new BuildListener() {
           @Override
           public void started(TransformSpec spec, int position, int total) {
@@ -234,14 +272,45 @@ public final class TransformsCli implements Callable<Integer> {
 
           @Override
           public void finished(TransformResult result, int position, int total) {
-            out.printf("[%d/%d] %s %s (%s)%n", position, total, result.transform(), result.status(), result.reason());
+            String why = result.error().map(e -> CauseChain.of(e, config.masker()).summary()).orElse(result.reason());
+            out.printf("[%d/%d] %s %s%s%n", position, total, result.transform(), result.status(),
+                why.isEmpty() ? "" : " (" + why + ")");
             out.flush();
           }
         });
       }
       out.print(report.format());
       out.flush();
+      if (parent.verbose) {
+        for (TransformResult result : report.results()) {
+          result.error().ifPresent(e -> out.printf("Stack trace of %s:%n%s", result.transform(),
+              CauseChain.stackTrace(e, config.masker())));
+        }
+        out.flush();
+      }
       return report.succeeded() ? OK : TRANSFORM_FAILED;
+    }
+
+    /**
+     * Starts every catalog the plan reads or writes, and checks it can be written, before anything is
+     * built: a catalog that cannot start (unknown host, warehouse that is a file) or a read-only database
+     * is then one error of bad configuration, with nothing written, instead of one failure per transform
+     * after data files were written.
+     */
+    private static void startCatalogs(BuildPlan plan, BuildRunner runner) {
+      Set<String> names = new TreeSet<>();
+      for (TransformSpec spec : plan.transforms()) {
+        for (ParameterSpec p : spec.inputs()) {
+          names.add(runner.resolver().resolve(p.requirePath()).catalog());
+        }
+        for (ParameterSpec p : spec.outputs()) {
+          names.add(runner.resolver().resolve(p.requirePath()).catalog());
+        }
+      }
+      for (String name : names) {
+        runner.catalogs().checkWritable(name);
+        runner.catalogs().catalog(name);
+      }
     }
   }
 
@@ -260,13 +329,20 @@ public final class TransformsCli implements Callable<Integer> {
       ResolvedTable resolved = new TableResolver(config).resolve(datasetPath);
       PrintWriter out = parent.out();
       try (Catalogs catalogs = new Catalogs(config)) {
+        // Only an existing catalog: showing must not create a warehouse or a catalog database.
+        Optional<Catalog> catalog = catalogs.existingCatalog(resolved.catalog());
+        if (catalog.isEmpty()) {
+          return noTable(datasetPath, resolved, "catalog '" + resolved.catalog() + "' has no database yet ("
+              + catalogs.sqliteDatabase(resolved.catalog()).map(Path::toString).orElse("") + "); build first");
+        }
         Table table;
         try {
-          table = catalogs.catalog(resolved.catalog()).loadTable(resolved.identifier());
+          table = catalog.get().loadTable(resolved.identifier());
         } catch (NoSuchTableException e) {
-          parent.spec.commandLine().getErr().println("error: no table at " + datasetPath + " ("
-              + resolved.sparkIdentifier() + ")");
-          return BAD_USAGE;
+          return noTable(datasetPath, resolved, "");
+        } catch (RuntimeException e) {
+          throw new TransformsException("Cannot read table " + datasetPath + " (" + resolved.sparkIdentifier()
+              + ") of catalog '" + resolved.catalog() + "'", e);
         }
         out.printf("%s -> %s%n", datasetPath, resolved.sparkIdentifier());
         out.printf("location: %s%n", table.location());
@@ -293,6 +369,12 @@ public final class TransformsCli implements Callable<Integer> {
             table.currentSnapshot() == null ? "none" : table.currentSnapshot().snapshotId());
       }
       return OK;
+    }
+
+    private int noTable(DatasetPath datasetPath, ResolvedTable resolved, String why) {
+      parent.spec.commandLine().getErr().println("error: no table at " + datasetPath + " ("
+          + resolved.sparkIdentifier() + ")" + (why.isEmpty() ? "" : ": " + why));
+      return BAD_USAGE;
     }
   }
 }

@@ -14,14 +14,19 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 public class TransformsCliTest {
 
@@ -35,6 +40,31 @@ public class TransformsCliTest {
     }
   }
 
+  /** Fails the way a missing class on an engine's classpath does: the top message says nothing. */
+  public static class FailingDeepDown {
+    @Transform
+    public void failsDeepDown(@TableInput("/cli/in") TestInput in, @TableOutput("/cli/never") TestOutput out) {
+      throw new IllegalStateException(null, new ExceptionInInitializerError(
+          new IllegalStateException("engine setup failed", new ClassNotFoundException("org.example.MissingDriver"))));
+    }
+  }
+
+  /** Writes a table of its own in a namespace that two builds create at once. */
+  public static class FirstOfTwo {
+    @Transform
+    public void first(@TableOutput("/race/shared/first") TestOutput out) {
+      out.append(1, 2);
+    }
+  }
+
+  /** The other writer of that namespace. */
+  public static class SecondOfTwo {
+    @Transform
+    public void second(@TableOutput("/race/shared/second") TestOutput out) {
+      out.append(3);
+    }
+  }
+
   /** Always fails. */
   public static class Failing {
     @Transform
@@ -45,23 +75,22 @@ public class TransformsCliTest {
 
   private record Run(int exitCode, String out, String err) {}
 
+  /** Runs the command line in this JVM, with the exception handler of the real one. */
   private Run run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    TransformsCli cli = new TransformsCli(Map.of(), dir);
-    CommandLine line = new CommandLine(cli);
-    line.setOut(new PrintWriter(out, true));
-    line.setErr(new PrintWriter(err, true));
-    line.setExecutionExceptionHandler((e, l, parsed) -> {
-      l.getErr().println("error: " + e.getMessage());
-      return TransformsCli.BAD_USAGE;
-    });
-    int code = line.execute(args);
+    int code = TransformsCli.execute(new TransformsCli(Map.of(), dir), new PrintWriter(out, true),
+        new PrintWriter(err, true), args);
     return new Run(code, out.toString(), err.toString());
   }
 
   private void seedInput() {
-    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(dir.resolve("warehouse")))) {
+    seed(dir.resolve("warehouse"));
+  }
+
+  /** Creates table /cli/in with ids 1 and 2 in the embedded catalog of a warehouse. */
+  static void seed(Path warehouse) {
+    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(warehouse))) {
       Catalog catalog = catalogs.catalog("local");
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("cli"));
       IdTables.append(catalog.createTable(TableIdentifier.of("cli", "in"), IdTables.SCHEMA), null, Map.of(), 1, 2);
@@ -116,6 +145,64 @@ public class TransformsCliTest {
     Run badPath = run("show", "relative");
     assertThat(badPath.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
     assertThat(badPath.err()).contains("Invalid dataset path 'relative'");
+  }
+
+  @Test
+  void theReportShowsEveryCauseOfAFailureAndVerboseAddsTheStackTrace() {
+    seedInput();
+    Run build = run("--class", FailingDeepDown.class.getName(), "build");
+    assertThat(build.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(build.out()).contains(
+        "      error: TransformFailedException: Transform FailingDeepDown.failsDeepDown failed: "
+            + "java.lang.IllegalStateException",
+        "        caused by: java.lang.ExceptionInInitializerError",
+        "        caused by: java.lang.IllegalStateException: engine setup failed",
+        "        caused by: java.lang.ClassNotFoundException: org.example.MissingDriver")
+        .doesNotContain("null").doesNotContain("\tat ");
+    Run verbose = run("--class", FailingDeepDown.class.getName(), "build", "--verbose");
+    assertThat(verbose.out()).contains("Stack trace of FailingDeepDown.failsDeepDown:",
+        "Caused by: java.lang.ClassNotFoundException: org.example.MissingDriver", "\tat ");
+  }
+
+  @Test
+  void showPlanAndListNeverCreateAWarehouseOrACatalogDatabase() {
+    assertThat(run("--class", Doubler.class.getName(), "list").exitCode()).isZero();
+    assertThat(run("--class", Doubler.class.getName(), "plan").exitCode()).isZero();
+    Run show = run("show", "/cli/doubled");
+    assertThat(show.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(show.err()).contains("error: no table at /cli/doubled (`local`.`cli`.`doubled`): catalog 'local' has "
+        + "no database yet (" + dir.resolve("warehouse/catalog.db") + "); build first");
+    assertThat(dir.resolve("warehouse")).doesNotExist();
+  }
+
+  /**
+   * Two builds started at once on a warehouse that does not exist yet both create the catalog and the
+   * namespace /race/shared; both must succeed (one used to fail before writing anything).
+   */
+  @Test
+  void twoBuildsStartingAtOnceOnANewWarehouseBothSucceed() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 6; round++) {
+        String warehouse = "race-" + round;
+        CyclicBarrier start = new CyclicBarrier(2);
+        Future<Run> first = pool.submit(() -> {
+          start.await();
+          return run("--warehouse", warehouse, "--class", FirstOfTwo.class.getName(), "build");
+        });
+        Future<Run> second = pool.submit(() -> {
+          start.await();
+          return run("--warehouse", warehouse, "--class", SecondOfTwo.class.getName(), "build");
+        });
+        for (Run build : List.of(first.get(1, TimeUnit.MINUTES), second.get(1, TimeUnit.MINUTES))) {
+          assertThat(build.exitCode()).as(build.out() + build.err()).isEqualTo(TransformsCli.OK);
+        }
+        assertThat(run("--warehouse", warehouse, "show", "/race/shared/first").out()).contains("total-records=2");
+        assertThat(run("--warehouse", warehouse, "show", "/race/shared/second").out()).contains("total-records=1");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test

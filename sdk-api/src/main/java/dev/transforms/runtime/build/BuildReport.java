@@ -1,5 +1,6 @@
 package dev.transforms.runtime.build;
 
+import dev.transforms.runtime.catalog.SecretMasker;
 import dev.transforms.runtime.publish.OutputWrites;
 import java.time.Duration;
 import java.util.List;
@@ -35,7 +36,7 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
 
   /**
    * The report as a text table, one line per transform and one per output, as the command line
-   * prints it.
+   * prints it. A failure shows its error and every cause, one line each ({@link CauseChain}).
    *
    * @return the formatted report
    */
@@ -54,16 +55,10 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
             output.snapshots(), output.snapshotId().isPresent() ? Long.toString(output.snapshotId().getAsLong()) : "none",
             output.created() ? ", created" : ""));
       }
-      result.error().ifPresent(e -> out.append("      error: ").append(firstLine(e)).append('\n'));
+      result.error().ifPresent(e -> out.append(CauseChain.of(e, SecretMasker.allLoaded())
+          .format("      error: ", "        ")));
     }
     return out.toString();
-  }
-
-  /** The first line of an error, so multi-line messages keep the report's layout. */
-  private static String firstLine(Throwable error) {
-    String message = String.valueOf(error.getMessage());
-    int newline = message.indexOf('\n');
-    return newline < 0 ? message : message.substring(0, newline) + " (...)";
   }
 
   private static String seconds(Duration duration) {

@@ -281,14 +281,7 @@ public final class BuildRunner implements AutoCloseable {
   }
 
   private Throwable masked(Throwable e) {
-    String message = String.valueOf(e.getMessage());
-    String safe = config.masker().mask(message);
-    if (safe.equals(message)) {
-      return e;
-    }
-    TransformsException copy = new TransformsException(safe);
-    copy.setStackTrace(e.getStackTrace());
-    return copy;
+    return CauseChain.masked(e, config.masker());
   }
 
   private Optional<Table> loadInput(TransformSpec spec, ParameterSpec parameter, ResolvedTable resolved,

@@ -5,12 +5,16 @@ import dev.transforms.api.InvalidPathException;
 import dev.transforms.runtime.path.DatasetPath;
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,6 +24,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.iceberg.CatalogUtil;
 
 /**
  * The configuration of a build: which catalogs exist, which path prefixes they hold, where the local
@@ -41,9 +46,15 @@ import java.util.regex.Pattern;
  * </ul>
  * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides
- * {@code catalog.prod.uri}). A value may reference environment variables as {@code ${VAR}} or
- * {@code ${VAR:-default}}, which keeps secrets out of the file. Secrets are masked by
- * {@link #masker()} in every log line and error.
+ * {@code catalog.prod.uri}) when the file or the embedded defaults define that key: the file's keys,
+ * {@code warehouse}, {@code files.root}, the embedded catalog's properties (unless the file defines
+ * catalog {@code local}) and the default mount (unless the file declares mounts). A value may reference
+ * environment variables as {@code ${VAR}} or {@code ${VAR:-default}}, which keeps secrets out of the
+ * file; a {@code ${} that starts no valid reference is an error. Secrets are masked by
+ * {@link #masker()} in every error, and by {@link SecretMasker#allLoaded()} in log lines.
+ *
+ * <p>Every catalog's {@code type} (or {@code catalog-impl} class) is checked on loading, so that a
+ * command that starts no catalog refuses what a build would.
  *
  * <p>With no file at all the embedded default applies: catalog {@code local}, an Iceberg
  * {@code JdbcCatalog} on SQLite in the warehouse folder, mounted at {@code /}.
@@ -60,6 +71,17 @@ public final class TransformsConfig {
   public static final String ENV_PREFIX = "TRANSFORMS_";
 
   private static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?}");
+
+  /** What can be quoted of a broken reference: its start, up to the variable name. */
+  private static final Pattern BROKEN_REFERENCE = Pattern.compile("\\$\\{[A-Za-z0-9_]{0,40}");
+
+  /** The key of the default mount, dropped when the file declares any mount. */
+  private static final String DEFAULT_MOUNT_KEY = "mount./";
+
+  private static final String EMBEDDED_PREFIX = "catalog." + DEFAULT_CATALOG + ".";
+
+  /** The catalog types Iceberg's {@code CatalogUtil} knows, with the class each one builds. */
+  private static final Map<String, String> CATALOG_TYPES = catalogTypes();
 
   private final Optional<Path> source;
   private final Path warehouse;
@@ -111,6 +133,10 @@ public final class TransformsConfig {
   public static TransformsConfig load(
       Optional<Path> file, Optional<Path> warehouse, Map<String, String> environment, Path workingDirectory) {
     Optional<Path> source = file.map(workingDirectory::resolve);
+    if (source.isPresent() && Files.isDirectory(source.get())) {
+      throw new ConfigurationException("Configuration file " + source.get() + " is a folder; name a properties file, "
+          + "such as " + source.get().resolve(FILE_NAME));
+    }
     if (source.isPresent() && !Files.isRegularFile(source.get())) {
       throw new ConfigurationException("Configuration file " + source.get() + " does not exist");
     }
@@ -122,25 +148,66 @@ public final class TransformsConfig {
     }
 
     Map<String, String> fileKeys = source.map(TransformsConfig::read).orElseGet(LinkedHashMap::new);
+    String fileOrigin = source.map(s -> "file " + s).orElse("");
     Set<String> secretValues = new HashSet<>();
 
-    // Layer: defaults < file < environment < command line.
+    // Layer: defaults < file < environment < command line. Where each value came from goes into errors.
     Map<String, String> merged = new LinkedHashMap<>();
+    Map<String, String> origins = new HashMap<>();
     merged.put("warehouse", "warehouse");
+    origins.put("warehouse", "the default");
     merged.putAll(fileKeys);
-    applyEnvironment(merged, environment);
-    warehouse.ifPresent(w -> merged.put("warehouse", w.toString()));
-    for (Map.Entry<String, String> entry : merged.entrySet()) {
-      entry.setValue(interpolate(entry.getKey(), entry.getValue(), environment, secretValues));
+    fileKeys.keySet().forEach(k -> origins.put(k, fileOrigin));
+    // The environment overrides the defaults too; a default the file replaces is no longer there to override.
+    boolean fileMounts = fileKeys.keySet().stream().anyMatch(k -> k.startsWith("mount."));
+    boolean fileLocal = fileKeys.keySet().stream().anyMatch(k -> k.startsWith("catalog." + DEFAULT_CATALOG + "."));
+    Set<String> overridable = new LinkedHashSet<>(merged.keySet());
+    overridable.add("files.root");
+    if (!fileMounts) {
+      overridable.add(DEFAULT_MOUNT_KEY);
     }
+    if (!fileLocal) {
+      embeddedCatalog(Path.of("warehouse")).keySet().forEach(k -> overridable.add(EMBEDDED_PREFIX + k));
+    }
+    Map<String, String> fromEnvironment = environmentOverrides(overridable, environment, origins);
+    Map<String, String> embeddedOverrides = new TreeMap<>();
+    fromEnvironment.forEach((key, value) -> {
+      if (!fileLocal && key.startsWith(EMBEDDED_PREFIX)) {
+        embeddedOverrides.put(key, value);
+      } else {
+        merged.put(key, value);
+      }
+    });
+    warehouse.ifPresent(w -> {
+      merged.put("warehouse", w.toString());
+      origins.put("warehouse", "--warehouse");
+    });
+    for (Map.Entry<String, String> entry : merged.entrySet()) {
+      entry.setValue(interpolate(entry.getKey(), origins.get(entry.getKey()), entry.getValue(), environment,
+          secretValues));
+    }
+    embeddedOverrides.replaceAll((key, value) -> interpolate(key, origins.get(key), value, environment, secretValues));
 
+    if (merged.get("warehouse").isBlank()) {
+      throw new ConfigurationException("The warehouse folder is empty (set by " + origins.get("warehouse")
+          + "); name a folder, such as ./warehouse");
+    }
     Path warehousePath = workingDirectory.resolve(merged.get("warehouse")).toAbsolutePath().normalize();
-    Path filesRoot = Optional.ofNullable(merged.get("files.root"))
-        .map(f -> workingDirectory.resolve(f).toAbsolutePath().normalize())
+    Path filesRoot = Optional.ofNullable(merged.remove("files.root"))
+        .map(f -> {
+          if (f.isBlank()) {
+            throw new ConfigurationException("Configuration key 'files.root' is empty (set by "
+                + origins.get("files.root") + "); name a folder, or leave it out for WAREHOUSE/files");
+          }
+          return workingDirectory.resolve(f).toAbsolutePath().normalize();
+        })
         .orElse(warehousePath.resolve("files"));
 
     Map<String, Map<String, String>> catalogs = new TreeMap<>();
-    catalogs.put(DEFAULT_CATALOG, embeddedCatalog(warehousePath));
+    Map<String, String> embedded = embeddedCatalog(warehousePath);
+    embedded.keySet().forEach(k -> origins.putIfAbsent(EMBEDDED_PREFIX + k, "the embedded default"));
+    embeddedOverrides.forEach((key, value) -> embedded.put(key.substring(EMBEDDED_PREFIX.length()), value));
+    catalogs.put(DEFAULT_CATALOG, embedded);
     Map<String, Map<String, String>> declared = new TreeMap<>();
     List<Mount> mounts = new ArrayList<>();
     Map<String, String> spark = new TreeMap<>();
@@ -155,14 +222,11 @@ public final class TransformsConfig {
         }
         String name = key.substring("catalog.".length(), dot);
         declared.computeIfAbsent(name, n -> new TreeMap<>()).put(key.substring(dot + 1), value);
-        if (SecretMasker.isSecretKey(key)) {
-          secretValues.add(value);
-        }
       } else if (key.startsWith("mount.")) {
         mounts.add(parseMount(key.substring("mount.".length()), value));
       } else if (key.startsWith("spark.")) {
         spark.put(key, value);
-      } else if (!key.equals("warehouse") && !key.equals("files.root")) {
+      } else if (!key.equals("warehouse")) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
             + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX and spark.*");
@@ -170,17 +234,22 @@ public final class TransformsConfig {
     }
     catalogs.putAll(declared);
     if (mounts.isEmpty()) {
-      mounts.add(new Mount("/", DEFAULT_CATALOG, List.of()));
+      String value = Optional.ofNullable(fromEnvironment.get(DEFAULT_MOUNT_KEY))
+          .map(v -> interpolate(DEFAULT_MOUNT_KEY, origins.get(DEFAULT_MOUNT_KEY), v, environment, secretValues))
+          .orElse(DEFAULT_CATALOG);
+      mounts.add(parseMount("/", value));
     }
+    catalogs.forEach((name, props) -> props.forEach((property, value) -> {
+      if (SecretMasker.isSecretKey(property)) {
+        secretValues.add(value);
+      }
+      secretValues.addAll(SecretMasker.secretsInside(value));
+    }));
     SecretMasker masker = new SecretMasker(secretValues);
+    SecretMasker.register(secretValues);
 
     for (Map.Entry<String, Map<String, String>> catalog : catalogs.entrySet()) {
-      Map<String, String> props = catalog.getValue();
-      if (!props.containsKey("type") && !props.containsKey("catalog-impl")) {
-        throw new ConfigurationException("Catalog '" + catalog.getKey() + "' has neither catalog."
-            + catalog.getKey() + ".type (jdbc, rest, hadoop, hive) nor catalog." + catalog.getKey()
-            + ".catalog-impl");
-      }
+      checkImplementation(catalog.getKey(), catalog.getValue(), origins);
     }
     Set<String> prefixes = new HashSet<>();
     for (Mount mount : mounts) {
@@ -199,6 +268,50 @@ public final class TransformsConfig {
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
     return new TransformsConfig(source, warehousePath, filesRoot, java.util.Collections.unmodifiableMap(frozen),
         List.copyOf(mounts), Map.copyOf(spark), masker);
+  }
+
+  /**
+   * Checks that a catalog names an implementation Iceberg can build, the way {@code CatalogUtil} picks
+   * it: a known {@code type}, or a {@code catalog-impl} class on the classpath, not both. Commands that
+   * never start a catalog ({@code plan}) then refuse what a build would refuse.
+   */
+  private static void checkImplementation(String name, Map<String, String> props, Map<String, String> origins) {
+    String type = props.get("type");
+    String impl = props.get("catalog-impl");
+    String key = "catalog." + name + ".";
+    if (type == null && impl == null) {
+      throw new ConfigurationException("Catalog '" + name + "' has neither catalog." + name
+          + ".type (jdbc, rest, hadoop, hive) nor catalog." + name + ".catalog-impl");
+    }
+    if (type != null && impl != null) {
+      throw new ConfigurationException("Catalog '" + name + "' sets both " + key + "type (set by "
+          + origins.get(key + "type") + ") and " + key + "catalog-impl (set by " + origins.get(key + "catalog-impl")
+          + "); keep one");
+    }
+    String className = impl;
+    if (type != null) {
+      className = CATALOG_TYPES.get(type.strip().toLowerCase(Locale.ROOT));
+      if (className == null) {
+        throw new ConfigurationException("Catalog '" + name + "' has type '" + type + "' (set by "
+            + origins.get(key + "type") + "), which Iceberg does not know; use one of "
+            + String.join(", ", CATALOG_TYPES.keySet()) + ", or name a class with " + key + "catalog-impl");
+      }
+    }
+    ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
+        .orElse(TransformsConfig.class.getClassLoader());
+    Class<?> implementation;
+    try {
+      implementation = Class.forName(className.strip(), false, loader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new ConfigurationException("Catalog '" + name + "' needs class " + className + " ("
+          + (impl != null ? key + "catalog-impl" : "type " + type) + ", set by "
+          + origins.get(key + (impl != null ? "catalog-impl" : "type")) + "), which is not on the classpath", e);
+    }
+    if (!org.apache.iceberg.catalog.Catalog.class.isAssignableFrom(implementation)) {
+      throw new ConfigurationException("Catalog '" + name + "': class " + className + " (" + key
+          + "catalog-impl, set by " + origins.get(key + "catalog-impl") + ") is not an Iceberg catalog "
+          + "(org.apache.iceberg.catalog.Catalog)");
+    }
   }
 
   /**
@@ -226,10 +339,26 @@ public final class TransformsConfig {
     return props;
   }
 
+  private static Map<String, String> catalogTypes() {
+    Map<String, String> types = new LinkedHashMap<>();
+    types.put(CatalogUtil.ICEBERG_CATALOG_TYPE_JDBC, CatalogUtil.ICEBERG_CATALOG_JDBC);
+    types.put(CatalogUtil.ICEBERG_CATALOG_TYPE_REST, CatalogUtil.ICEBERG_CATALOG_REST);
+    types.put(CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP, CatalogUtil.ICEBERG_CATALOG_HADOOP);
+    types.put(CatalogUtil.ICEBERG_CATALOG_TYPE_HIVE, CatalogUtil.ICEBERG_CATALOG_HIVE);
+    types.put(CatalogUtil.ICEBERG_CATALOG_TYPE_GLUE, CatalogUtil.ICEBERG_CATALOG_GLUE);
+    types.put(CatalogUtil.ICEBERG_CATALOG_TYPE_NESSIE, CatalogUtil.ICEBERG_CATALOG_NESSIE);
+    types.put(CatalogUtil.ICEBERG_CATALOG_TYPE_BIGQUERY, CatalogUtil.ICEBERG_CATALOG_BIGQUERY);
+    return types;
+  }
+
   private static Map<String, String> read(Path file) {
     Properties properties = new Properties();
     try (Reader reader = Files.newBufferedReader(file)) {
       properties.load(reader);
+    } catch (AccessDeniedException e) {
+      throw new ConfigurationException("Cannot read configuration file " + file + ": permission denied", e);
+    } catch (CharacterCodingException e) {
+      throw new ConfigurationException("Cannot read configuration file " + file + ": it is not UTF-8 text", e);
     } catch (IOException | IllegalArgumentException e) {
       throw new ConfigurationException("Cannot read configuration file " + file + ": " + e.getMessage(), e);
     }
@@ -238,15 +367,20 @@ public final class TransformsConfig {
     return keys;
   }
 
-  private static void applyEnvironment(Map<String, String> merged, Map<String, String> environment) {
+  /** The values that environment variables give to keys they may override, recording their origin. */
+  private static Map<String, String> environmentOverrides(Set<String> keys, Map<String, String> environment,
+      Map<String, String> origins) {
     Map<String, String> byEnvName = new LinkedHashMap<>();
-    merged.keySet().forEach(k -> byEnvName.put(environmentName(k), k));
-    for (Map.Entry<String, String> variable : environment.entrySet()) {
+    keys.forEach(k -> byEnvName.putIfAbsent(environmentName(k), k));
+    Map<String, String> overrides = new LinkedHashMap<>();
+    for (Map.Entry<String, String> variable : new TreeMap<>(environment).entrySet()) {
       String key = byEnvName.get(variable.getKey());
       if (key != null) {
-        merged.put(key, variable.getValue());
+        overrides.put(key, variable.getValue());
+        origins.put(key, "environment variable " + variable.getKey());
       }
     }
+    return overrides;
   }
 
   /**
@@ -259,10 +393,14 @@ public final class TransformsConfig {
     return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
   }
 
-  private static String interpolate(String key, String value, Map<String, String> env, Set<String> secrets) {
+  private static String interpolate(String key, String origin, String value, Map<String, String> env,
+      Set<String> secrets) {
     Matcher matcher = REFERENCE.matcher(value);
     StringBuilder out = new StringBuilder();
+    int end = 0;
     while (matcher.find()) {
+      checkNoBrokenReference(key, origin, value.substring(end, matcher.start()));
+      end = matcher.end();
       String variable = matcher.group(1);
       String replacement = env.get(variable);
       if (replacement == null) {
@@ -277,8 +415,30 @@ public final class TransformsConfig {
       }
       matcher.appendReplacement(out, Matcher.quoteReplacement(replacement));
     }
+    checkNoBrokenReference(key, origin, value.substring(end));
     matcher.appendTail(out);
     return out.toString();
+  }
+
+  /**
+   * Refuses a {@code ${} that starts no valid reference in text between references: left as it is, the
+   * value would reach the catalog with the {@code ${} in it. Only the variable name is quoted, never
+   * the rest of the value, which may be a secret.
+   */
+  private static void checkNoBrokenReference(String key, String origin, String text) {
+    int start = text.indexOf("${");
+    if (start < 0) {
+      return;
+    }
+    Matcher name = BROKEN_REFERENCE.matcher(text.substring(start));
+    String fragment = name.lookingAt() ? name.group() : "${";
+    String where = "Configuration key '" + key + "' (set by " + origin + ")";
+    if (text.indexOf('}', start) < 0) {
+      throw new ConfigurationException(where + " has an unterminated reference '" + fragment
+          + "'; close it with '}': ${VAR} or ${VAR:-default}");
+    }
+    throw new ConfigurationException(where + " has an invalid reference starting '" + fragment
+        + "'; a reference is ${VAR} or ${VAR:-default}, VAR made of letters, digits and _, not starting with a digit");
   }
 
   private static Mount parseMount(String prefix, String value) {

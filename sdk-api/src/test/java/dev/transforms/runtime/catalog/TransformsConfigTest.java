@@ -109,6 +109,83 @@ class TransformsConfigTest {
         .hasMessage("Configuration file " + dir.resolve("missing.properties") + " does not exist");
   }
 
+  @Test
+  void environmentVariablesOverrideTheEmbeddedDefaultsToo() {
+    TransformsConfig config = TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(
+        "TRANSFORMS_CATALOG_LOCAL_JDBC_BUSY_TIMEOUT", "5000",
+        "TRANSFORMS_CATALOG_LOCAL_URI", "jdbc:sqlite:${DB_DIR:-/data}/other.db",
+        "TRANSFORMS_FILES_ROOT", "shared-files",
+        "TRANSFORMS_MOUNT__", "local:team"), dir);
+    assertThat(config.catalogs().get("local"))
+        .containsEntry("jdbc.busy_timeout", "5000")
+        .containsEntry("uri", "jdbc:sqlite:/data/other.db")
+        .containsEntry("type", "jdbc");
+    assertThat(config.filesRoot()).isEqualTo(dir.resolve("shared-files"));
+    assertThat(config.mounts()).containsExactly(new Mount("/", "local", java.util.List.of("team")));
+  }
+
+  @Test
+  void anUnknownCatalogTypeIsRefusedNamingWhereItWasSet() throws Exception {
+    assertThatThrownBy(() -> TransformsConfig.load(Optional.empty(), Optional.empty(),
+        Map.of("TRANSFORMS_CATALOG_LOCAL_TYPE", "bogus"), dir))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("Catalog 'local' has type 'bogus' (set by environment variable "
+            + "TRANSFORMS_CATALOG_LOCAL_TYPE), which Iceberg does not know; use one of jdbc, rest, hadoop, hive");
+    assertThatThrownBy(() -> load("catalog.prod.type=restful", "mount./=prod"))
+        .hasMessageContaining("Catalog 'prod' has type 'restful' (set by file " + dir.resolve("transforms.properties"));
+    assertThatThrownBy(() -> load("catalog.prod.catalog-impl=com.example.NoSuchCatalog", "mount./=prod"))
+        .hasMessageContaining("Catalog 'prod' needs class com.example.NoSuchCatalog (catalog.prod.catalog-impl")
+        .hasMessageContaining("not on the classpath");
+    assertThatThrownBy(() -> load("catalog.prod.catalog-impl=java.lang.String", "mount./=prod"))
+        .hasMessageContaining("class java.lang.String").hasMessageContaining("is not an Iceberg catalog");
+    assertThatThrownBy(() -> load("catalog.prod.type=rest", "catalog.prod.catalog-impl=org.apache.iceberg.rest.RESTCatalog"))
+        .hasMessageStartingWith("Catalog 'prod' sets both catalog.prod.type").hasMessageContaining("keep one");
+    assertThat(load("catalog.prod.type=REST", "catalog.prod.uri=http://127.0.0.1:1", "mount./=prod").catalogs())
+        .containsKey("prod");
+  }
+
+  @Test
+  void anUnterminatedOrInvalidReferenceIsAnErrorNamingTheKey() {
+    assertThatThrownBy(() -> load("catalog.prod.type=rest", "catalog.prod.uri=http://${HOST/api"))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessage("Configuration key 'catalog.prod.uri' (set by file " + dir.resolve("transforms.properties")
+            + ") has an unterminated reference '${HOST'; close it with '}': ${VAR} or ${VAR:-default}");
+    assertThatThrownBy(() -> TransformsConfig.load(Optional.empty(), Optional.empty(),
+        Map.of("TRANSFORMS_WAREHOUSE", "/data/${1WH}/x"), dir))
+        .hasMessageStartingWith("Configuration key 'warehouse' (set by environment variable TRANSFORMS_WAREHOUSE) "
+            + "has an invalid reference starting '${1WH'");
+    // The rest of a secret's value is never quoted.
+    assertThatThrownBy(() -> load("catalog.prod.type=rest", "catalog.prod.token=abc${TOKEN_PART s3cr3t"))
+        .hasMessageContaining("'${TOKEN_PART'").hasMessageNotContaining("s3cr3t");
+  }
+
+  @Test
+  void aConfigurationFolderAnEmptyWarehouseAndAnEmptyFilesRootAreRefused() throws Exception {
+    Files.createDirectories(dir.resolve("conf"));
+    assertThatThrownBy(() -> TransformsConfig.load(Optional.of(Path.of("conf")), Optional.empty(), Map.of(), dir))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessage("Configuration file " + dir.resolve("conf") + " is a folder; name a properties file, such as "
+            + dir.resolve("conf/transforms.properties"));
+    assertThatThrownBy(() -> TransformsConfig.load(Optional.empty(), Optional.of(Path.of("")), Map.of(), dir))
+        .hasMessage("The warehouse folder is empty (set by --warehouse); name a folder, such as ./warehouse");
+    assertThatThrownBy(() -> TransformsConfig.load(Optional.empty(), Optional.empty(),
+        Map.of("TRANSFORMS_WAREHOUSE", " "), dir))
+        .hasMessageContaining("(set by environment variable TRANSFORMS_WAREHOUSE)");
+    assertThatThrownBy(() -> load("files.root="))
+        .hasMessageStartingWith("Configuration key 'files.root' is empty");
+  }
+
+  @Test
+  void credentialsWrittenInsideAUriAreSecret() throws Exception {
+    TransformsConfig config = load("catalog.pg.type=jdbc", "catalog.pg.uri=jdbc:postgresql://app:db-pass-77@db/cat",
+        "catalog.pg.warehouse=file:/tmp/wh", "catalog.api.type=rest",
+        "catalog.api.uri=https://catalog.example.com/v1?access_token=tok-1234", "mount./=pg");
+    assertThat(config.masker().mask("cannot reach db: db-pass-77; token tok-1234"))
+        .isEqualTo("cannot reach db: ****; token ****");
+    assertThat(config.describe()).contains("catalog.pg.uri = jdbc:postgresql://app:****@db/cat",
+        "catalog.api.uri = https://catalog.example.com/v1?access_token=****");
+  }
+
   private TransformsConfig load(String... lines) throws Exception {
     return TransformsConfig.load(Optional.of(file(lines)), Optional.empty(), Map.of(), dir);
   }
