@@ -207,18 +207,18 @@ final class CrashCell {
     }
   }
 
-  /** The matrix as a Markdown table: cases down, points across. */
+  /**
+   * The matrix as a Markdown table, one row per cell: the case, the point its build was killed at,
+   * what readers of each output saw after the kill, and whether the next build had leftovers to handle.
+   */
   static String matrix(Map<CrashCase, Map<String, String>> results) {
-    Set<String> points = new LinkedHashSet<>();
-    results.values().forEach(row -> points.addAll(row.keySet()));
-    StringBuilder out = new StringBuilder("| case | ").append(String.join(" | ", points)).append(" |\n|---|");
-    points.forEach(p -> out.append("---|"));
-    out.append('\n');
-    results.forEach((crashCase, row) -> {
-      out.append("| ").append(crashCase.name()).append(" |");
-      points.forEach(p -> out.append(' ').append(row.getOrDefault(p, "")).append(" |"));
-      out.append('\n');
-    });
+    StringBuilder out = new StringBuilder("| build killed | at | outputs after the kill | next build |\n|---|---|---|---|\n");
+    results.forEach((crashCase, row) -> row.forEach((point, outcome) -> {
+      String seen = outcome.replace(", recovered", "");
+      out.append("| ").append(crashCase.name()).append(" | `").append(point).append("` | ").append(seen)
+          .append(" | ").append(outcome.endsWith(", recovered") ? "recovered" : outcome.equals("FAILED") ? "" : "nothing left")
+          .append(" |\n");
+    }));
     return out.toString();
   }
 }

@@ -34,7 +34,7 @@ class SnapshotComparisonTest {
     assertThat(second.outputs().get(0).rowsAdded()).isEqualTo(2);
     assertThatTable(warehouse.table(SnapshotComparison.OUTPUT))
         .containsExactlyInAnyOrder(Row.of(3L, "c"), Row.of(4L, "d"))
-        .currentSnapshotSummaryContains("transforms.input." + SnapshotComparison.SOURCE,
+        .hasProperty("transforms.state.input." + SnapshotComparison.SOURCE,
             Long.toString(warehouse.table(SnapshotComparison.SOURCE).currentSnapshot().snapshotId()));
   }
 

@@ -16,8 +16,11 @@ import dev.transforms.runtime.catalog.SecretMasker;
 import dev.transforms.runtime.catalog.TableResolver;
 import dev.transforms.runtime.catalog.TransformsConfig;
 import dev.transforms.runtime.discovery.TransformIndex;
+import dev.transforms.runtime.incremental.IncrementalState;
 import dev.transforms.runtime.path.DatasetPath;
 import dev.transforms.runtime.plan.BuildPlan;
+import dev.transforms.runtime.publish.BuildLease;
+import dev.transforms.runtime.publish.StagingMarks;
 import dev.transforms.runtime.spec.ParameterSpec;
 import dev.transforms.runtime.spec.TransformSpec;
 import java.io.PrintWriter;
@@ -367,8 +370,25 @@ public final class TransformsCli implements Callable<Integer> {
         }
         out.printf("current snapshot: %s%n",
             table.currentSnapshot() == null ? "none" : table.currentSnapshot().snapshotId());
+        out.println("branches and tags:");
+        new TreeMap<>(table.refs()).forEach((name, ref) -> out.printf("  %-8s %s -> %d%s%n",
+            ref.isBranch() ? "branch" : "tag", name, ref.snapshotId(), describeStaging(table, name)));
+        out.printf("build state: %s%n", IncrementalState.fromProperties(table.properties())
+            .map(state -> "transform " + state.transform() + ", build " + state.buildId() + ", semantic version "
+                + state.semanticVersion() + ", inputs " + state.inputSnapshots())
+            .orElse("none (no build has published this table)"));
       }
       return OK;
+    }
+
+    /** Says whose staging branch a branch is, and whether that build still runs. */
+    private static String describeStaging(Table table, String branch) {
+      return StagingMarks.buildOfBranch(branch).map(build -> {
+        Optional<BuildLease> lease = StagingMarks.lease(table, build);
+        return "  (staging branch of build " + build + ", " + lease.map(l -> l.alive()
+            ? "running: " + l : "dead: " + l + "; the next build of this output removes it")
+            .orElse("no lease: the next build of this output removes it") + ")";
+      }).orElse("");
     }
 
     private int noTable(DatasetPath datasetPath, ResolvedTable resolved, String why) {

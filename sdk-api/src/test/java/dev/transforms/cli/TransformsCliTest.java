@@ -7,6 +7,7 @@ import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
 import dev.transforms.runtime.catalog.Catalogs;
 import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.publish.StagingMarks;
 import dev.transforms.testengine.IdTables;
 import dev.transforms.testengine.TestInput;
 import dev.transforms.testengine.TestOutput;
@@ -21,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -118,7 +120,24 @@ public class TransformsCliTest {
     Run show = run("show", "/cli/doubled");
     assertThat(show.exitCode()).isZero();
     assertThat(show.out()).contains("/cli/doubled -> `local`.`cli`.`doubled`", "1: id: optional long",
-        "partition spec: unpartitioned", "transforms.transform=Doubler.doubled");
+        "partition spec: unpartitioned", "transforms.transform=Doubler.doubled",
+        "transforms.state.transform = Doubler.doubled", "build state: transform Doubler.doubled, build ",
+        "branches and tags:", "  branch   main -> ");
+  }
+
+  @Test
+  void showListsEveryBranchAndWhoseStagingBranchItIs() {
+    seedInput();
+    assertThat(run("--class", Doubler.class.getName(), "build").exitCode()).isZero();
+    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(dir.resolve("warehouse")))) {
+      Table table = catalogs.catalog("local").loadTable(TableIdentifier.of("cli", "doubled"));
+      table.manageSnapshots().createTag("audit", table.currentSnapshot().snapshotId())
+          .createBranch(StagingMarks.branch("0123456789ab"), table.currentSnapshot().snapshotId()).commit();
+    }
+    Run show = run("show", "/cli/doubled");
+    assertThat(show.exitCode()).isZero();
+    assertThat(show.out()).contains("  tag      audit -> ", "  branch   transforms_0123456789ab -> ",
+        "(staging branch of build 0123456789ab, no lease: the next build of this output removes it)");
   }
 
   @Test
