@@ -19,15 +19,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.rest.RESTCatalog;
 
 /**
  * Makes a transform's writes all-or-nothing, whatever process dies where.
@@ -255,7 +260,28 @@ public final class OutputPublisher implements OutputStaging {
     }
     List<OutputWrites> writes = new ArrayList<>();
     List<DatasetPath> published = new ArrayList<>();
+    Optional<RESTCatalog> together = oneRestCatalog();
+    if (together.isPresent()) {
+      try {
+        publishTogether(together.get(), state);
+      } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
+        discard();
+        throw new PublishConflictException("Cannot publish transform " + transform + ": an output moved while the "
+            + "transform ran (" + e.getMessage() + "); nothing was published. Build again to run on the new data.", e);
+      }
+      for (Staged entry : staged.values()) {
+        if (entry.table != null) {
+          entry.published = true;
+          entry.table.refresh();
+        }
+      }
+      CrashPoints.reached("publish.together");
+    }
     for (Staged entry : staged.values()) {
+      if (entry.published) {
+        writes.add(summarize(entry));
+        continue;
+      }
       if (entry.table == null) {
         // A new output the transform never wrote: there is nothing to publish.
         writes.add(new OutputWrites(entry.output.path(), entry.output.resolved().toString(), 0, 0, 0, 0,
@@ -344,15 +370,77 @@ public final class OutputPublisher implements OutputStaging {
    * @param head the snapshot {@code main} points to once the update commits, or null
    */
   static void storeState(Table table, UpdateProperties update, IncrementalState state, Snapshot head) {
+    Map<String, String> next = stateProperties(state, head);
+    staleStateKeys(table.properties(), next).forEach(update::remove);
+    next.forEach(update::set);
+  }
+
+  private static Map<String, String> stateProperties(IncrementalState state, Snapshot head) {
     Map<String, String> next = new LinkedHashMap<>(state.toProperties());
     next.put(IncrementalState.SNAPSHOT_ID, head == null ? IncrementalState.NO_SNAPSHOT : Long.toString(head.snapshotId()));
     next.put(IncrementalState.SEQUENCE_NUMBER, head == null ? "0" : Long.toString(head.sequenceNumber()));
-    for (String key : table.properties().keySet()) {
+    return next;
+  }
+
+  private static Set<String> staleStateKeys(Map<String, String> current, Map<String, String> next) {
+    Set<String> stale = new java.util.LinkedHashSet<>();
+    for (String key : current.keySet()) {
       if (key.startsWith(IncrementalState.PREFIX) && !next.containsKey(key)) {
-        update.remove(key);
+        stale.add(key);
       }
     }
-    next.forEach(update::set);
+    return stale;
+  }
+
+  /**
+   * The REST catalog every output of this run lives in, when there are several: its multi-table
+   * commit publishes them all at once.
+   */
+  private Optional<RESTCatalog> oneRestCatalog() {
+    List<Staged> tables = stagedTables();
+    if (tables.size() < 2) {
+      return Optional.empty();
+    }
+    Catalog first = tables.get(0).output.catalog();
+    boolean same = tables.stream().allMatch(t -> t.output.catalog() == first);
+    return same && first instanceof RESTCatalog rest ? Optional.of(rest) : Optional.empty();
+  }
+
+  /**
+   * Publishes every output in one multi-table commit of a REST catalog: each output's fast-forward,
+   * branch and lease removal and state, applied all together or not at all. Each table's commit
+   * requires its {@code main} to be where the run found it.
+   */
+  private void publishTogether(RESTCatalog catalog, IncrementalState state) {
+    List<TableCommit> commits = new ArrayList<>();
+    for (Staged entry : stagedTables()) {
+      TableOperations ops = ((HasTableOperations) entry.table).operations();
+      TableMetadata base = ops.refresh();
+      Snapshot main = base.currentSnapshot();
+      if (!Objects.equals(main == null ? null : main.snapshotId(), entry.base)) {
+        throw new ValidationException("output %s moved from snapshot %s", entry.output.path(), entry.base);
+      }
+      SnapshotRef ref = base.ref(branch);
+      if (ref == null) {
+        throw new ValidationException("staging branch %s of output %s disappeared", branch, entry.output.path());
+      }
+      Map<String, String> next = stateProperties(state, base.snapshot(ref.snapshotId()));
+      Set<String> removed = staleStateKeys(base.properties(), next);
+      removed.add(StagingMarks.leaseKey(buildId));
+      if (base.properties().containsKey(StagingMarks.CREATED_BY)) {
+        removed.add(StagingMarks.CREATED_BY);
+      }
+      removed.retainAll(base.properties().keySet());
+      TableMetadata.Builder updated = TableMetadata.buildFrom(base)
+          .setBranchSnapshot(ref.snapshotId(), SnapshotRef.MAIN_BRANCH)
+          .removeRef(branch)
+          .setProperties(next);
+      if (!removed.isEmpty()) {
+        updated.removeProperties(removed);
+      }
+      commits.add(TableCommit.create(entry.output.resolved().identifier(), base, updated.build()));
+    }
+    catalog.commitTransaction(commits);
   }
 
   private OutputWrites summarize(Staged entry) {
