@@ -63,6 +63,9 @@ import org.apache.iceberg.rest.RESTCatalog;
  */
 public final class OutputPublisher implements OutputStaging {
 
+  /** Prefix of the properties that record how an output's checks came out; owned by the publication. */
+  public static final String CHECKS_PREFIX = "transforms.checks.";
+
   private static final ScheduledExecutorService RENEWALS = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "transforms-lease-renewal");
     thread.setDaemon(true);
@@ -174,6 +177,18 @@ public final class OutputPublisher implements OutputStaging {
     return Optional.ofNullable(entry(output).table);
   }
 
+  /**
+   * The snapshot each staged output's {@code main} had when the run started.
+   *
+   * @return by path; empty for outputs that were new or had no snapshot
+   */
+  public Map<DatasetPath, OptionalLong> publishedSnapshots() {
+    Map<DatasetPath, OptionalLong> bases = new LinkedHashMap<>();
+    staged.forEach((path, entry) -> bases.put(path, entry.base == null ? OptionalLong.empty()
+        : OptionalLong.of(entry.base)));
+    return bases;
+  }
+
   @Override
   public void recovered(String note) {
     recovered.add(note);
@@ -242,13 +257,15 @@ public final class OutputPublisher implements OutputStaging {
    * branch in a commit that removes the branch and the lease and stores the build's state.
    *
    * @param state the state the outputs must carry (the inputs this build consumed)
+   * @param extra further properties each output records with its publication (how its checks came out),
+   *     by path; keys under {@code transforms.checks.} that an output had and no longer gets are removed
    * @return what was written to each output
    * @throws PublishConflictException if another writer moved an output's {@code main} meanwhile;
    *     every staging branch is then removed and nothing is published
    * @throws TransformsException if the run changed an output's schema, spec or properties, or lost a
    *     staging branch; nothing is published
    */
-  public List<OutputWrites> publish(IncrementalState state) {
+  public List<OutputWrites> publish(IncrementalState state, Map<DatasetPath, Map<String, String>> extra) {
     stopRenewals();
     try {
       for (Staged entry : staged.values()) {
@@ -263,7 +280,7 @@ public final class OutputPublisher implements OutputStaging {
     Optional<RESTCatalog> together = oneRestCatalog();
     if (together.isPresent()) {
       try {
-        publishTogether(together.get(), state);
+        publishTogether(together.get(), state, extra);
       } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
         discard();
         throw new PublishConflictException("Cannot publish transform " + transform + ": an output moved while the "
@@ -289,7 +306,7 @@ public final class OutputPublisher implements OutputStaging {
         continue;
       }
       try {
-        publishOne(entry, state);
+        publishOne(entry, state, extra.getOrDefault(entry.output.path(), Map.of()));
       } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
         discard();
         throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.output.path()
@@ -340,7 +357,7 @@ public final class OutputPublisher implements OutputStaging {
     }
   }
 
-  private void publishOne(Staged entry, IncrementalState state) {
+  private void publishOne(Staged entry, IncrementalState state, Map<String, String> extra) {
     Table table = entry.table;
     TableCommits.commit(table, transaction -> {
       Snapshot main = table.currentSnapshot();
@@ -351,7 +368,10 @@ public final class OutputPublisher implements OutputStaging {
       Snapshot head = table.snapshot(table.refs().get(branch).snapshotId());
       transaction.manageSnapshots().fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch).removeBranch(branch).commit();
       UpdateProperties properties = transaction.updateProperties();
-      storeState(table, properties, state, head);
+      Map<String, String> next = stateProperties(state, head);
+      next.putAll(extra);
+      staleStateKeys(table.properties(), next).forEach(properties::remove);
+      next.forEach(properties::set);
       properties.remove(StagingMarks.leaseKey(buildId));
       if (table.properties().containsKey(StagingMarks.CREATED_BY)) {
         properties.remove(StagingMarks.CREATED_BY);
@@ -385,7 +405,8 @@ public final class OutputPublisher implements OutputStaging {
   private static Set<String> staleStateKeys(Map<String, String> current, Map<String, String> next) {
     Set<String> stale = new java.util.LinkedHashSet<>();
     for (String key : current.keySet()) {
-      if (key.startsWith(IncrementalState.PREFIX) && !next.containsKey(key)) {
+      boolean owned = key.startsWith(IncrementalState.PREFIX) || key.startsWith(CHECKS_PREFIX);
+      if (owned && !next.containsKey(key)) {
         stale.add(key);
       }
     }
@@ -411,7 +432,8 @@ public final class OutputPublisher implements OutputStaging {
    * branch and lease removal and state, applied all together or not at all. Each table's commit
    * requires its {@code main} to be where the run found it.
    */
-  private void publishTogether(RESTCatalog catalog, IncrementalState state) {
+  private void publishTogether(RESTCatalog catalog, IncrementalState state,
+      Map<DatasetPath, Map<String, String>> extra) {
     List<TableCommit> commits = new ArrayList<>();
     for (Staged entry : stagedTables()) {
       TableOperations ops = ((HasTableOperations) entry.table).operations();
@@ -425,6 +447,7 @@ public final class OutputPublisher implements OutputStaging {
         throw new ValidationException("staging branch %s of output %s disappeared", branch, entry.output.path());
       }
       Map<String, String> next = stateProperties(state, base.snapshot(ref.snapshotId()));
+      next.putAll(extra.getOrDefault(entry.output.path(), Map.of()));
       Set<String> removed = staleStateKeys(base.properties(), next);
       removed.add(StagingMarks.leaseKey(buildId));
       if (base.properties().containsKey(StagingMarks.CREATED_BY)) {

@@ -110,7 +110,8 @@ final class CheckRules {
             problems.add(Problem.onParameter(index, at + "(" + simple(className) + ".class): " + problem));
             yield null;
           }
-          yield new CheckSpec.Custom(declared.isEmpty() ? simple(className) : declared, level, className);
+          String simple = className.substring(Math.max(className.lastIndexOf('.'), className.lastIndexOf('$')) + 1);
+          yield new CheckSpec.Custom(declared.isEmpty() ? simple : declared, level, className);
         }
         default -> null;
       };
