@@ -202,6 +202,12 @@ final class SparkEngine implements Engine {
   }
 
   @Override
+  public List<dev.transforms.runtime.build.CheckResult> evaluate(TransformRun run,
+      dev.transforms.runtime.engine.StagedOutput output, List<dev.transforms.runtime.spec.CheckSpec> checks) {
+    return SparkChecks.evaluate(session, output, checks);
+  }
+
+  @Override
   public void close() {
     if (ownsParent) {
       SparkSessions.closeCatalogs(session, usedCatalogs);

@@ -64,8 +64,8 @@ public record CheckResult(DatasetPath output, String check, Level level, Outcome
   public String describe() {
     String status = outcome == Outcome.PASSED ? "passed" : level == Level.WARN ? "warned" : outcome == Outcome.ERROR
         ? "could not be evaluated" : "failed";
-    return output + ": " + check + " " + status + (outcome == Outcome.FAILED ? ", " + violations + " row"
-        + (violations == 1 ? "" : "s") + " violate it" : "") + (detail.isEmpty() ? "" : " (" + detail + ")")
+    return output + ": " + check + " " + status + (outcome == Outcome.FAILED && violations > 0 ? ", " + violations
+        + " row" + (violations == 1 ? "" : "s") + " violate it" : "") + (detail.isEmpty() ? "" : " (" + detail + ")")
         + (examples.isEmpty() ? "" : "; e.g. " + String.join(" | ", examples));
   }
 }

@@ -88,6 +88,46 @@ public sealed interface CheckSpec {
     public List<String> columns() {
       return List.of();
     }
+
+    /**
+     * Whether the check compares with the last published version.
+     *
+     * @return whether a drop or growth limit is set
+     */
+    public boolean relative() {
+      return maxDropPercent >= 0 || maxGrowthPercent >= 0;
+    }
+
+    /**
+     * What is wrong with a row count, one line per bound it breaks.
+     *
+     * @param published the rows of the last published version; empty on a first build (the relative
+     *     limits then do not apply)
+     * @param count the rows staged
+     * @return the problems; empty when the count is within every bound
+     */
+    public List<String> problems(java.util.OptionalLong published, long count) {
+      List<String> problems = new java.util.ArrayList<>();
+      if (count < min) {
+        problems.add(count + " rows, fewer than the minimum " + min);
+      }
+      if (count > max) {
+        problems.add(count + " rows, more than the maximum " + max);
+      }
+      if (published.isPresent() && published.getAsLong() > 0) {
+        long before = published.getAsLong();
+        double change = 100.0 * (count - before) / before;
+        if (maxDropPercent >= 0 && -change > maxDropPercent) {
+          problems.add(count + " rows, " + String.format(java.util.Locale.ROOT, "%.1f", -change) + "% fewer than the "
+              + before + " published (at most " + maxDropPercent + "% allowed)");
+        }
+        if (maxGrowthPercent >= 0 && change > maxGrowthPercent) {
+          problems.add(count + " rows, " + String.format(java.util.Locale.ROOT, "%.1f", change) + "% more than the "
+              + before + " published (at most " + maxGrowthPercent + "% allowed)");
+        }
+      }
+      return problems;
+    }
   }
 
   /**
