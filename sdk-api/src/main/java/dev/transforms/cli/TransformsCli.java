@@ -10,6 +10,7 @@ import dev.transforms.runtime.build.BuildRunner;
 import dev.transforms.runtime.build.TransformResult;
 import dev.transforms.runtime.catalog.Catalogs;
 import dev.transforms.runtime.catalog.ResolvedTable;
+import dev.transforms.runtime.catalog.SharedStorageCheck;
 import dev.transforms.runtime.catalog.TableResolver;
 import dev.transforms.runtime.catalog.TransformsConfig;
 import dev.transforms.runtime.discovery.TransformIndex;
@@ -220,6 +221,8 @@ public final class TransformsCli implements Callable<Integer> {
       TransformsConfig config = parent.loadConfig();
       BuildPlan plan = parent.plan(names);
       PrintWriter out = parent.out();
+      SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
+          .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
       out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", plan.transforms().size(),
           config.catalogs().keySet(), config.warehouse());
       out.flush();
