@@ -52,16 +52,20 @@ public final class SampleInputs {
   }
 
   /**
-   * The configuration the command line would load for these arguments, with the local warehouse folder
-   * created (Spark's SQLite catalog client does not create it).
+   * The configuration the command line would load for these arguments. When a mounted catalog is the
+   * embedded SQLite one, its warehouse folder is created: Spark's catalog client does not create it.
    */
   static TransformsConfig loadConfig(String[] args) {
     TransformsConfig config = TransformsConfig.load(option(args, "--config"), option(args, "--warehouse"),
         System.getenv(), Path.of("").toAbsolutePath());
-    try {
-      Files.createDirectories(config.warehouse());
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create the warehouse folder " + config.warehouse(), e);
+    boolean embedded = config.mounts().stream()
+        .anyMatch(m -> config.catalogs().get(m.catalog()).getOrDefault("uri", "").startsWith("jdbc:sqlite:"));
+    if (embedded) {
+      try {
+        Files.createDirectories(config.warehouse());
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot create the warehouse folder " + config.warehouse(), e);
+      }
     }
     return config;
   }
