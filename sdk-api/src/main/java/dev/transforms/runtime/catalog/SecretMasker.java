@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * Keeps secrets out of log lines and error messages.
  *
  * <p>A configuration key is secret when its last part names a credential ({@code password},
- * {@code secret}, {@code token}, {@code credential}, {@code secret-access-key}...), and every value
+ * {@code secret}, {@code token}, {@code credential}, {@code secret-access-key}, {@code Authorization}...), and every value
  * that came from a {@code ${VAR}} reference in such a key is secret too. {@link #mask(String)}
  * replaces each secret value wherever it appears in a text, so a driver error that echoes a password
  * is masked as well.
@@ -22,7 +22,7 @@ public final class SecretMasker {
   public static final String MASK = "****";
 
   private static final Pattern SECRET_KEY = Pattern.compile(
-      "(?i).*(password|passwd|secret|token|credential|access-key|private-key|api-key|apikey|session-key)[^.]*$");
+      "(?i).*(password|passwd|secret|token|credential|access-key|private-key|api-key|apikey|session-key|authorization)[^.]*$");
 
   private final List<String> secretValues;
 
