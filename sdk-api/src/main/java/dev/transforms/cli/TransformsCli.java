@@ -13,6 +13,7 @@ import dev.transforms.runtime.build.TransformResult;
 import dev.transforms.runtime.catalog.Catalogs;
 import dev.transforms.runtime.catalog.ResolvedTable;
 import dev.transforms.runtime.catalog.SecretMasker;
+import dev.transforms.runtime.catalog.SharedStorageCheck;
 import dev.transforms.runtime.catalog.TableResolver;
 import dev.transforms.runtime.catalog.TransformsConfig;
 import dev.transforms.runtime.discovery.TransformIndex;
@@ -260,6 +261,8 @@ public final class TransformsCli implements Callable<Integer> {
       TransformsConfig config = parent.loadConfig();
       BuildPlan plan = parent.plan(names);
       PrintWriter out = parent.out();
+      SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
+          .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
       BuildReport report;
       try (BuildRunner runner = new BuildRunner(config)) {
         startCatalogs(plan, runner);
