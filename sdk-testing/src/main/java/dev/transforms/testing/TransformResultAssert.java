@@ -1,6 +1,7 @@
 package dev.transforms.testing;
 
 import dev.transforms.runtime.build.CauseChain;
+import dev.transforms.runtime.build.CheckResult;
 import dev.transforms.runtime.build.TransformResult;
 import dev.transforms.runtime.catalog.SecretMasker;
 import dev.transforms.runtime.publish.OutputWrites;
@@ -169,6 +170,53 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
           + "added %d", actual.transform(), rows, output, writes.rowsAdded());
     }
     return myself;
+  }
+
+  /**
+   * Checks that a data expectation declared on the transform's outputs failed (whether it stopped the
+   * publication or only warned), with a given number of violating rows.
+   *
+   * <pre>{@code
+   * assertThat(result).only().failed().failedCheck("primary key (order_id)", 2);
+   * }</pre>
+   *
+   * @param check the check's name, as the report shows it
+   * @param violations the expected number of violating rows
+   * @return this assertion
+   */
+  public TransformResultAssert failedCheck(String check, long violations) {
+    CheckResult result = check(check);
+    if (result.outcome() == CheckResult.Outcome.PASSED || result.violations() != violations) {
+      throw failureWithActualExpected(result.describe(), check + " failed, " + violations + " rows violate it",
+          "Expecting check %s of transform %s to fail with %d violating rows but: %s", check, actual.transform(),
+          violations, result.describe());
+    }
+    return myself;
+  }
+
+  /**
+   * Checks that a data expectation declared on the transform's outputs passed.
+   *
+   * <pre>{@code
+   * assertThat(result).only().succeeded().passedCheck("not null (customer_id)");
+   * }</pre>
+   *
+   * @param check the check's name, as the report shows it
+   * @return this assertion
+   */
+  public TransformResultAssert passedCheck(String check) {
+    CheckResult result = check(check);
+    if (result.outcome() != CheckResult.Outcome.PASSED) {
+      throw failure("Expecting check %s of transform %s to pass but: %s", check, actual.transform(), result.describe());
+    }
+    return myself;
+  }
+
+  private CheckResult check(String name) {
+    isNotNull();
+    return actual.checks().stream().filter(c -> c.check().equals(name)).findFirst()
+        .orElseThrow(() -> failure("Transform %s evaluated no check named %s; it evaluated %s", actual.transform(),
+            name, actual.checks().stream().map(CheckResult::check).toList()));
   }
 
   private static List<Throwable> chain(Throwable error) {
