@@ -49,6 +49,9 @@ final class ScanRecords implements CloseableIterator<Record> {
   private final NameMapping nameMapping;
   private final List<FileScanTask> tasks;
   private final Iterator<FileScanTask> taskIterator;
+  // the file open now, and its rows: closing only the iterator would leave the engine's Parquet
+  // cursor, and its input stream, open
+  private CloseableIterable<Record> currentFile;
   private CloseableIterator<Record> current;
   private long bytesOpened;
   private boolean closed;
@@ -109,7 +112,8 @@ final class ScanRecords implements CloseableIterator<Record> {
       }
       FileScanTask task = taskIterator.next();
       bytesOpened += task.file().fileSizeInBytes();
-      this.current = open(task).iterator();
+      this.currentFile = open(task);
+      this.current = currentFile.iterator();
     }
     return true;
   }
@@ -169,13 +173,12 @@ final class ScanRecords implements CloseableIterator<Record> {
   }
 
   private void closeCurrent() {
-    if (current != null) {
-      try {
-        current.close();
+    if (currentFile != null) {
+      try (CloseableIterable<Record> file = currentFile; CloseableIterator<Record> rows = current) {
+        this.currentFile = null;
+        this.current = null;
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot close a data file of " + table.name(), e);
-      } finally {
-        this.current = null;
       }
     }
   }
