@@ -1,9 +1,9 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.singlenode.parquet.BackgroundThreads;
-import dev.transforms.singlenode.parquet.CallerRunsExecutor;
 import dev.transforms.singlenode.parquet.LocalDeleteFilter;
 import dev.transforms.singlenode.parquet.ParquetRowCursor;
+import dev.transforms.singlenode.threads.BackgroundThreads;
+import dev.transforms.singlenode.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

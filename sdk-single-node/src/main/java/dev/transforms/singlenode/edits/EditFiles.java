@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.singlenode.parquet.BackgroundThreads;
+import dev.transforms.singlenode.threads.BackgroundThreads;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.parquet;
 
+import dev.transforms.singlenode.threads.CallerRunsExecutor;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.BaseDeleteLoader;
