@@ -729,7 +729,8 @@ final class EditEngine {
     if (cursor == null) {
       return existing.filter(open(task, readSchema, reuse));
     }
-    return cursor.records(existing.hasPosDeletes() ? existing.deletedRowPositions() : null, true, false);
+    cursor.skipPositions(existing.hasPosDeletes() ? existing.deletedRowPositions() : null);
+    return cursor.records(true, false);
   }
 
   private CloseableIterable<Record> open(FileScanTask task, Schema readSchema, boolean reuse) {
