@@ -234,7 +234,7 @@ final class EditEngine {
         }
       }
 
-      files.startPositionDeletes(); // written meanwhile on another thread
+      files.deletes().startPositionDeletes(); // written meanwhile on another thread
       long added =
           change.addRows(
               new RowChange.NewRows() {
@@ -245,7 +245,7 @@ final class EditEngine {
 
                 @Override
                 public void deleteEqual(DataFile file, Record row) {
-                  files.deleteEqual(file, row, positionsIn(schema, files.equalityDeleteSchema()));
+                  files.deletes().deleteEqual(file, row, files.deletes().equalityColumnsIn(schema));
                 }
               });
       EditFiles.Result written = files.finish();
@@ -597,14 +597,14 @@ final class EditEngine {
     RowChange.RowDecider decider = change.decider(readSchema, task.file());
     int posIndex = positionOf(readSchema, MetadataColumns.ROW_POSITION.fieldId());
     int[] equalityPositions =
-        equalityIds == null ? null : positionsIn(readSchema, files.equalityDeleteSchema());
+        equalityIds == null ? null : files.deletes().equalityColumnsIn(readSchema);
 
     PositionDeleteIndex dropped = newPositionIndex();
     RowSink onDropped =
         row -> {
           dropped.delete((Long) row.get(posIndex));
           if (equalityPositions != null) {
-            files.deleteEqual(task.file(), row, equalityPositions);
+            files.deletes().deleteEqual(task.file(), row, equalityPositions);
           }
         };
     if (!probeRows(task, readSchema, existing, change, decider, onDropped)) {
@@ -623,7 +623,7 @@ final class EditEngine {
     }
 
     if (equalityPositions == null) {
-      files.deletePositions(task.file(), dropped, existing.deletedRowPositions());
+      files.deletes().deletePositions(task.file(), dropped, existing.deletedRowPositions());
     }
     return dropped.cardinality();
   }
@@ -835,16 +835,6 @@ final class EditEngine {
 
   private int formatVersion() {
     return TableUtil.formatVersion(table);
-  }
-
-  /** Returns the positions in {@code readSchema} of the columns of {@code columns}. */
-  private static int[] positionsIn(Schema readSchema, Schema columns) {
-    List<Types.NestedField> fields = columns.columns();
-    int[] positions = new int[fields.size()];
-    for (int i = 0; i < fields.size(); i += 1) {
-      positions[i] = positionOf(readSchema, fields.get(i).fieldId());
-    }
-    return positions;
   }
 
   private static int positionOf(Schema readSchema, int fieldId) {
