@@ -37,9 +37,10 @@ import org.apache.iceberg.util.PartitionUtil;
  * (such as {@code _pos}, or the columns of equality deletes). Values have the Java types of Iceberg's
  * generic records whichever reader read them.
  *
- * <p>One instance serves one read of a file, on one thread, except that {@link #cursor()} may be
- * called from several threads once {@link #deletedPositions()} has been called (each cursor is a
- * file of its own). Whoever opens a cursor or an iterable closes it, which closes the file.
+ * <p>An instance serves the reads of one file on one thread, except that {@link #cursor()} may be
+ * called from several threads at once (a copy-on-write rewrite copies the two halves of a large
+ * file that way): each cursor is a file of its own, and the deleted positions are loaded once.
+ * Whoever opens a cursor or an iterable closes it, which closes the file.
  */
 public final class LiveRows {
   private final FileIO io;
