@@ -8,9 +8,9 @@ import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.ContentScanTask;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
@@ -77,6 +77,7 @@ public final class ParquetRowCursor implements Closeable {
   private long groupEnd = 0;
   private int groupIndex = -1;
   private PositionDeleteIndex skipped = null;
+  private boolean closed = false;
   private final List<PageReadAhead> readingAhead = new java.util.ArrayList<>();
 
   private ParquetRowCursor(
@@ -394,8 +395,13 @@ public final class ParquetRowCursor implements Closeable {
     readingAhead.clear();
   }
 
+  /** Closes the file; closing again does nothing (both a cursor's records and their iterator may). */
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     stopReadingAhead();
     closeQuietly(reader);
   }
