@@ -2,6 +2,7 @@ package dev.transforms.singlenode;
 
 import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.arrow.ArrowRecords;
+import dev.transforms.singlenode.read.LiveRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
@@ -21,6 +22,8 @@ import org.apache.iceberg.AddedRowsScanTask;
 import org.apache.iceberg.ChangelogScanTask;
 import org.apache.iceberg.ContentScanTask;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.DeletedDataFileScanTask;
 import org.apache.iceberg.IncrementalChangelogScan;
 import org.apache.iceberg.Schema;
@@ -160,10 +163,10 @@ public final class Changelog {
         Snapshot changes = bySnapshot.computeIfAbsent(task.changeOrdinal(), o -> new Snapshot(task.commitSnapshotId()));
         if (task instanceof AddedRowsScanTask added) {
           requireNoDeletes(added.deletes().isEmpty(), task);
-          read(added, schema, changes.inserted);
+          read(added, added.deletes(), schema, changes.inserted);
         } else if (task instanceof DeletedDataFileScanTask deleted) {
           requireNoDeletes(deleted.existingDeletes().isEmpty(), task);
-          read(deleted, schema, changes.deleted);
+          read(deleted, deleted.existingDeletes(), schema, changes.deleted);
         } else {
           requireNoDeletes(false, task);
         }
@@ -231,12 +234,15 @@ public final class Changelog {
         + "create_changelog_view", cause);
   }
 
-  private void read(ContentScanTask<DataFile> task, Schema schema, List<Record> into) {
+  private void read(ContentScanTask<DataFile> task, List<DeleteFile> deletes, Schema schema, List<Record> into) {
+    if (task.file().format() != FileFormat.PARQUET) {
+      throw new UnsupportedOperationException("The single-node engine reads Parquet data files only, not "
+          + task.file().location());
+    }
+    // each row a record of its own: rows are kept
     try (CloseableIterable<Record> records =
-        ArrowBridge.readDataFile(table, task.file(), task.start(), task.length(), schema)) {
-      for (Record record : records) {
-        into.add(record.copy());
-      }
+        LiveRows.of(table.io(), schema, task, deletes, schema).records(false, false)) {
+      records.forEach(into::add);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + task.file().location(), e);
     }

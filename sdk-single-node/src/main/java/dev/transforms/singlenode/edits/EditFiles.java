@@ -1,15 +1,12 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.singlenode.parquet.BackgroundThreads;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
@@ -19,7 +16,6 @@ import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
@@ -27,29 +23,19 @@ import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.deletes.BaseDVFileWriter;
-import org.apache.iceberg.deletes.EqualityDeleteWriter;
-import org.apache.iceberg.deletes.PositionDelete;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
-import org.apache.iceberg.deletes.PositionDeleteIndexUtil;
-import org.apache.iceberg.deletes.PositionDeleteWriter;
-import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DataWriteResult;
-import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.FileWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.PartitioningWriter;
 import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.types.TypeUtil;
-import org.apache.iceberg.util.ContentFileUtil;
 import org.apache.iceberg.util.PropertyUtil;
-import org.apache.iceberg.util.StructLikeMap;
-import org.apache.iceberg.util.StructLikeUtil;
 
 /**
  * The files one attempt of a row edit writes: new data files (rows added and rows kept from
- * rewritten files) and delete files (position deletes, deletion vectors or equality deletes).
+ * rewritten files), written here, and delete files (position deletes, deletion vectors or equality
+ * deletes), written by its {@link PendingDeletes}.
  *
  * <p>Writers are opened lazily. {@link #finish()} closes them and returns what to commit. Closing
  * this object removes every file written unless {@link #keep()} said they were committed, so an
@@ -61,24 +47,15 @@ final class EditFiles implements Closeable {
   private final Schema dataSchema;
   private final boolean rowLineage;
   private final PartitionSpec spec;
-  private final int formatVersion;
-  private final int[] equalityFieldIds;
-  private final Schema equalityDeleteSchema;
   private final GenericFileWriterFactory writerFactory;
   private final long targetFileSize;
   private final String operationId = UUID.randomUUID().toString();
   // appended to by the thread writing position deletes too
-  private final List<String> writtenPaths = java.util.Collections.synchronizedList(new ArrayList<>());
-  private java.util.concurrent.Future<DeleteFiles> positionDeleteTask = null;
+  private final List<String> writtenPaths = Collections.synchronizedList(new ArrayList<>());
+  private final PendingDeletes deletes;
 
   // lane 0 takes the rows of the calling thread; a rewrite may write with a second thread in lane 1
   private final DataLane[] lanes = {new DataLane("data"), new DataLane("data-2")};
-
-  /** Position deletes per data file path, in the order files were read. */
-  private final Map<String, PendingPositions> positionDeletes = new LinkedHashMap<>();
-
-  /** Equality delete rows per spec id and partition, deduplicated by key. */
-  private final Map<Integer, StructLikeMap<Map<Object, Record>>> equalityDeletes = new HashMap<>();
 
   private Result result = null;
   private boolean kept = false;
@@ -101,9 +78,7 @@ final class EditFiles implements Closeable {
     this.rowLineage = carryRowLineage && TableUtil.supportsRowLineage(table);
     this.dataSchema = rowLineage ? MetadataColumns.schemaWithRowLineage(schema) : schema;
     this.spec = table.spec();
-    this.formatVersion = formatVersion;
-    this.equalityFieldIds = equalityFieldIds;
-    this.equalityDeleteSchema =
+    Schema equalityDeleteSchema =
         equalityFieldIds == null ? null : TypeUtil.select(schema, toSet(equalityFieldIds));
     GenericFileWriterFactory.Builder builder =
         new GenericFileWriterFactory.Builder(table).dataSchema(dataSchema);
@@ -116,6 +91,20 @@ final class EditFiles implements Closeable {
             table.properties(),
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    this.deletes =
+        new PendingDeletes(
+            table,
+            formatVersion,
+            writerFactory,
+            equalityDeleteSchema,
+            this::fileFactory,
+            deleteFormat(),
+            writtenPaths::add);
+  }
+
+  /** The deletes of a merge-on-read attempt, whose files are among this attempt's files. */
+  PendingDeletes deletes() {
+    return deletes;
   }
 
   /**
@@ -156,10 +145,6 @@ final class EditFiles implements Closeable {
     lanes[lane].write(row);
   }
 
-  long rowsWritten() {
-    return lanes[0].rowsWritten + lanes[1].rowsWritten;
-  }
-
   /**
    * Whether kept rows may hold strings as Avro's {@code Utf8} bytes instead of {@code String}s: the
    * data files are Parquet, whose writer takes both, and no partition value is computed from a
@@ -184,7 +169,6 @@ final class EditFiles implements Closeable {
     private PartitioningWriter<Record, DataWriteResult> partitionedWriter = null;
     private PartitionKey partitionKey = null;
     private InternalRecordWrapper partitionWrapper = null;
-    private long rowsWritten = 0;
 
     private DataLane(String suffix) {
       this.suffix = suffix;
@@ -214,7 +198,6 @@ final class EditFiles implements Closeable {
         partitionKey.partition(partitionWrapper.wrap(row));
         partitionedWriter.write(row, spec, partitionKey);
       }
-      rowsWritten += 1;
     }
 
     /** Closes the lane's writers; returns the files they wrote. */
@@ -236,54 +219,6 @@ final class EditFiles implements Closeable {
     }
   }
 
-  /**
-   * Marks positions of a data file as deleted.
-   *
-   * @param previous the positions already deleted by the file's existing position deletes or
-   *     deletion vector, or null; file-scoped ones are merged into the new delete file and replaced
-   */
-  void deletePositions(DataFile file, PositionDeleteIndex positions, PositionDeleteIndex previous) {
-    positionDeletes.put(file.location(), new PendingPositions(file, positions, previous));
-  }
-
-  /**
-   * Adds an equality delete for the row's values in the equality fields, in the file's partition.
-   */
-  void deleteEqual(DataFile file, Record row, int[] positions) {
-    PartitionSpec fileSpec = table.specs().get(file.specId());
-    StructLikeMap<Map<Object, Record>> byPartition =
-        equalityDeletes.computeIfAbsent(
-            fileSpec.specId(), id -> StructLikeMap.create(fileSpec.partitionType()));
-    Map<Object, Record> deletes = byPartition.get(file.partition());
-    if (deletes == null) {
-      deletes = new LinkedHashMap<>();
-      byPartition.put(StructLikeUtil.copy(file.partition()), deletes);
-    }
-    Object[] key = new Object[positions.length];
-    GenericRecord delete = GenericRecord.create(equalityDeleteSchema);
-    for (int i = 0; i < positions.length; i += 1) {
-      Object value = row.get(positions[i]);
-      delete.set(i, value);
-      key[i] =
-          Values.internal(equalityDeleteSchema.columns().get(i).type().asPrimitiveType(), value);
-    }
-    deletes.putIfAbsent(new JoinKeys.CompositeKey(key), delete);
-  }
-
-  Schema equalityDeleteSchema() {
-    return equalityDeleteSchema;
-  }
-
-  /**
-   * Starts writing the position deletes marked so far on a background thread, while the caller
-   * writes new rows; {@link #finish()} waits for it. No position may be marked after this.
-   */
-  void startPositionDeletes() {
-    if (positionDeleteTask == null && !positionDeletes.isEmpty()) {
-      positionDeleteTask = BackgroundThreads.call(this::writePositionDeletes);
-    }
-  }
-
   /** Closes every writer and returns the files to commit. */
   Result finish() {
     if (result != null) {
@@ -291,45 +226,13 @@ final class EditFiles implements Closeable {
     }
 
     List<DataFile> dataFiles = closeDataWriters();
-    DeleteFiles positions = awaitPositionDeletes();
-    if (positions == null) {
-      positions = writePositionDeletes();
-    }
-    List<DeleteFile> deleteFiles = new ArrayList<>(positions.written);
-    writeEqualityDeletes(deleteFiles);
+    List<DeleteFile> deleteFiles = new ArrayList<>();
+    List<DeleteFile> replaced = new ArrayList<>();
+    Set<String> referenced = new HashSet<>();
+    deletes.finish(deleteFiles, replaced, referenced);
 
-    this.result =
-        new Result(dataFiles, deleteFiles, positions.replaced, positions.referencedDataFiles);
+    this.result = new Result(dataFiles, deleteFiles, replaced, referenced);
     return result;
-  }
-
-  /** The position delete files or deletion vectors written, what they replace, what they reference. */
-  private static final class DeleteFiles {
-    private final List<DeleteFile> written = new ArrayList<>();
-    private final List<DeleteFile> replaced = new ArrayList<>();
-    private final Set<String> referencedDataFiles = new HashSet<>();
-  }
-
-  private DeleteFiles writePositionDeletes() {
-    DeleteFiles files = new DeleteFiles();
-    if (!positionDeletes.isEmpty()) {
-      if (formatVersion >= 3) {
-        writeDeletionVectors(files.written, files.replaced, files.referencedDataFiles);
-      } else {
-        writePositionDeleteFiles(files.written, files.replaced, files.referencedDataFiles);
-      }
-    }
-    return files;
-  }
-
-  /** Waits for the background position deletes, if started; null if not. */
-  private DeleteFiles awaitPositionDeletes() {
-    if (positionDeleteTask == null) {
-      return null;
-    }
-    java.util.concurrent.Future<DeleteFiles> task = positionDeleteTask;
-    positionDeleteTask = null;
-    return BackgroundThreads.await(task);
   }
 
   private List<DataFile> closeDataWriters() {
@@ -349,108 +252,6 @@ final class EditFiles implements Closeable {
     return dataFiles;
   }
 
-  private void writeDeletionVectors(
-      List<DeleteFile> deleteFiles, List<DeleteFile> replaced, Set<String> referenced) {
-    BaseDVFileWriter writer =
-        new BaseDVFileWriter(
-            fileFactory(FileFormat.PUFFIN, "dv"),
-            path -> {
-              PendingPositions pending = positionDeletes.get(path);
-              return pending == null ? null : pending.previous;
-            });
-    try {
-      try (BaseDVFileWriter closing = writer) {
-        for (PendingPositions pending : positionDeletes.values()) {
-          DataFile file = pending.file;
-          closing.delete(
-              file.location(),
-              pending.positions,
-              table.specs().get(file.specId()),
-              file.partition());
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to write deletion vectors for " + table.name(), e);
-    }
-    DeleteWriteResult written = writer.result();
-    written.deleteFiles().forEach(file -> writtenPaths.add(file.location()));
-    deleteFiles.addAll(written.deleteFiles());
-    replaced.addAll(written.rewrittenDeleteFiles());
-    written.referencedDataFiles().forEach(path -> referenced.add(path.toString()));
-  }
-
-  private void writePositionDeleteFiles(
-      List<DeleteFile> deleteFiles, List<DeleteFile> replaced, Set<String> referenced) {
-    OutputFileFactory factory = fileFactory(deleteFormat(), "deletes");
-    for (PendingPositions pending : positionDeletes.values()) {
-      DataFile file = pending.file;
-      PartitionSpec fileSpec = table.specs().get(file.specId());
-      PositionDeleteIndex positions = pending.positions;
-      List<DeleteFile> replacedHere = new ArrayList<>();
-      if (pending.previous != null) {
-        for (DeleteFile previous : pending.previous.deleteFiles()) {
-          if (ContentFileUtil.isFileScoped(previous)) {
-            replacedHere.add(previous);
-          }
-        }
-        if (!replacedHere.isEmpty()) {
-          positions = PositionDeleteIndexUtil.merge(List.of(positions, pending.previous));
-        }
-      }
-
-      EncryptedOutputFile output =
-          fileSpec.isUnpartitioned()
-              ? factory.newOutputFile()
-              : factory.newOutputFile(fileSpec, file.partition());
-      PositionDeleteWriter<Record> writer =
-          writerFactory.newPositionDeleteWriter(output, fileSpec, file.partition());
-      PositionDelete<Record> delete = PositionDelete.create();
-      String path = file.location();
-      try {
-        try (PositionDeleteWriter<Record> closing = writer) {
-          positions.forEach(pos -> closing.write(delete.set(path, pos)));
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Failed to write position deletes for " + path, e);
-      }
-      DeleteFile deleteFile = writer.toDeleteFile();
-      writtenPaths.add(deleteFile.location());
-      deleteFiles.add(deleteFile);
-      replaced.addAll(replacedHere);
-      referenced.add(path);
-    }
-  }
-
-  private void writeEqualityDeletes(List<DeleteFile> deleteFiles) {
-    if (equalityDeletes.isEmpty()) {
-      return;
-    }
-    OutputFileFactory factory = fileFactory(deleteFormat(), "eq-deletes");
-    for (Map.Entry<Integer, StructLikeMap<Map<Object, Record>>> bySpec :
-        equalityDeletes.entrySet()) {
-      PartitionSpec fileSpec = table.specs().get(bySpec.getKey());
-      for (Map.Entry<StructLike, Map<Object, Record>> byPartition : bySpec.getValue().entrySet()) {
-        StructLike partition = byPartition.getKey();
-        EncryptedOutputFile output =
-            fileSpec.isUnpartitioned()
-                ? factory.newOutputFile()
-                : factory.newOutputFile(fileSpec, partition);
-        EqualityDeleteWriter<Record> writer =
-            writerFactory.newEqualityDeleteWriter(output, fileSpec, partition);
-        try {
-          try (EqualityDeleteWriter<Record> closing = writer) {
-            byPartition.getValue().values().forEach(closing::write);
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("Failed to write equality deletes for " + table.name(), e);
-        }
-        DeleteFile deleteFile = writer.toDeleteFile();
-        writtenPaths.add(deleteFile.location());
-        deleteFiles.add(deleteFile);
-      }
-    }
-  }
-
   /** Removes every file this attempt wrote; for an attempt that will not be committed. */
   void abort() {
     try {
@@ -458,11 +259,7 @@ final class EditFiles implements Closeable {
     } catch (RuntimeException e) {
       // the attempt already failed; removing what was written matters more than this error
     }
-    try {
-      awaitPositionDeletes(); // its files are in writtenPaths once it is done
-    } catch (RuntimeException | Error e) {
-      // as above
-    }
+    deletes.awaitQuietly(); // the files of its thread are in writtenPaths once it is done
     for (String path : List.copyOf(writtenPaths)) {
       try {
         table.io().deleteFile(path);
@@ -547,19 +344,6 @@ final class EditFiles implements Closeable {
 
     Set<String> referencedDataFiles() {
       return referencedDataFiles;
-    }
-  }
-
-  private static final class PendingPositions {
-    private final DataFile file;
-    private final PositionDeleteIndex positions;
-    private final PositionDeleteIndex previous;
-
-    private PendingPositions(
-        DataFile file, PositionDeleteIndex positions, PositionDeleteIndex previous) {
-      this.file = file;
-      this.positions = positions;
-      this.previous = previous;
     }
   }
 }

@@ -8,7 +8,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 
 /**
- * One row-level change, as the {@link EditEngine} applies it: which data files may hold affected
+ * One row-level change, as the {@link EditOperation} applies it: which data files may hold affected
  * rows, which live rows to drop, and which rows to add once every candidate file has been read.
  *
  * <p>An engine attempt calls {@link #reset(boolean)}, then {@link #decider} and the decider for

@@ -1,3 +1,5 @@
+// Over 400 lines: the public face of row edits, each operation with its Javadoc and Arrow and
+// string-filter variants; the work is done by EditOperation and the classes it hands files to.
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.singlenode.StagedOutputTable;
@@ -121,7 +123,7 @@ public final class RowEdits {
         Collections.emptyMap(),
         DEFAULT_MAX_ATTEMPTS,
         null,
-        EditEngine.DEFAULT_COPY_BUFFER_ROWS);
+        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS);
   }
 
   /**
@@ -256,7 +258,7 @@ public final class RowEdits {
     checkFilter(filter, schema, "overwrite");
     List<Record> conformed = SourceRows.conform(rows, schema, table.name());
     FilterChange change = new FilterChange("overwrite", schema, filter, conformed);
-    EditEngine.Outcome outcome = engine().apply(change, mode(TableProperties.DELETE_MODE));
+    EditOperation.Outcome outcome = engine().apply(change, mode(TableProperties.DELETE_MODE));
     return new OverwriteResult(outcome.rowsDeleted(), outcome.rowsAdded(), outcome.snapshotId());
   }
 
@@ -316,7 +318,7 @@ public final class RowEdits {
     }
 
     UpsertChange change = new UpsertChange(schema, keys, index, options);
-    EditEngine.Outcome outcome = engine().apply(change, mode(TableProperties.MERGE_MODE));
+    EditOperation.Outcome outcome = engine().apply(change, mode(TableProperties.MERGE_MODE));
     return new UpsertResult(change.rowsUpdated(), change.rowsInserted(), outcome.snapshotId());
   }
 
@@ -410,8 +412,8 @@ public final class RowEdits {
     return ArrowRecords.toRecords(data, table.schema());
   }
 
-  private EditEngine engine() {
-    return new EditEngine(
+  private EditOperation engine() {
+    return new EditOperation(
         table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
   }
 

@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.parquet;
 
+import dev.transforms.singlenode.threads.BackgroundThreads;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Future;

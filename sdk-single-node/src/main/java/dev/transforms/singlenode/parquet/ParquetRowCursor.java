@@ -8,14 +8,16 @@ import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.ContentScanTask;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.ParquetReadOptions;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
@@ -51,7 +53,9 @@ import org.apache.iceberg.util.UUIDUtil;
  *
  * <p>Only whole files of flat tables are read this way: {@link #open} returns null for a file it
  * cannot read (not Parquet, encrypted, a split of a file, without field ids, a nested, repeated or
- * unusual column, a column absent from the file), and the caller then uses Iceberg's reader. Delete files are not applied here.
+ * unusual column, a column absent from the file), and the caller then uses Iceberg's reader. Delete
+ * files are not read here: the caller passes the positions they delete to {@link #skipPositions}
+ * ({@code dev.transforms.singlenode.read.LiveRows} does).
  *
  * <p>Use: {@link #next()} moves to the next row; {@link #get(int)} returns a value of the current
  * row, by its position in the projection. Columns are read lazily: a column nobody reads for a run
@@ -72,6 +76,8 @@ public final class ParquetRowCursor implements Closeable {
   private long groupStart = 0;
   private long groupEnd = 0;
   private int groupIndex = -1;
+  private PositionDeleteIndex skipped = null;
+  private boolean closed = false;
   private final List<PageReadAhead> readingAhead = new java.util.ArrayList<>();
 
   private ParquetRowCursor(
@@ -95,12 +101,12 @@ public final class ParquetRowCursor implements Closeable {
    * way.
    *
    * @param file the data file's contents
-   * @param task the scan task of the file
+   * @param task the scan task of the file (a file scan task, or a changelog task)
    * @param projection the columns to read, possibly with metadata columns
    * @param constants Iceberg's constants for the task (partition values, lineage, file path)
    */
   public static ParquetRowCursor open(
-      InputFile file, FileScanTask task, Schema projection, Map<Integer, ?> constants) {
+      InputFile file, ContentScanTask<DataFile> task, Schema projection, Map<Integer, ?> constants) {
     boolean wholeFile = task.start() == 0 && task.length() >= task.file().fileSizeInBytes();
     if (task.file().format() != FileFormat.PARQUET || task.file().keyMetadata() != null || !wholeFile) {
       return null; // a split of a file is left to Iceberg's reader too
@@ -166,59 +172,57 @@ public final class ParquetRowCursor implements Closeable {
   }
 
   /**
-   * The rows of the task's file as records, one record filled again for each row (callers copy what
-   * they keep), or null when the file cannot be read this way. Delete files are not applied.
+   * The remaining rows of this cursor as records of the projection, closing the cursor when the
+   * iterable or its iterator is closed.
    *
-   * @param file the data file's contents
-   * @param task the scan task of the file
-   * @param projection the columns to read, possibly with metadata columns
-   * @param constants Iceberg's constants for the task
-   */
-  public static CloseableIterable<Record> records(
-      InputFile file, FileScanTask task, Schema projection, Map<Integer, ?> constants) {
-    ParquetRowCursor cursor = open(file, task, projection, constants);
-    return cursor == null ? null : cursor.records(null, false, false);
-  }
-
-  /**
-   * The remaining rows of this cursor as records of the projection, closing the cursor when closed.
-   *
-   * @param deleted positions to leave out, or null
    * @param ownRecords whether each row is a record of its own; otherwise one record is filled again
    *     for each row
    * @param utf8Strings whether strings stay UTF-8 bytes, as {@link #getForParquetWriter} gives them
    */
-  public CloseableIterable<Record> records(
-      PositionDeleteIndex deleted, boolean ownRecords, boolean utf8Strings) {
+  public CloseableIterable<Record> records(boolean ownRecords, boolean utf8Strings) {
     GenericRecord template = GenericRecord.create(projection);
-    return CloseableIterable.combine(
-        () ->
-            new java.util.Iterator<Record>() {
-              private boolean ready = false;
+    CloseableIterator<Record> rows =
+        new CloseableIterator<>() {
+          private boolean ready = false;
 
-              @Override
-              public boolean hasNext() {
-                while (!ready && ParquetRowCursor.this.next()) {
-                  ready = deleted == null || !deleted.isDeleted(position);
-                }
-                return ready;
-              }
+          @Override
+          public boolean hasNext() {
+            if (!ready) {
+              ready = ParquetRowCursor.this.next();
+            }
+            return ready;
+          }
 
-              @Override
-              public Record next() {
-                if (!hasNext()) {
-                  throw new java.util.NoSuchElementException();
-                }
-                ready = false;
-                // copy() is cheaper than create(): no lookup of the schema's field names
-                GenericRecord row = ownRecords ? template.copy() : template;
-                for (int column = 0; column < columns.length; column++) {
-                  row.set(column, utf8Strings ? getForParquetWriter(column) : get(column));
-                }
-                return row;
-              }
-            },
-        this);
+          @Override
+          public Record next() {
+            if (!hasNext()) {
+              throw new java.util.NoSuchElementException();
+            }
+            ready = false;
+            // copy() is cheaper than create(): no lookup of the schema's field names
+            GenericRecord row = ownRecords ? template.copy() : template;
+            for (int column = 0; column < columns.length; column++) {
+              row.set(column, utf8Strings ? getForParquetWriter(column) : get(column));
+            }
+            return row;
+          }
+
+          @Override
+          public void close() {
+            ParquetRowCursor.this.close();
+          }
+        };
+    return new CloseableIterable<>() {
+      @Override
+      public CloseableIterator<Record> iterator() {
+        return rows; // one pass: the rows are the cursor's
+      }
+
+      @Override
+      public void close() {
+        ParquetRowCursor.this.close();
+      }
+    };
   }
 
   private static Type fieldWithId(MessageType fileSchema, int id) {
@@ -252,10 +256,25 @@ public final class ParquetRowCursor implements Closeable {
         typeId == org.apache.iceberg.types.Type.TypeID.STRING);
   }
 
-  /** Moves to the next row; returns false when there is none. */
+  /**
+   * Leaves out the rows at these positions: {@link #next()} moves past them without decoding
+   * anything. Call before the first {@code next()}.
+   *
+   * @param deleted the positions to leave out, or null for none
+   */
+  public void skipPositions(PositionDeleteIndex deleted) {
+    this.skipped = deleted;
+  }
+
+  /** Moves to the next row not left out; returns false when there is none. */
   public boolean next() {
-    position += 1;
-    return position < groupEnd || nextRowGroup();
+    do {
+      position += 1;
+      if (position >= groupEnd && !nextRowGroup()) {
+        return false;
+      }
+    } while (skipped != null && skipped.isDeleted(position));
+    return true;
   }
 
   /** The current row's position in the file. */
@@ -376,8 +395,13 @@ public final class ParquetRowCursor implements Closeable {
     readingAhead.clear();
   }
 
+  /** Closes the file; closing again does nothing (both a cursor's records and their iterator may). */
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     stopReadingAhead();
     closeQuietly(reader);
   }

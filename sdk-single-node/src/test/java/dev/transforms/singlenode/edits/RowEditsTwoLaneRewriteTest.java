@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Copy-on-write upserts into a file of at least {@link EditEngine#TWO_LANE_MIN_ROWS} rows: two
+ * Copy-on-write upserts into a file of at least {@link CopyOnWriteRewrite#TWO_LANE_MIN_ROWS} rows: two
  * threads copy the kept rows, each one half of the file into files of their own. Every kept row
  * must arrive exactly once with its values (strings passed through as bytes, or not, when a string
  * column partitions the table) and, in format v3, its row lineage id.
@@ -37,7 +37,7 @@ class RowEditsTwoLaneRewriteTest {
           Types.NestedField.optional(2, "name", Types.StringType.get()),
           Types.NestedField.optional(3, "region", Types.StringType.get()));
 
-  private static final int ROWS = (int) EditEngine.TWO_LANE_MIN_ROWS + 20_000;
+  private static final int ROWS = (int) CopyOnWriteRewrite.TWO_LANE_MIN_ROWS + 20_000;
 
   @TempDir Path dir;
 

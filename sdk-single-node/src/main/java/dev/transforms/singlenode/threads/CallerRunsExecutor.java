@@ -1,4 +1,4 @@
-package dev.transforms.singlenode.parquet;
+package dev.transforms.singlenode.threads;
 
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Iceberg waits for work handed to its thread pools by polling with 10 ms sleeps (planning,
  * loading delete files, filtering and writing manifests at commit). On a small table that polling
  * costs more than the work: an edit of a few files spent most of its time asleep. For small inputs
- * row edits pass this executor instead, so the work runs at once in the caller and every
- * future is done when Iceberg first checks it. Large inputs keep Iceberg's shared pools.
+ * row edits and the reader of live rows pass this executor instead, so the work runs at once in the
+ * caller and every future is done when Iceberg first checks it. Large inputs keep Iceberg's shared
+ * pools.
  */
 public final class CallerRunsExecutor extends AbstractExecutorService {
   /** The one instance. */

@@ -1,4 +1,4 @@
-package dev.transforms.singlenode.parquet;
+package dev.transforms.singlenode.threads;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -8,9 +8,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The daemon threads row edits hand work to while the calling thread goes on: decompressing pages
- * ahead of a scan, writing delete files while new rows are written. Threads are created on demand
- * and end after a minute without work.
+ * The daemon threads the engine hands work to while the calling thread goes on: decompressing pages
+ * ahead of a Parquet cursor, writing delete files while new rows are written, copying the second
+ * half of a large rewrite. Threads are created on demand and end after a minute without work.
  */
 public final class BackgroundThreads {
   private static final AtomicInteger COUNT = new AtomicInteger();

@@ -1,0 +1,314 @@
+package dev.transforms.singlenode.edits;
+
+import dev.transforms.singlenode.parquet.ParquetRowCursor;
+import dev.transforms.singlenode.read.LiveRows;
+import dev.transforms.singlenode.threads.BackgroundThreads;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Future;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ContentFileUtil;
+
+/**
+ * Copy-on-write: a candidate data file that loses rows is replaced by new files holding its other
+ * live rows, which keep their order and, in tables that track row lineage, their lineage columns.
+ *
+ * <p>A file is read once with whole rows. Its first rows are held in memory (up to {@link
+ * #DEFAULT_COPY_BUFFER_ROWS}) until a row is dropped, so that a file that loses none is not written
+ * again; from then on kept rows stream to the writer, on a second thread for larger files ({@link
+ * OverlappedWriter}). A file whose first dropped row comes later than the buffer holds is read a
+ * second time. A file of {@link #TWO_LANE_MIN_ROWS} rows or more that the change can probe is
+ * rewritten in two lanes instead: the dropped rows are found first by probing ({@link ProbeScan}),
+ * then two threads copy one half of the kept rows each.
+ */
+final class CopyOnWriteRewrite {
+  /** Rows of one file kept in memory while no row of it has been dropped yet. */
+  static final int DEFAULT_COPY_BUFFER_ROWS = 200_000;
+
+  /**
+   * Rewrites of files with at least this many rows may be written by two threads into two files
+   * (see {@link #rewriteInTwoLanes}).
+   */
+  static final long TWO_LANE_MIN_ROWS = 400_000;
+
+  private final FileIO io;
+  private final Schema schema;
+  private final Schema projection;
+  private final RowChange change;
+  private final EditFiles files;
+  private final int copyBufferRows;
+
+  /**
+   * @param schema the table's schema
+   * @param projection the columns to read: every column, then lineage columns when rows carry them,
+   *     then {@code _pos}
+   * @param files where kept rows are written
+   * @param copyBufferRows rows of a file held in memory before its first dropped row
+   */
+  CopyOnWriteRewrite(
+      FileIO io,
+      Schema schema,
+      Schema projection,
+      RowChange change,
+      EditFiles files,
+      int copyBufferRows) {
+    this.io = io;
+    this.schema = schema;
+    this.projection = projection;
+    this.change = change;
+    this.files = files;
+    this.copyBufferRows = copyBufferRows;
+  }
+
+  /**
+   * The position delete files (not deletion vectors, which Iceberg drops by itself) that apply only
+   * to the task's data file: they go when the data file is rewritten.
+   */
+  static List<DeleteFile> fileScopedPositionDeletes(FileScanTask task) {
+    List<DeleteFile> deletes = new ArrayList<>();
+    for (DeleteFile delete : task.deletes()) {
+      if (delete.content() == FileContent.POSITION_DELETES
+          && !ContentFileUtil.isDV(delete)
+          && ContentFileUtil.isFileScoped(delete)) {
+        deletes.add(delete);
+      }
+    }
+    return deletes;
+  }
+
+  /** Writes the file's kept rows into new files; returns how many rows were dropped (0: none). */
+  long rewrite(FileScanTask task) {
+    LiveRows rows = LiveRows.of(io, schema, task, projection);
+    Schema readSchema = rows.schema();
+    RowChange.RowDecider decider = change.decider(readSchema, task.file());
+    int posIndex = rows.columnIndex(MetadataColumns.ROW_POSITION.fieldId());
+    // rows whose integral key no source row has are kept without asking the decider
+    RowChange.RowProbe probe = change.probe(readSchema);
+    LongHashSet integralKeys =
+        probe == null || probe.columns().length != 1 ? null : probe.integralKeys();
+    int keyIndex = integralKeys == null ? -1 : probe.columns()[0];
+
+    // Rows from ParquetRowCursor are records of their own. Iceberg's reader may instead reuse one
+    // record for all rows: kept rows usually go straight to the writer, which is done with a row
+    // once it returns; only the rows held in the buffer then need their own, a shallow copy, which
+    // is enough when every value is immutable (otherwise the reader would also reuse nested
+    // records, lists and byte buffers).
+    ParquetRowCursor cursor = rows.cursor();
+    if (cursor != null
+        && probe != null
+        && probe.columns().length < readSchema.columns().size() - 1 // fewer than all but _pos
+        && task.file().recordCount() >= TWO_LANE_MIN_ROWS) {
+      return rewriteInTwoLanes(task, rows, cursor, decider, posIndex);
+    }
+    boolean reuse = cursor == null && immutableValues(readSchema);
+    PositionDeleteIndex dropped = null;
+    List<Record> buffer = new ArrayList<>();
+    try (OverlappedWriter kept = new OverlappedWriter(files::writeKept, reuse,
+        task.file().recordCount() >= OverlappedWriter.MIN_ROWS)) {
+      try (CloseableIterable<Record> live = rows.records(cursor, reuse, false)) {
+        for (Record row : live) {
+          boolean drop;
+          if (integralKeys != null) {
+            Object key = row.get(keyIndex);
+            drop = key != null && integralKeys.contains(((Number) key).longValue()) && decider.drop(row);
+          } else {
+            drop = decider.drop(row);
+          }
+          if (drop) {
+            if (dropped == null) {
+              dropped = ProbeScan.newPositionIndex();
+            }
+            dropped.delete((Long) row.get(posIndex));
+            if (!kept.started() && buffer != null) {
+              kept.start();
+              buffer.forEach(kept::writeOwned);
+              buffer = null;
+            }
+          } else if (kept.started()) {
+            kept.write(row);
+          } else if (buffer != null) {
+            buffer.add(reuse ? row.copy() : row);
+            if (buffer.size() >= copyBufferRows) {
+              buffer = null; // too many rows to hold: read the file again if a row is dropped
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to read " + task.file().location(), e);
+      }
+
+      if (dropped == null) {
+        return 0;
+      }
+
+      if (!kept.started()) {
+        kept.start();
+        PositionDeleteIndex droppedRows = dropped;
+        ParquetRowCursor again = rows.cursor();
+        try (CloseableIterable<Record> live = rows.records(again, again == null && reuse, false)) {
+          for (Record row : live) {
+            if (!droppedRows.isDeleted((Long) row.get(posIndex))) {
+              kept.write(row);
+            }
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("Failed to read " + task.file().location(), e);
+        }
+      }
+      kept.finish();
+    }
+
+    return dropped.cardinality();
+  }
+
+  /**
+   * Copy-on-write of a large file whose rows a probe can tell apart by a few columns. First the
+   * probe pass (those columns of every row, whole rows only where the probe lets a row through)
+   * finds the dropped rows; then two threads copy the kept rows, each one half of the file into
+   * files of its own, in file order. Encoding and compressing Parquet is most of a rewrite's cost,
+   * and one writer is slower than the reader feeding it; two writers share it between the cores.
+   * Files are split at most down to about half of {@link #TWO_LANE_MIN_ROWS} rows.
+   */
+  private long rewriteInTwoLanes(
+      FileScanTask task,
+      LiveRows rows,
+      ParquetRowCursor cursor,
+      RowChange.RowDecider decider,
+      int posIndex) {
+    PositionDeleteIndex dropped = ProbeScan.newPositionIndex();
+    ProbeScan.findDropped(
+        cursor, rows.schema(), change, decider, row -> dropped.delete((Long) row.get(posIndex)));
+    if (dropped.isEmpty()) {
+      return 0;
+    }
+
+    // the lanes open cursors of their own, which skip the positions deleted already: load them
+    // here, once, rather than in two threads at once
+    rows.deletedPositions();
+    boolean utf8 = files.takesUtf8Strings();
+    long middle = task.file().recordCount() / 2;
+    Future<?> secondHalf =
+        BackgroundThreads.run(() -> copyKept(task, rows, dropped, middle, Long.MAX_VALUE, utf8, 1));
+    Throwable failure = null;
+    try {
+      copyKept(task, rows, dropped, 0, middle, utf8, 0);
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    try {
+      BackgroundThreads.await(secondHalf); // also on failure: the lane must be idle before cleanup
+    } catch (RuntimeException | Error e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure instanceof RuntimeException) {
+      throw (RuntimeException) failure;
+    } else if (failure != null) {
+      throw (Error) failure;
+    }
+    return dropped.cardinality();
+  }
+
+  /**
+   * Writes the live, kept rows at positions {@code [from, to)} of the task's file into a lane;
+   * with {@code utf8}, strings go to the writer as the bytes read.
+   */
+  private void copyKept(
+      FileScanTask task,
+      LiveRows rows,
+      PositionDeleteIndex dropped,
+      long from,
+      long to,
+      boolean utf8,
+      int lane) {
+    ParquetRowCursor cursor = rows.cursor();
+    if (cursor == null) {
+      throw new IllegalStateException("The file could be read a moment ago: " + task.file().location());
+    }
+    GenericRecord row = GenericRecord.create(rows.schema());
+    int columns = cursor.columnCount();
+    // rows are visited in order: walk the sorted positions to leave out instead of a lookup a row
+    // (the cursor itself passes over the rows deleted before)
+    long[] skipped = sortedPositions(dropped, from, to);
+    int nextSkipped = 0;
+    try (cursor) {
+      while (cursor.next()) {
+        long position = cursor.position();
+        if (position < from) {
+          continue; // passed over without decoding anything
+        } else if (position >= to) {
+          break;
+        }
+        while (nextSkipped < skipped.length && skipped[nextSkipped] < position) {
+          nextSkipped += 1;
+        }
+        if (nextSkipped < skipped.length && skipped[nextSkipped] == position) {
+          continue;
+        }
+        // one record for all rows: the writer is done with a row when writeKept returns
+        for (int column = 0; column < columns; column++) {
+          row.set(column, utf8 ? cursor.getForParquetWriter(column) : cursor.get(column));
+        }
+        files.writeKept(row, lane);
+      }
+    }
+  }
+
+  /** The positions of the index in {@code [from, to)}, sorted. */
+  private static long[] sortedPositions(PositionDeleteIndex index, long from, long to) {
+    long[] positions = new long[Math.toIntExact(index.cardinality())];
+    int[] count = {0};
+    index.forEach(
+        position -> {
+          if (position >= from && position < to) {
+            positions[count[0]++] = position;
+          }
+        });
+    long[] inRange = Arrays.copyOf(positions, count[0]);
+    Arrays.sort(inRange);
+    return inRange;
+  }
+
+  /**
+   * Whether every column of the schema is read into an immutable value (numbers, strings, dates and
+   * times, decimals, UUIDs), so that a shallow copy of a reused record owns all its values.
+   */
+  private static boolean immutableValues(Schema readSchema) {
+    for (Types.NestedField field : readSchema.columns()) {
+      switch (field.type().typeId()) {
+        case BOOLEAN:
+        case INTEGER:
+        case LONG:
+        case FLOAT:
+        case DOUBLE:
+        case DATE:
+        case TIME:
+        case TIMESTAMP:
+        case TIMESTAMP_NANO:
+        case STRING:
+        case DECIMAL:
+        case UUID:
+          break;
+        default:
+          return false;
+      }
+    }
+    return true;
+  }
+}
