@@ -349,7 +349,9 @@ public final class TransformsCli implements Callable<Integer> {
         }
         out.printf("%s -> %s%n", datasetPath, resolved.sparkIdentifier());
         out.printf("location: %s%n", table.location());
-        out.printf("schema:%n%s%n", table.schema());
+        // One column a line: Schema.toString() wraps them in "table { ... }", whose closing brace reads as stray.
+        out.println("schema:");
+        table.schema().columns().forEach(column -> out.printf("  %s%n", column));
         PartitionSpec partitionSpec = table.spec();
         out.printf("partition spec: %s%n", partitionSpec.isUnpartitioned() ? "unpartitioned" : partitionSpec.fields());
         out.printf("sort order: %s%n", table.sortOrder().isUnsorted() ? "unsorted" : table.sortOrder());
@@ -375,10 +377,21 @@ public final class TransformsCli implements Callable<Integer> {
             ref.isBranch() ? "branch" : "tag", name, ref.snapshotId(), describeStaging(table, name)));
         out.printf("build state: %s%n", IncrementalState.fromProperties(table.properties())
             .map(state -> "transform " + state.transform() + ", build " + state.buildId() + ", semantic version "
-                + state.semanticVersion() + ", inputs " + state.inputSnapshots())
+                + state.semanticVersion() + ", inputs: " + describeInputs(state))
             .orElse("none (no build has published this table)"));
       }
       return OK;
+    }
+
+    /** The inputs a build consumed, as {@code /path at snapshot N}, in path order. */
+    private static String describeInputs(IncrementalState state) {
+      if (state.inputSnapshots().isEmpty()) {
+        return "none";
+      }
+      List<String> inputs = new ArrayList<>();
+      new TreeMap<>(state.inputSnapshots()).forEach((path, snapshot) -> inputs.add(path
+          + (snapshot.isPresent() ? " at snapshot " + snapshot.getAsLong() : " (no snapshot yet)")));
+      return String.join(", ", inputs);
     }
 
     /** Says whose staging branch a branch is, and whether that build still runs. */

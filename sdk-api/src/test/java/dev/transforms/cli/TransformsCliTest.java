@@ -126,6 +126,23 @@ public class TransformsCliTest {
   }
 
   @Test
+  void showPrintsTheSchemaOneColumnALineAndTheInputsAsPathAndSnapshot() {
+    seedInput();
+    assertThat(run("--class", Doubler.class.getName(), "build").exitCode()).isZero();
+    long input;
+    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(dir.resolve("warehouse")))) {
+      input = catalogs.catalog("local").loadTable(TableIdentifier.of("cli", "in")).currentSnapshot().snapshotId();
+    }
+    Run show = run("show", "/cli/doubled");
+    assertThat(show.exitCode()).isZero();
+    // Schema.toString() ends its block with a line holding only '}', which read as a stray brace.
+    assertThat(show.out().lines()).noneMatch(line -> line.strip().equals("}") || line.strip().endsWith("{"))
+        .contains("schema:", "  1: id: optional long");
+    assertThat(show.out()).contains(", inputs: /cli/in at snapshot " + input + System.lineSeparator())
+        .doesNotContain("OptionalLong");
+  }
+
+  @Test
   void showListsEveryBranchAndWhoseStagingBranchItIs() {
     seedInput();
     assertThat(run("--class", Doubler.class.getName(), "build").exitCode()).isZero();
