@@ -1,6 +1,7 @@
 package dev.transforms.cli;
 
 import dev.transforms.api.ConfigurationException;
+import dev.transforms.api.InvalidLoadException;
 import dev.transforms.api.InvalidPathException;
 import dev.transforms.api.InvalidTransformException;
 import dev.transforms.api.PlanException;
@@ -47,8 +48,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code transforms} command line: list, plan and build the transforms on the classpath, and show
- * tables.
+ * The {@code transforms} command line: list, plan and build the transforms on the classpath, show
+ * tables, and load files into tables ({@link LoadCommand}).
  *
  * <p>Exit codes: {@value #OK} done; {@value #TRANSFORM_FAILED} a transform failed, or the command
  * could not finish for another reason (a table that cannot be read); {@value #BAD_USAGE} bad usage,
@@ -67,6 +68,7 @@ import picocli.CommandLine.Spec;
         TransformsCli.PlanCommand.class,
         TransformsCli.BuildCommand.class,
         TransformsCli.ShowCommand.class,
+        LoadCommand.class,
         CommandLine.HelpCommand.class})
 public final class TransformsCli implements Callable<Integer> {
 
@@ -157,7 +159,8 @@ public final class TransformsCli implements Callable<Integer> {
   private int report(Exception error, PrintWriter err) {
     SecretMasker masker = SecretMasker.allLoaded();
     int code = error instanceof ConfigurationException || error instanceof InvalidTransformException
-        || error instanceof PlanException || error instanceof InvalidPathException ? BAD_USAGE : TRANSFORM_FAILED;
+        || error instanceof PlanException || error instanceof InvalidPathException
+        || error instanceof InvalidLoadException ? BAD_USAGE : TRANSFORM_FAILED;
     err.print(CauseChain.of(error, masker).format("error: ", "  "));
     if (verbose) {
       err.print(CauseChain.stackTrace(error, masker));
@@ -182,6 +185,10 @@ public final class TransformsCli implements Callable<Integer> {
     List<String> known = specs.stream().map(s -> s.method().getDeclaringClass().getName()).toList();
     specs.addAll(TransformIndex.ofClasses(loader, classes.stream().filter(c -> !known.contains(c)).toList()));
     return specs;
+  }
+
+  Path workingDirectory() {
+    return workingDirectory;
   }
 
   PrintWriter out() {
