@@ -195,10 +195,12 @@ public final class TransformsCli implements Callable<Integer> {
     return spec.commandLine().getOut();
   }
 
-  /** The plan of every transform found, or of the named ones and their upstream. */
+  /**
+   * The plan of every transform found, or of the named ones and their upstream: unrelated transforms
+   * elsewhere on the classpath do not stop it.
+   */
   BuildPlan plan(List<String> names) {
-    BuildPlan plan = BuildPlan.of(transforms());
-    return names.isEmpty() ? plan : plan.select(names);
+    return BuildPlan.of(transforms(), names);
   }
 
   /** {@code transforms list}: the transforms found, with their inputs and outputs. */
