@@ -3,15 +3,9 @@ package dev.transforms.examples;
 import dev.transforms.cli.TransformsCli;
 import dev.transforms.runtime.catalog.TableResolver;
 import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.path.DatasetPath;
 import dev.transforms.spark.SparkSessions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -33,91 +27,16 @@ public final class Demo {
    */
   public static void main(String[] args) {
     List<String> cliArgs = new ArrayList<>(List.of(args));
-    TransformsConfig config = TransformsConfig.load(option(args, "--config"), option(args, "--warehouse"),
-        System.getenv(), Path.of("").toAbsolutePath());
-    try {
-      Files.createDirectories(config.warehouse());
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create the warehouse folder " + config.warehouse(), e);
-    }
+    TransformsConfig config = SampleInputs.loadConfig(args);
     SparkSession spark = SparkSessions.forBuild(SparkSessions.builder(config).getOrCreate(), config);
     int exitCode;
     try {
-      new SampleData(spark, new TableResolver(config)).seedOrDeliver();
+      new SampleInputs(spark, new TableResolver(config)).seedOrDeliver();
       cliArgs.add("build");
       exitCode = TransformsCli.execute(new TransformsCli(), cliArgs.toArray(new String[0]));
     } finally {
       spark.stop();
     }
     System.exit(exitCode);
-  }
-
-  private static Optional<Path> option(String[] args, String name) {
-    for (int i = 0; i < args.length - 1; i++) {
-      if (args[i].equals(name)) {
-        return Optional.of(Path.of(args[i + 1]));
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** The sample inputs, written with Spark SQL. */
-  static final class SampleData {
-    private final SparkSession spark;
-    private final TableResolver resolver;
-
-    SampleData(SparkSession spark, TableResolver resolver) {
-      this.spark = spark;
-      this.resolver = resolver;
-    }
-
-    private String id(String path) {
-      return resolver.resolve(DatasetPath.of(path)).sparkIdentifier();
-    }
-
-    private String namespace(String path) {
-      return resolver.resolve(DatasetPath.of(path)).sparkNamespace();
-    }
-
-    private boolean exists(String path) {
-      return spark.catalog().tableExists(id(path));
-    }
-
-    void seedOrDeliver() {
-      if (!exists(SparkRowEdits.UPDATES)) {
-        seed();
-      } else {
-        deliver();
-      }
-    }
-
-    private void seed() {
-      System.out.println("Seeding the sample inputs...");
-      create(SparkRowEdits.UPDATES, "id BIGINT NOT NULL, as_of DATE, status STRING",
-          "(1, DATE '2026-03-15', 'Active'), (2, DATE '2026-04-10', 'Stale'), (3, DATE '2026-04-20', 'Active')");
-      create(PartitionByDay.SOURCE, "id BIGINT NOT NULL, created_at TIMESTAMP",
-          "(1, TIMESTAMP '2026-04-01 08:00:00 UTC'), (2, TIMESTAMP '2026-04-02 09:30:00 UTC')");
-      create(SnapshotComparison.SOURCE, "id BIGINT NOT NULL, name STRING", "(1, 'a'), (2, 'b')");
-      create(OpenHouseWrites.DELIVERIES, "datepartition STRING, level STRING, message STRING",
-          "('2022-05-10', 'INFO', 'a'), ('2022-05-10', 'ERROR', 'b'), ('2022-05-11', 'INFO', 'c')");
-    }
-
-    private void deliver() {
-      System.out.println("Delivering new rows to the sample inputs...");
-      spark.sql("INSERT OVERWRITE " + id(SparkRowEdits.UPDATES)
-          + " VALUES (2, DATE '2026-04-12', 'Stale'), (4, DATE '2026-03-01', 'Active'), (5, DATE '2026-05-01', 'Stale')");
-      spark.sql("INSERT INTO " + id(PartitionByDay.SOURCE)
-          + " VALUES (3, TIMESTAMP '2026-04-02 23:59:59 UTC'), (4, TIMESTAMP '2026-04-03 00:00:00 UTC')");
-      spark.sql("INSERT INTO " + id(SnapshotComparison.SOURCE) + " VALUES (3, 'c'), (4, 'd')");
-      spark.sql("INSERT INTO " + id(OpenHouseWrites.DELIVERIES)
-          + " VALUES ('2022-05-11', 'INFO', 'c2'), ('2022-05-11', 'WARN', 'd'), ('2022-05-12', 'INFO', 'e')");
-    }
-
-    private void create(String path, String columns, String values) {
-      String table = id(path);
-      spark.sql("CREATE NAMESPACE IF NOT EXISTS " + namespace(path));
-      spark.sql("CREATE TABLE " + table + " (" + columns + ") USING iceberg");
-      spark.sql("INSERT INTO " + table + " VALUES " + values);
-    }
   }
 }

@@ -78,7 +78,7 @@ class DocsCommandsTest {
     Files.createDirectories(config.warehouse());
     SparkSession spark = SparkSessions.forBuild(SparkSession.active(), config);
     try {
-      new Demo.SampleData(spark, new TableResolver(config)).seedOrDeliver();
+      new SampleInputs(spark, new TableResolver(config)).seedOrDeliver();
     } finally {
       SparkSessions.closeCatalogs(spark, config.catalogs().keySet());
     }

@@ -45,6 +45,8 @@ class DocsCoverTheApiTest {
       dev.transforms.testing.TestWarehouse.class,
       dev.transforms.testing.BuildResult.class,
       dev.transforms.testing.TableAssert.class,
+      dev.transforms.testing.BuildResultAssert.class,
+      dev.transforms.testing.TransformResultAssert.class,
       dev.transforms.testing.TransformsAssertions.class,
       dev.transforms.testing.Row.class,
       dev.transforms.runtime.build.BuildReport.class,

@@ -14,6 +14,7 @@ import dev.transforms.runtime.build.TransformResult;
 import dev.transforms.runtime.catalog.Catalogs;
 import dev.transforms.runtime.catalog.ResolvedTable;
 import dev.transforms.runtime.catalog.SecretMasker;
+import dev.transforms.runtime.catalog.SharedStorageCheck;
 import dev.transforms.runtime.catalog.TableResolver;
 import dev.transforms.runtime.catalog.TransformsConfig;
 import dev.transforms.runtime.discovery.TransformIndex;
@@ -220,10 +221,18 @@ public final class TransformsCli implements Callable<Integer> {
         }
         for (ParameterSpec p : spec.outputs()) {
           out.printf("    out  %s%n", p.requirePath());
+          printChecks(out, p, "           ");
         }
       }
       out.printf("%d transform(s)%n", specs.size());
       return OK;
+    }
+  }
+
+  /** Lists the data expectations declared on an output, one a line, with their level. */
+  static void printChecks(PrintWriter out, ParameterSpec output, String indent) {
+    for (dev.transforms.runtime.spec.CheckSpec check : output.checks()) {
+      out.printf("%scheck %s [%s]%n", indent, check.name(), check.level());
     }
   }
 
@@ -250,6 +259,7 @@ public final class TransformsCli implements Callable<Integer> {
         }
         for (ParameterSpec p : spec.outputs()) {
           out.printf("     out  %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
+          printChecks(out, p, "            ");
         }
       }
       return OK;
@@ -269,6 +279,8 @@ public final class TransformsCli implements Callable<Integer> {
       TransformsConfig config = parent.loadConfig();
       BuildPlan plan = parent.plan(names);
       PrintWriter out = parent.out();
+      SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
+          .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
       BuildReport report;
       try (BuildRunner runner = new BuildRunner(config)) {
         startCatalogs(plan, runner);
@@ -388,6 +400,17 @@ public final class TransformsCli implements Callable<Integer> {
             .map(state -> "transform " + state.transform() + ", build " + state.buildId() + ", semantic version "
                 + state.semanticVersion() + ", inputs: " + describeInputs(state))
             .orElse("none (no build has published this table)"));
+        out.println("checks of the published version:");
+        Map<String, String> checks = new TreeMap<>();
+        table.properties().forEach((key, value) -> {
+          if (key.startsWith(dev.transforms.runtime.publish.OutputPublisher.CHECKS_PREFIX)) {
+            checks.put(key.substring(dev.transforms.runtime.publish.OutputPublisher.CHECKS_PREFIX.length()), value);
+          }
+        });
+        if (checks.isEmpty()) {
+          out.println("  none declared");
+        }
+        checks.forEach((check, outcome) -> out.printf("  %s: %s%n", check, outcome));
       }
       return OK;
     }

@@ -151,6 +151,33 @@ public class TransformsCliTest {
         "branches and tags:", "  branch   main -> ");
   }
 
+  /** Declares checks on its output. */
+  public static class CheckedDoubler {
+    @Transform(description = "doubles ids, checked")
+    public void checked(@TableInput("/cli/in") TestInput in, @TableOutput("/cli/checked")
+        @dev.transforms.api.checks.PrimaryKey("id")
+        @dev.transforms.api.checks.RowCount(min = 1, level = dev.transforms.api.checks.Level.WARN) TestOutput out) {
+      out.append(in.ids().stream().mapToLong(id -> id * 2).toArray());
+    }
+  }
+
+  @Test
+  void listAndPlanShowTheChecksOfEachOutput() {
+    Run list = run("--class", CheckedDoubler.class.getName(), "list");
+    assertThat(list.exitCode()).isZero();
+    assertThat(list.out()).contains("    out  /cli/checked", "check primary key (id) [FAIL]",
+        "check row count (at least 1) [WARN]");
+    Run plan = run("--class", CheckedDoubler.class.getName(), "plan");
+    assertThat(plan.out()).contains("/cli/checked -> `local`.`cli`.`checked`", "check primary key (id) [FAIL]");
+
+    seedInput();
+    Run build = run("--class", CheckedDoubler.class.getName(), "build");
+    assertThat(build.exitCode()).isZero();
+    assertThat(build.out()).contains("checks: 2 passed");
+    assertThat(run("show", "/cli/checked").out()).contains("checks of the published version:",
+        "  primary key (id): passed", "  row count (at least 1): passed");
+  }
+
   @Test
   void showPrintsTheSchemaOneColumnALineAndTheInputsAsPathAndSnapshot() {
     seedInput();

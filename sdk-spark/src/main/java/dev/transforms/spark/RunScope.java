@@ -14,7 +14,7 @@ final class RunScope {
 
   private final SparkSession session;
   private final Set<String> views = new LinkedHashSet<>();
-  private final List<Handles.FileOutputHandle> fileOutputs = new ArrayList<>();
+  private final List<FileOutputHandle> fileOutputs = new ArrayList<>();
 
   RunScope(SparkSession session) {
     this.session = session;
@@ -26,13 +26,13 @@ final class RunScope {
     views.add(path);
   }
 
-  void stageFiles(Handles.FileOutputHandle output) {
+  void stageFiles(FileOutputHandle output) {
     fileOutputs.add(output);
   }
 
   /** Moves every staged file output into place. */
   void publishFiles() {
-    fileOutputs.forEach(Handles.FileOutputHandle::publish);
+    fileOutputs.forEach(FileOutputHandle::publish);
   }
 
   /** Drops the views and, unless published, the staged files. */
@@ -45,7 +45,7 @@ final class RunScope {
       }
     }
     if (!published) {
-      for (Handles.FileOutputHandle output : fileOutputs) {
+      for (FileOutputHandle output : fileOutputs) {
         try {
           output.discard();
         } catch (RuntimeException e) {

@@ -152,31 +152,21 @@ final class SparkEngine implements Engine {
   }
 
   private Object handle(TransformRun run, ParameterSpec parameter, RunScope scope) {
-    String type = parameter.typeName();
-    switch (parameter.role()) {
-      case CONTEXT:
-        return new Handles.Context(session, run);
-      case INPUT:
-        if (type.equals(TableTransformInput.class.getName())) {
-          return new Handles.TableInputHandle(session, run.input(parameter));
-        }
-        if (type.equals(IncrementalTransformInput.class.getName()) || type.equals(TransformInput.class.getName())) {
-          return new Handles.InputHandle(session, run.input(parameter), scope);
-        }
-        break;
-      case OUTPUT:
-        if (type.equals(TableTransformOutput.class.getName())) {
-          return new Handles.TableOutputHandle(session, run, run.output(parameter));
-        }
-        if (type.equals(TransformOutput.class.getName())) {
-          return new Handles.FileOutputHandle(session, run, run.output(parameter), scope);
-        }
-        break;
-      default:
-        break;
+    // The method's own parameter types decide; the spec's type names serve the annotation processor.
+    Class<?> type = run.spec().method().getParameterTypes()[parameter.index()];
+    Object handle = switch (parameter.role()) {
+      case CONTEXT -> new SparkRunContext(session, run);
+      case INPUT -> type == TableTransformInput.class ? new TableInputHandle(session, run.input(parameter))
+          : type == IncrementalTransformInput.class || type == TransformInput.class
+              ? new IncrementalInputHandle(session, run.input(parameter), scope) : null;
+      case OUTPUT -> type == TableTransformOutput.class ? new TableOutputHandle(session, run, run.output(parameter))
+          : type == TransformOutput.class ? new FileOutputHandle(session, run, run.output(parameter), scope) : null;
+    };
+    if (handle == null || !type.isInstance(handle)) {
+      throw new TransformsException("Parameter " + parameter.name() + " of transform " + run.spec().name()
+          + " has type " + parameter.simpleTypeName() + ", which the Spark engine does not provide");
     }
-    throw new TransformsException("Parameter " + parameter.name() + " of transform " + run.spec().name()
-        + " has type " + parameter.simpleTypeName() + ", which the Spark engine does not provide");
+    return handle;
   }
 
   /**
@@ -209,6 +199,12 @@ final class SparkEngine implements Engine {
 
   private static Long snapshotId(Snapshot snapshot) {
     return snapshot == null ? null : snapshot.snapshotId();
+  }
+
+  @Override
+  public List<dev.transforms.runtime.build.CheckResult> evaluate(TransformRun run,
+      dev.transforms.runtime.engine.StagedOutput output, List<dev.transforms.runtime.spec.CheckSpec> checks) {
+    return SparkChecks.evaluate(session, output, checks);
   }
 
   @Override

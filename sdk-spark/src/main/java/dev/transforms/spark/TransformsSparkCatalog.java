@@ -86,23 +86,28 @@ public class TransformsSparkCatalog extends SparkCatalog {
   @Override
   public org.apache.spark.sql.connector.catalog.Table loadTable(Identifier ident, String version)
       throws NoSuchTableException {
-    PLAIN_LOAD.set(true);
-    try {
-      return super.loadTable(ident, version);
-    } finally {
-      PLAIN_LOAD.set(false);
-    }
+    return loadPlainly(() -> super.loadTable(ident, version));
   }
 
   @Override
   public org.apache.spark.sql.connector.catalog.Table loadTable(Identifier ident, long timestamp)
       throws NoSuchTableException {
+    return loadPlainly(() -> super.loadTable(ident, timestamp));
+  }
+
+  /** A load of Iceberg's own, for time travel: it then asks {@link #loadTable(Identifier)} for the table unbranched. */
+  private org.apache.spark.sql.connector.catalog.Table loadPlainly(PlainLoad load) throws NoSuchTableException {
     PLAIN_LOAD.set(true);
     try {
-      return super.loadTable(ident, timestamp);
+      return load.load();
     } finally {
       PLAIN_LOAD.set(false);
     }
+  }
+
+  @FunctionalInterface
+  private interface PlainLoad {
+    org.apache.spark.sql.connector.catalog.Table load() throws NoSuchTableException;
   }
 
   @Override

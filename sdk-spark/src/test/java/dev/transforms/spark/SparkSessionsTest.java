@@ -79,6 +79,6 @@ class SparkSessionsTest {
 
   @Test
   void identifierLiteralsEscapeQuotes() {
-    assertThat(Handles.literal("`local`.`it's`.`a\\b`")).isEqualTo("'`local`.`it\\'s`.`a\\\\b`'");
+    assertThat(TableReads.literal("`local`.`it's`.`a\\b`")).isEqualTo("'`local`.`it\\'s`.`a\\\\b`'");
   }
 }

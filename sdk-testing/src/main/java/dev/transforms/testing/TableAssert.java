@@ -125,7 +125,8 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
     isNotNull();
     List<String> actualNames = columnNames(actual.schema());
     if (!actualNames.equals(List.of(names))) {
-      throw failure("Expecting table %s to have columns %s but it has %s", actual.name(), List.of(names), actualNames);
+      throw failureWithActualExpected(actualNames, List.of(names), "Expecting table %s to have columns %s but it has %s",
+          actual.name(), List.of(names), actualNames);
     }
     return myself;
   }
@@ -143,8 +144,9 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
   public TableAssert hasSchema(Schema expected) {
     isNotNull();
     if (!actual.schema().sameSchema(expected) && !describe(actual.schema()).equals(describe(expected))) {
-      throw failure("Expecting table %s to have schema%n  %s%nbut it has%n  %s", actual.name(),
-          describe(expected), describe(actual.schema()));
+      throw failureWithActualExpected(describe(actual.schema()), describe(expected),
+          "Expecting table %s to have schema%n  %s%nbut it has%n  %s", actual.name(), describe(expected),
+          describe(actual.schema()));
     }
     return myself;
   }
@@ -167,8 +169,9 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
       actualFields.add(field.transform() + "(" + actual.schema().findColumnName(field.sourceId()) + ")");
     }
     if (!actualFields.equals(List.of(fields))) {
-      throw failure("Expecting table %s to be partitioned by %s but it is partitioned by %s", actual.name(),
-          List.of(fields), actualFields);
+      throw failureWithActualExpected(actualFields, List.of(fields),
+          "Expecting table %s to be partitioned by %s but it is partitioned by %s", actual.name(), List.of(fields),
+          actualFields);
     }
     return myself;
   }
@@ -188,7 +191,8 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
     actual.refresh();
     int count = snapshotIds().size();
     if (count != expected) {
-      throw failure("Expecting table %s to have %d snapshots but it has %d: %s", actual.name(), expected, count,
+      throw failureWithActualExpected(count, expected, "Expecting table %s to have %d snapshots but it has %d: %s",
+          actual.name(), expected, count,
           operations());
     }
     return myself;
@@ -208,7 +212,8 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
   public TableAssert currentSnapshotHasOperation(String operation) {
     Snapshot current = current();
     if (!Objects.equals(current.operation(), operation)) {
-      throw failure("Expecting the current snapshot of table %s to be '%s' but it is '%s' (history: %s)",
+      throw failureWithActualExpected(current.operation(), operation,
+          "Expecting the current snapshot of table %s to be '%s' but it is '%s' (history: %s)",
           actual.name(), operation, current.operation(), operations());
     }
     return myself;
@@ -221,7 +226,7 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
    * assertThatTable(table).currentSnapshotSummaryContains("added-records", "2");
    * }</pre>
    *
-   * @param key a summary key, such as {@code added-records} or {@code transforms.input./src/events}
+   * @param key a summary key, such as {@code added-records} or {@code transforms.build-id}
    * @param value the expected value
    * @return this assertion
    */
@@ -229,7 +234,8 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
     Snapshot current = current();
     String actualValue = current.summary().get(key);
     if (!Objects.equals(actualValue, value)) {
-      throw failure("Expecting the current snapshot of table %s to have summary %s=%s but it has %s", actual.name(),
+      throw failureWithActualExpected(actualValue, value,
+          "Expecting the current snapshot of table %s to have summary %s=%s but it has %s", actual.name(),
           key, value, actualValue == null ? "no " + key + " (keys: " + current.summary().keySet() + ")"
               : key + "=" + actualValue);
     }
@@ -251,7 +257,8 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
     isNotNull();
     String actualValue = actual.properties().get(key);
     if (!Objects.equals(actualValue, value)) {
-      throw failure("Expecting table %s to have property %s=%s but %s", actual.name(), key, value,
+      throw failureWithActualExpected(actualValue, value, "Expecting table %s to have property %s=%s but %s",
+          actual.name(), key, value,
           actualValue == null ? "it is not set" : "it is " + actualValue);
     }
     return myself;

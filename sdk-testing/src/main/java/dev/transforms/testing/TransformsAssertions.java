@@ -1,5 +1,6 @@
 package dev.transforms.testing;
 
+import dev.transforms.runtime.build.TransformResult;
 import org.apache.iceberg.Table;
 
 /** Entry points of the SDK's AssertJ assertions. */
@@ -21,5 +22,33 @@ public final class TransformsAssertions {
    */
   public static TableAssert assertThatTable(Table table) {
     return new TableAssert(table);
+  }
+
+  /**
+   * Starts assertions on a build.
+   *
+   * <pre>{@code
+   * assertThat(warehouse.build(EditRows.class)).transform("edit-rows").succeeded().isIncremental();
+   * }</pre>
+   *
+   * @param build the build's result
+   * @return the assertion
+   */
+  public static BuildResultAssert assertThat(BuildResult build) {
+    return new BuildResultAssert(build);
+  }
+
+  /**
+   * Starts assertions on one transform's result.
+   *
+   * <pre>{@code
+   * assertThat(result.only()).failedWith(PublishConflictException.class, "build again");
+   * }</pre>
+   *
+   * @param result the transform's result
+   * @return the assertion
+   */
+  public static TransformResultAssert assertThat(TransformResult result) {
+    return new TransformResultAssert(result);
   }
 }

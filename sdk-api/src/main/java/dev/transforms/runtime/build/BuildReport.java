@@ -55,6 +55,12 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
             output.snapshots(), output.snapshotId().isPresent() ? Long.toString(output.snapshotId().getAsLong()) : "none",
             output.created() ? ", created" : ""));
       }
+      long passed = result.checks().stream().filter(c -> c.outcome() == CheckResult.Outcome.PASSED).count();
+      if (passed > 0) {
+        out.append("      checks: ").append(passed).append(" passed\n");
+      }
+      result.checks().stream().filter(c -> c.outcome() != CheckResult.Outcome.PASSED)
+          .forEach(c -> out.append("      check ").append(c.describe()).append('\n'));
       result.error().ifPresent(e -> out.append(CauseChain.of(e, SecretMasker.allLoaded())
           .format("      error: ", "        ")));
     }

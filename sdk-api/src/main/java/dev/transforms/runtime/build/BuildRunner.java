@@ -130,7 +130,7 @@ public final class BuildRunner implements AutoCloseable {
         if (failedUpstream.isPresent()) {
           result = new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SKIPPED, false,
               "skipped: upstream transform " + failedUpstream.get() + " did not succeed", List.of(), Duration.ZERO,
-              Optional.empty(), List.of());
+              Optional.empty(), List.of(), List.of());
         } else {
           result = runOne(environment, engines, spec);
         }
@@ -155,6 +155,7 @@ public final class BuildRunner implements AutoCloseable {
     OutputPublisher publisher = null;
     IncrementalDecision decision = IncrementalDecision.full("");
     List<String> notes = List.of();
+    List<CheckResult> checks = List.of();
     try {
       Engine engine = engines.engineFor(spec);
       List<LoadedInput> loaded = loadInputs(spec);
@@ -193,23 +194,27 @@ public final class BuildRunner implements AutoCloseable {
 
       publisher = OutputPublisher.stage(spec.name(), environment.buildId(), staged(outputs));
       Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
-      engine.run(new TransformRun(environment, spec, target, inputs, outputs, decision, publisher,
-          IncrementalState.provenance(spec.name(), environment.buildId())));
+      TransformRun run = new TransformRun(environment, spec, target, inputs, outputs, decision, publisher,
+          IncrementalState.provenance(spec.name(), environment.buildId()));
+      engine.run(run);
       CrashPoints.reached("run.returned");
+      checks = OutputAudit.audit(engine, run, publisher.publishedSnapshots());
+      OutputAudit.enforce(spec.name(), checks);
       OutputPublisher publishing = publisher;
       publisher = null;
       notes = withEngineNotes(notes, publishing);
-      List<OutputWrites> writes = publishing.publish(state);
+      List<OutputWrites> writes = publishing.publish(state, OutputAudit.properties(checks));
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
           decision.incremental(), decision.reason(), writes, Duration.ofNanos(System.nanoTime() - start),
-          Optional.empty(), notes);
+          Optional.empty(), notes, checks);
     } catch (RuntimeException | LinkageError e) {
       if (publisher != null) {
         notes = withEngineNotes(notes, publisher);
         publisher.discard();
       }
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, decision.incremental(),
-          decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes);
+          decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes,
+          checks);
     }
   }
 

@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param error the failure, when it failed
  * @param recovery what the build did first to put the outputs in order after builds that died (a
  *     publication finished, a dead build's branch or unpublished table removed), one line each
+ * @param checks how the data expectations on its outputs came out, output by output; empty when none
+ *     were declared or the transform failed before they were evaluated
  */
 public record TransformResult(
     String transform,
@@ -28,7 +30,8 @@ public record TransformResult(
     List<OutputWrites> outputs,
     Duration duration,
     Optional<Throwable> error,
-    List<String> recovery) {
+    List<String> recovery,
+    List<CheckResult> checks) {
 
   /**
    * Copies the lists so the result stays immutable.
@@ -42,10 +45,12 @@ public record TransformResult(
    * @param duration how long it took
    * @param error the failure, when it failed
    * @param recovery what was done after builds that died
+   * @param checks how the checks came out
    */
   public TransformResult {
     outputs = List.copyOf(outputs);
     recovery = List.copyOf(recovery);
+    checks = List.copyOf(checks);
   }
 
   /** The outcome of a transform. */

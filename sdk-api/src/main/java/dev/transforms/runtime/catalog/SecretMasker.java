@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * Keeps secrets out of log lines and error messages.
  *
  * <p>A configuration key is secret when its last part names a credential ({@code password},
- * {@code secret}, {@code token}, {@code credential}, {@code secret-access-key}...), and every value
+ * {@code secret}, {@code token}, {@code credential}, {@code secret-access-key}, {@code Authorization}...), and every value
  * that came from a {@code ${VAR}} reference in such a key is secret too. {@link #mask(String)}
  * replaces each secret value wherever it appears in a text, so a driver error that echoes a password
  * is masked as well.
@@ -34,7 +34,7 @@ public final class SecretMasker {
   public static final String MASK = "****";
 
   private static final String CREDENTIAL_WORDS =
-      "password|passwd|secret|token|credential|access-key|private-key|api-key|apikey|session-key";
+      "password|passwd|secret|token|credential|access-key|private-key|api-key|apikey|session-key|authorization";
 
   private static final Pattern SECRET_KEY = Pattern.compile("(?i).*(" + CREDENTIAL_WORDS + ")[^.]*$");
 

@@ -53,6 +53,8 @@ public final class TransformProcessor extends AbstractProcessor {
       "dev.transforms.api.TableInput", "dev.transforms.api.TableOutput",
       "dev.transforms.api.Input", "dev.transforms.api.Output");
 
+  private static final String CHECKS_PACKAGE = "dev.transforms.api.checks.";
+
   private final Set<String> indexed = new TreeSet<>();
 
   @Override
@@ -181,7 +183,67 @@ public final class TransformProcessor extends AbstractProcessor {
         paths.add(new PathModel(simple, (String) v.get("value"), format, schema));
       }
     }
-    return new ParameterModel(index, parameter.getSimpleName().toString(), typeName, handle, paths);
+    return new ParameterModel(index, parameter.getSimpleName().toString(), typeName, handle, paths,
+        checks(parameter));
+  }
+
+  /** The check annotations of a parameter, repeated ones unpacked from their containers. */
+  private List<ParameterModel.CheckModel> checks(VariableElement parameter) {
+    List<ParameterModel.CheckModel> checks = new ArrayList<>();
+    for (AnnotationMirror annotation : parameter.getAnnotationMirrors()) {
+      TypeElement type = (TypeElement) annotation.getAnnotationType().asElement();
+      if (isCheck(type)) {
+        checks.add(check(type, annotation));
+      } else if (type.getSimpleName().contentEquals("List") && type.getEnclosingElement() instanceof TypeElement owner
+          && isCheck(owner)) {
+        Object repeated = values(annotation).get("value");
+        if (repeated instanceof List<?> list) {
+          for (Object item : list) {
+            AnnotationMirror one = (AnnotationMirror) ((AnnotationValue) item).getValue();
+            checks.add(check(owner, one));
+          }
+        }
+      }
+    }
+    return checks;
+  }
+
+  private static boolean isCheck(TypeElement type) {
+    String name = type.getQualifiedName().toString();
+    return name.startsWith(CHECKS_PACKAGE) && TransformValidator.CHECK_ANNOTATIONS.contains(type.getSimpleName().toString());
+  }
+
+  private ParameterModel.CheckModel check(TypeElement type, AnnotationMirror annotation) {
+    Map<String, Object> values = new java.util.LinkedHashMap<>();
+    values(annotation).forEach((key, value) -> {
+      if (value instanceof List<?> list) {
+        values.put(key, strings(list));
+      } else if (value instanceof VariableElement constant) {
+        values.put(key, constant.getSimpleName().toString());
+      } else if (value instanceof DeclaredType classType) {
+        TypeElement checkClass = (TypeElement) classType.asElement();
+        values.put(key, processingEnv.getElementUtils().getBinaryName(checkClass).toString());
+        values.put("classProblem", classProblem(checkClass));
+      } else {
+        values.put(key, value);
+      }
+    });
+    return new ParameterModel.CheckModel(type.getSimpleName().toString(), values);
+  }
+
+  /** What keeps a check class from being created by the runtime; empty when nothing does. */
+  private static String classProblem(TypeElement type) {
+    if (!isPublicAllTheWay(type)) {
+      return "the class must be public (and static, if nested)";
+    }
+    if (type.getModifiers().contains(Modifier.ABSTRACT) || type.getKind() != ElementKind.CLASS
+        || (type.getNestingKind() != NestingKind.TOP_LEVEL && !type.getModifiers().contains(Modifier.STATIC))) {
+      return "the class must be concrete (and static, if nested)";
+    }
+    if (!hasPublicNoArgConstructor(type)) {
+      return "the class needs a public no-argument constructor";
+    }
+    return "";
   }
 
   /** The annotation's values, defaults included, by element name; enum and class values stay as mirrors. */

@@ -21,6 +21,24 @@ public interface Engine extends AutoCloseable {
    */
   void run(TransformRun run);
 
+  /**
+   * Evaluates data expectations on what a transform staged for one output, before it is published,
+   * reading no more of the output than the checks need. Called after {@link #run} returned.
+   *
+   * @param run the run that staged the output
+   * @param output the staged output
+   * @param checks the checks to evaluate; engine-neutral ones ({@code HasColumn}, {@code Check}) are
+   *     evaluated by the runtime and never passed here
+   * @return one result per check, in the order given
+   */
+  default java.util.List<dev.transforms.runtime.build.CheckResult> evaluate(TransformRun run, StagedOutput output,
+      java.util.List<dev.transforms.runtime.spec.CheckSpec> checks) {
+    return checks.stream().map(check -> new dev.transforms.runtime.build.CheckResult(
+        output.output().parameter().requirePath(), check.name(), check.level(),
+        dev.transforms.runtime.build.CheckResult.Outcome.ERROR, 0, java.util.List.of(),
+        "engine " + run.spec().engine() + " cannot evaluate this check")).toList();
+  }
+
   /** Releases what the engine holds (a Spark session it started, Arrow memory). */
   @Override
   void close();

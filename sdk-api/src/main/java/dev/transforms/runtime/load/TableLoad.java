@@ -165,7 +165,9 @@ public final class TableLoad {
       }
       OutputPublisher publishing = publisher;
       publisher = null;
-      List<OutputWrites> writes = publishing.publish(new IncrementalState(TRANSFORM, 1, buildId, Map.of()));
+      // No checks run on a load: nothing to record beside the state.
+      List<OutputWrites> writes = publishing.publish(new IncrementalState(TRANSFORM, 1, buildId, Map.of()),
+          Map.of());
       List<LoadedTable> loaded = new ArrayList<>();
       for (int i = 0; i < targets.size(); i++) {
         loaded.add(new LoadedTable(targets.get(i).request, targets.get(i).resolved, writes.get(i)));
@@ -355,7 +357,7 @@ public final class TableLoad {
 
     BoundOutput bound() {
       ParameterSpec parameter = new ParameterSpec(0, "table", TableLoad.class.getName(), Handle.Role.OUTPUT,
-          Optional.of(request.path()), Optional.of(DatasetKind.TABLE), request.format().toString(), "");
+          Optional.of(request.path()), Optional.of(DatasetKind.TABLE), request.format().toString(), "", List.of());
       return new BoundOutput(parameter, resolved, Optional.ofNullable(existing), Optional.empty());
     }
   }

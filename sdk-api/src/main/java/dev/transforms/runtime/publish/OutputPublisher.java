@@ -19,15 +19,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.rest.RESTCatalog;
 
 /**
  * Makes a transform's writes all-or-nothing, whatever process dies where.
@@ -57,6 +62,9 @@ import org.apache.iceberg.exceptions.ValidationException;
  * finishes the publication from the branches left behind ({@link BuildRecovery}).
  */
 public final class OutputPublisher implements OutputStaging {
+
+  /** Prefix of the properties that record how an output's checks came out; owned by the publication. */
+  public static final String CHECKS_PREFIX = "transforms.checks.";
 
   private static final ScheduledExecutorService RENEWALS = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "transforms-lease-renewal");
@@ -169,6 +177,18 @@ public final class OutputPublisher implements OutputStaging {
     return Optional.ofNullable(entry(output).table);
   }
 
+  /**
+   * The snapshot each staged output's {@code main} had when the run started.
+   *
+   * @return by path; empty for outputs that were new or had no snapshot
+   */
+  public Map<DatasetPath, OptionalLong> publishedSnapshots() {
+    Map<DatasetPath, OptionalLong> bases = new LinkedHashMap<>();
+    staged.forEach((path, entry) -> bases.put(path, entry.base == null ? OptionalLong.empty()
+        : OptionalLong.of(entry.base)));
+    return bases;
+  }
+
   @Override
   public void recovered(String note) {
     recovered.add(note);
@@ -237,13 +257,15 @@ public final class OutputPublisher implements OutputStaging {
    * branch in a commit that removes the branch and the lease and stores the build's state.
    *
    * @param state the state the outputs must carry (the inputs this build consumed)
+   * @param extra further properties each output records with its publication (how its checks came out),
+   *     by path; keys under {@code transforms.checks.} that an output had and no longer gets are removed
    * @return what was written to each output
    * @throws PublishConflictException if another writer moved an output's {@code main} meanwhile;
    *     every staging branch is then removed and nothing is published
    * @throws TransformsException if the run changed an output's schema, spec or properties, or lost a
    *     staging branch; nothing is published
    */
-  public List<OutputWrites> publish(IncrementalState state) {
+  public List<OutputWrites> publish(IncrementalState state, Map<DatasetPath, Map<String, String>> extra) {
     stopRenewals();
     try {
       for (Staged entry : staged.values()) {
@@ -255,7 +277,28 @@ public final class OutputPublisher implements OutputStaging {
     }
     List<OutputWrites> writes = new ArrayList<>();
     List<DatasetPath> published = new ArrayList<>();
+    Optional<RESTCatalog> together = oneRestCatalog();
+    if (together.isPresent()) {
+      try {
+        publishTogether(together.get(), state, extra);
+      } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
+        discard();
+        throw new PublishConflictException("Cannot publish transform " + transform + ": an output moved while the "
+            + "transform ran (" + e.getMessage() + "); nothing was published. Build again to run on the new data.", e);
+      }
+      for (Staged entry : staged.values()) {
+        if (entry.table != null) {
+          entry.published = true;
+          entry.table.refresh();
+        }
+      }
+      CrashPoints.reached("publish.together");
+    }
     for (Staged entry : staged.values()) {
+      if (entry.published) {
+        writes.add(summarize(entry));
+        continue;
+      }
       if (entry.table == null) {
         // A new output the transform never wrote: there is nothing to publish.
         writes.add(new OutputWrites(entry.output.path(), entry.output.resolved().toString(), 0, 0, 0, 0,
@@ -263,7 +306,7 @@ public final class OutputPublisher implements OutputStaging {
         continue;
       }
       try {
-        publishOne(entry, state);
+        publishOne(entry, state, extra.getOrDefault(entry.output.path(), Map.of()));
       } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
         discard();
         throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.output.path()
@@ -314,7 +357,7 @@ public final class OutputPublisher implements OutputStaging {
     }
   }
 
-  private void publishOne(Staged entry, IncrementalState state) {
+  private void publishOne(Staged entry, IncrementalState state, Map<String, String> extra) {
     Table table = entry.table;
     TableCommits.commit(table, transaction -> {
       Snapshot main = table.currentSnapshot();
@@ -325,7 +368,10 @@ public final class OutputPublisher implements OutputStaging {
       Snapshot head = table.snapshot(table.refs().get(branch).snapshotId());
       transaction.manageSnapshots().fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch).removeBranch(branch).commit();
       UpdateProperties properties = transaction.updateProperties();
-      storeState(table, properties, state, head);
+      Map<String, String> next = stateProperties(state, head);
+      next.putAll(extra);
+      staleStateKeys(table.properties(), next).forEach(properties::remove);
+      next.forEach(properties::set);
       properties.remove(StagingMarks.leaseKey(buildId));
       if (table.properties().containsKey(StagingMarks.CREATED_BY)) {
         properties.remove(StagingMarks.CREATED_BY);
@@ -344,15 +390,80 @@ public final class OutputPublisher implements OutputStaging {
    * @param head the snapshot {@code main} points to once the update commits, or null
    */
   static void storeState(Table table, UpdateProperties update, IncrementalState state, Snapshot head) {
+    Map<String, String> next = stateProperties(state, head);
+    staleStateKeys(table.properties(), next).forEach(update::remove);
+    next.forEach(update::set);
+  }
+
+  private static Map<String, String> stateProperties(IncrementalState state, Snapshot head) {
     Map<String, String> next = new LinkedHashMap<>(state.toProperties());
     next.put(IncrementalState.SNAPSHOT_ID, head == null ? IncrementalState.NO_SNAPSHOT : Long.toString(head.snapshotId()));
     next.put(IncrementalState.SEQUENCE_NUMBER, head == null ? "0" : Long.toString(head.sequenceNumber()));
-    for (String key : table.properties().keySet()) {
-      if (key.startsWith(IncrementalState.PREFIX) && !next.containsKey(key)) {
-        update.remove(key);
+    return next;
+  }
+
+  private static Set<String> staleStateKeys(Map<String, String> current, Map<String, String> next) {
+    Set<String> stale = new java.util.LinkedHashSet<>();
+    for (String key : current.keySet()) {
+      boolean owned = key.startsWith(IncrementalState.PREFIX) || key.startsWith(CHECKS_PREFIX);
+      if (owned && !next.containsKey(key)) {
+        stale.add(key);
       }
     }
-    next.forEach(update::set);
+    return stale;
+  }
+
+  /**
+   * The REST catalog every output of this run lives in, when there are several: its multi-table
+   * commit publishes them all at once.
+   */
+  private Optional<RESTCatalog> oneRestCatalog() {
+    List<Staged> tables = stagedTables();
+    if (tables.size() < 2) {
+      return Optional.empty();
+    }
+    Catalog first = tables.get(0).output.catalog();
+    boolean same = tables.stream().allMatch(t -> t.output.catalog() == first);
+    return same && first instanceof RESTCatalog rest ? Optional.of(rest) : Optional.empty();
+  }
+
+  /**
+   * Publishes every output in one multi-table commit of a REST catalog: each output's fast-forward,
+   * branch and lease removal and state, applied all together or not at all. Each table's commit
+   * requires its {@code main} to be where the run found it.
+   */
+  private void publishTogether(RESTCatalog catalog, IncrementalState state,
+      Map<DatasetPath, Map<String, String>> extra) {
+    List<TableCommit> commits = new ArrayList<>();
+    for (Staged entry : stagedTables()) {
+      TableOperations ops = ((HasTableOperations) entry.table).operations();
+      TableMetadata base = ops.refresh();
+      Snapshot main = base.currentSnapshot();
+      if (!Objects.equals(main == null ? null : main.snapshotId(), entry.base)) {
+        throw new ValidationException("output %s moved from snapshot %s", entry.output.path(), entry.base);
+      }
+      SnapshotRef ref = base.ref(branch);
+      if (ref == null) {
+        throw new ValidationException("staging branch %s of output %s disappeared", branch, entry.output.path());
+      }
+      Map<String, String> next = stateProperties(state, base.snapshot(ref.snapshotId()));
+      next.putAll(extra.getOrDefault(entry.output.path(), Map.of()));
+      Set<String> removed = staleStateKeys(base.properties(), next);
+      removed.add(StagingMarks.leaseKey(buildId));
+      if (base.properties().containsKey(StagingMarks.CREATED_BY)) {
+        removed.add(StagingMarks.CREATED_BY);
+      }
+      removed.retainAll(base.properties().keySet());
+      TableMetadata.Builder updated = TableMetadata.buildFrom(base)
+          .setBranchSnapshot(ref.snapshotId(), SnapshotRef.MAIN_BRANCH)
+          .removeRef(branch)
+          .setProperties(next);
+      if (!removed.isEmpty()) {
+        updated.removeProperties(removed);
+      }
+      commits.add(TableCommit.create(entry.output.resolved().identifier(), base, updated.build()));
+    }
+    catalog.commitTransaction(commits);
   }
 
   private OutputWrites summarize(Staged entry) {

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param kind table or files, present for inputs and outputs
  * @param format the file format of an {@code @Input}/{@code @Output}, empty otherwise
  * @param schema the declared DDL schema of an {@code @Input}, empty otherwise
+ * @param checks the data expectations declared on an output; empty otherwise
  */
 public record ParameterSpec(
     int index,
@@ -23,7 +24,25 @@ public record ParameterSpec(
     Optional<DatasetPath> path,
     Optional<DatasetKind> kind,
     String format,
-    String schema) {
+    String schema,
+    java.util.List<CheckSpec> checks) {
+
+  /**
+   * Copies the checks so the spec stays immutable.
+   *
+   * @param index the position
+   * @param name the name
+   * @param typeName the handle type
+   * @param role the role
+   * @param path the dataset path
+   * @param kind table or files
+   * @param format the file format
+   * @param schema the declared schema
+   * @param checks the expectations
+   */
+  public ParameterSpec {
+    checks = java.util.List.copyOf(checks);
+  }
 
   /**
    * The dataset path of an input or output.

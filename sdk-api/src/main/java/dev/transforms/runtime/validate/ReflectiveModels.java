@@ -7,6 +7,7 @@ import dev.transforms.api.Output;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
+import dev.transforms.api.checks.Level;
 import dev.transforms.runtime.spec.Handle;
 import dev.transforms.runtime.spec.TransformSpec;
 import dev.transforms.runtime.validate.ParameterModel.HandleModel;
@@ -18,7 +19,9 @@ import java.lang.reflect.Parameter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -121,7 +124,72 @@ public final class ReflectiveModels {
       }
     }
     String name = parameter.isNamePresent() ? parameter.getName() : "#" + (index + 1);
-    return new ParameterModel(index, name, type.getName(), handleModel, paths);
+    return new ParameterModel(index, name, type.getName(), handleModel, paths, checks(parameter));
+  }
+
+  /** The check annotations of a parameter, repeated ones unpacked from their containers. */
+  private static List<ParameterModel.CheckModel> checks(Parameter parameter) {
+    List<ParameterModel.CheckModel> checks = new ArrayList<>();
+    for (Annotation annotation : parameter.getAnnotations()) {
+      Class<? extends Annotation> type = annotation.annotationType();
+      if (isCheck(type)) {
+        checks.add(check(annotation));
+      } else if (type.getEnclosingClass() != null && isCheck(type.getEnclosingClass())
+          && type.getSimpleName().equals("List")) {
+        for (Annotation repeated : (Annotation[]) invoke(annotation, "value")) {
+          checks.add(check(repeated));
+        }
+      }
+    }
+    return checks;
+  }
+
+  private static boolean isCheck(Class<?> type) {
+    return type.isAnnotation() && type.getPackageName().equals(Level.class.getPackageName())
+        && CheckRules.ANNOTATIONS.contains(type.getSimpleName());
+  }
+
+  private static ParameterModel.CheckModel check(Annotation annotation) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (Method element : annotation.annotationType().getDeclaredMethods()) {
+      Object value = invoke(annotation, element.getName());
+      if (value instanceof String[] texts) {
+        values.put(element.getName(), List.of(texts));
+      } else if (value instanceof Enum<?> constant) {
+        values.put(element.getName(), constant.name());
+      } else if (value instanceof Class<?> type) {
+        values.put(element.getName(), type.getName());
+        values.put("classProblem", classProblem(type));
+      } else {
+        values.put(element.getName(), value);
+      }
+    }
+    return new ParameterModel.CheckModel(annotation.annotationType().getSimpleName(), values);
+  }
+
+  private static Object invoke(Annotation annotation, String element) {
+    try {
+      Method method = annotation.annotationType().getDeclaredMethod(element);
+      method.setAccessible(true);
+      return method.invoke(annotation);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Cannot read " + element + " of " + annotation, e);
+    }
+  }
+
+  /** What keeps a check class from being created by the runtime; empty when nothing does. */
+  private static String classProblem(Class<?> type) {
+    if (!isPublicAllTheWay(type)) {
+      return "the class must be public (and static, if nested)";
+    }
+    if (Modifier.isAbstract(type.getModifiers()) || type.isInterface()
+        || (type.getEnclosingClass() != null && !Modifier.isStatic(type.getModifiers()))) {
+      return "the class must be concrete (and static, if nested)";
+    }
+    if (!hasPublicNoArgConstructor(type)) {
+      return "the class needs a public no-argument constructor";
+    }
+    return "";
   }
 
   private static boolean isPublicAllTheWay(Class<?> type) {

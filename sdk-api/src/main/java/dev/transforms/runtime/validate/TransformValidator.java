@@ -29,6 +29,9 @@ import java.util.Set;
  */
 public final class TransformValidator {
 
+  /** The simple names of the check annotations of {@code dev.transforms.api.checks}. */
+  public static final Set<String> CHECK_ANNOTATIONS = CheckRules.ANNOTATIONS;
+
   private TransformValidator() {}
 
   /**
@@ -81,8 +84,12 @@ public final class TransformValidator {
           problems.add(Problem.onParameter(parameter.index(), where + " is a " + parameter.simpleTypeName()
               + " context and takes no @" + parameter.paths().get(0).annotation() + " annotation; remove it"));
         }
+        if (!parameter.checks().isEmpty()) {
+          problems.add(Problem.onParameter(parameter.index(), where + " is a context and takes no @"
+              + parameter.checks().get(0).annotation() + "; put checks on a @TableOutput parameter"));
+        }
         parameters.add(new ParameterSpec(parameter.index(), parameter.name(), parameter.typeName(), handle.role(),
-            Optional.empty(), Optional.empty(), "", ""));
+            Optional.empty(), Optional.empty(), "", "", List.of()));
         continue;
       }
       if (parameter.paths().isEmpty()) {
@@ -110,8 +117,17 @@ public final class TransformValidator {
         continue;
       }
       DatasetKind kind = path.annotation().startsWith("Table") ? DatasetKind.TABLE : DatasetKind.FILES;
+      List<dev.transforms.runtime.spec.CheckSpec> checks = List.of();
+      if (!parameter.checks().isEmpty()) {
+        if (!path.annotation().equals("TableOutput")) {
+          problems.add(Problem.onParameter(parameter.index(), where + " is a @" + path.annotation() + " and cannot "
+              + "carry @" + parameter.checks().get(0).annotation() + "; checks apply to @TableOutput parameters"));
+          continue;
+        }
+        checks = CheckRules.specs(where, parameter.index(), parameter.checks(), problems);
+      }
       parameters.add(new ParameterSpec(parameter.index(), parameter.name(), parameter.typeName(), handle.role(),
-          Optional.of(datasetPath), Optional.of(kind), path.format(), path.schema()));
+          Optional.of(datasetPath), Optional.of(kind), path.format(), path.schema(), checks));
     }
 
     if (engines.size() > 1) {

@@ -36,6 +36,7 @@ class InvalidTransformsTest {
   private static final String IMPORTS = """
       package cases;
       import dev.transforms.api.*;
+      import dev.transforms.api.checks.*;
       import dev.transforms.testengine.*;
       """;
 
@@ -127,7 +128,51 @@ class InvalidTransformsTest {
             public class SemanticVersionZero {
               @Transform @Incremental(semanticVersion = 0)
               public void t(@TableInput("/a/b") TestInput in, @TableOutput("/a/c") TestOutput out) {}
-            }""", "@Incremental on SemanticVersionZero.t has semanticVersion 0; it must be at least 1"));
+            }""", "@Incremental on SemanticVersionZero.t has semanticVersion 0; it must be at least 1"),
+        Arguments.of("CheckOnInput", """
+            public class CheckOnInput {
+              @Transform public void t(@TableInput("/a/b") @NotNull("id") TestInput in, @TableOutput("/a/c") TestOutput out) {}
+            }""", "Parameter in of @Transform method CheckOnInput.t is a @TableInput and cannot carry @NotNull; checks "
+            + "apply to @TableOutput parameters"),
+        Arguments.of("PrimaryKeyWithoutColumns", """
+            public class PrimaryKeyWithoutColumns {
+              @Transform public void t(@TableOutput("/a/c") @PrimaryKey({}) TestOutput out) {}
+            }""", "Parameter out of @Transform method PrimaryKeyWithoutColumns.t: @PrimaryKey needs at least one column "
+            + "name, and no blank one"),
+        Arguments.of("NotNullTwice", """
+            public class NotNullTwice {
+              @Transform public void t(@TableOutput("/a/c") @NotNull({"id", "id"}) TestOutput out) {}
+            }""", "Parameter out of @Transform method NotNullTwice.t: @NotNull names a column twice: [id, id]"),
+        Arguments.of("RowCountUpsideDown", """
+            public class RowCountUpsideDown {
+              @Transform public void t(@TableOutput("/a/c") @RowCount(min = 10, max = 5) TestOutput out) {}
+            }""", "Parameter out of @Transform method RowCountUpsideDown.t: @RowCount has min 10 and max 5; they must "
+            + "satisfy 0 <= min <= max"),
+        Arguments.of("RangeWithoutBounds", """
+            public class RangeWithoutBounds {
+              @Transform public void t(@TableOutput("/a/c") @ValueRange(column = "amount") TestOutput out) {}
+            }""", "Parameter out of @Transform method RangeWithoutBounds.t: @ValueRange needs a column and a min, a max "
+            + "or both"),
+        Arguments.of("UnknownColumnType", """
+            public class UnknownColumnType {
+              @Transform public void t(@TableOutput("/a/c") @HasColumn(value = "id", type = "bigint") TestOutput out) {}
+            }""", "Parameter out of @Transform method UnknownColumnType.t: @HasColumn has type 'bigint', which is not "
+            + "an Iceberg type; write it as Iceberg does: long, string, date, timestamptz, decimal(10,2)..."),
+        Arguments.of("SameNameTwice", """
+            public class SameNameTwice {
+              @Transform public void t(@TableOutput("/a/c") @Satisfies(value = "a > 0", name = "sane")
+                  @Satisfies(value = "b > 0", name = "sane") TestOutput out) {}
+            }""", "Parameter out of @Transform method SameNameTwice.t declares two checks named 'sane'; give one a "
+            + "different name with name = \"...\""),
+        Arguments.of("CheckClassWithoutConstructor", """
+            public class CheckClassWithoutConstructor {
+              public static class Strict implements OutputCheck {
+                public Strict(int level) {}
+                public CheckOutcome check(CheckContext context) { return CheckOutcome.pass(); }
+              }
+              @Transform public void t(@TableOutput("/a/c") @Check(Strict.class) TestOutput out) {}
+            }""", "Parameter out of @Transform method CheckClassWithoutConstructor.t: @Check(CheckClassWithoutConstructor"
+            + ".Strict.class): the class needs a public no-argument constructor"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -168,6 +213,29 @@ class InvalidTransformsTest {
         assertThat(spec.inputPaths()).extracting(Object::toString).containsExactly("/a/in");
         assertThat(spec.outputPaths()).extracting(Object::toString).containsExactly("/a/out");
       });
+    }
+  }
+
+  @Test
+  void checksBecomeSpecsWithDerivedNamesAndLevels(@TempDir Path dir) throws Exception {
+    Compilation compilation = compile(dir, "Checked", """
+        public class Checked {
+          @Transform
+          public void copy(@TableInput("/a/in") TestInput in, @TableOutput("/a/out") @PrimaryKey("id")
+              @NotNull({"id", "status"}) @RowCount(min = 1, maxDropPercent = 10) @AllowedValues(column = "status",
+              values = {"open", "paid"}) @AllowedValues(column = "kind", values = "a", level = Level.WARN)
+              @ValueRange(column = "amount", min = "0") @HasColumn(value = "amount", type = "decimal(10,2)")
+              @Satisfies("amount >= 0") TestOutput out) {}
+        }""", true);
+    assertThat(compilation.errors).isEmpty();
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+      var spec = ReflectiveModels.transformsOf(Class.forName("cases.Checked", false, loader)).get(0);
+      var checks = spec.outputs().get(0).checks();
+      assertThat(checks).extracting(dev.transforms.runtime.spec.CheckSpec::name).containsExactly(
+          "primary key (id)", "not null (id, status)", "row count (at least 1, at most 10.0% fewer)",
+          "status in [open, paid]", "kind in [a]", "0 <= amount", "column amount decimal(10,2)", "amount >= 0");
+      assertThat(checks.get(4).level()).isEqualTo(dev.transforms.api.checks.Level.WARN);
+      assertThat(checks.get(0).level()).isEqualTo(dev.transforms.api.checks.Level.FAIL);
     }
   }
 
