@@ -77,8 +77,8 @@ public final class LoadBenchmark {
       double[] sdk = new double[runs];
       double[] sparkRuns = new double[runs];
       for (int i = 0; i < runs; i++) {
-        sdk[i] = time(load);
-        sparkRuns[i] = time(bySpark);
+        sdk[i] = Harness.time(load);
+        sparkRuns[i] = Harness.time(bySpark);
       }
       Arrays.sort(sdk);
       Arrays.sort(sparkRuns);
@@ -120,9 +120,4 @@ public final class LoadBenchmark {
     }
   }
 
-  private static double time(Runnable action) {
-    long start = System.nanoTime();
-    action.run();
-    return (System.nanoTime() - start) / 1e6;
-  }
 }

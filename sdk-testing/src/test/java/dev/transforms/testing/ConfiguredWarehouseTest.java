@@ -101,10 +101,10 @@ public class ConfiguredWarehouseTest {
 
   @Test
   void aConfigurationThatCannotBeFoundNamesTheAnnotationAndTheFix() {
-    assertThat(failure(UnsetVariable.class)).isEqualTo("@TransformsTest(config = \"${KIT_TEST_CONFIG_NEVER_SET}\") on "
+    assertThat(TransformsExtensionTest.failureMessage(UnsetVariable.class)).isEqualTo("@TransformsTest(config = \"${KIT_TEST_CONFIG_NEVER_SET}\") on "
         + "UnsetVariable references ${KIT_TEST_CONFIG_NEVER_SET}, which is not set; set it, or give a default: "
         + "${KIT_TEST_CONFIG_NEVER_SET:-file.properties}");
-    assertThat(failure(MissingConfiguration.class)).startsWith("@TransformsTest(config = \"no-such-config.properties\") "
+    assertThat(TransformsExtensionTest.failureMessage(MissingConfiguration.class)).startsWith("@TransformsTest(config = \"no-such-config.properties\") "
         + "on MissingConfiguration names 'no-such-config.properties', which is neither a resource on the test "
         + "classpath (put it in src/test/resources) nor a file");
   }
@@ -138,15 +138,5 @@ public class ConfiguredWarehouseTest {
     public void copy(@TableInput("/kit/in") IcebergInput in, @TableOutput("/kit/out") IcebergOutput out) {
       out.writeTable(in.arrow());
     }
-  }
-
-  private static String failure(Class<?> type) {
-    List<String> messages = new ArrayList<>();
-    EngineTestKit.engine("junit-jupiter").selectors(selectClass(type)).execute().allEvents().failed()
-        .stream().forEach(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
-            .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable)
-            .ifPresent(t -> messages.add(t.getMessage())));
-    assertThat(messages).isNotEmpty();
-    return messages.get(0);
   }
 }

@@ -4,16 +4,12 @@ import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.load.LoadRequest;
 import dev.transforms.runtime.load.SourceFile;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import dev.transforms.singlenode.arrow.ArrowSchemas;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -25,45 +21,21 @@ import org.apache.iceberg.types.Types;
  *
  * <p>An unquoted empty field is null; {@code ""} is an empty string in a string column, null elsewhere.
  */
-final class CsvSource implements RowSource {
-  private final SourceFile file;
-  private final String name;
+final class CsvSource extends TextSource {
   private final Schema columns;
-  private final TextFiles.Opened opened;
   private final CsvRecords records;
-  private final BadRows bad;
+  private final boolean hasHeader;
   /** For each field of a line, the declared column it fills. */
   private final int[] fieldColumn;
-  private final int expectedFields;
-  private final boolean[] filled;
-  private final TextColumn[] parsers;
-  private final VectorSchemaRoot root;
-  private final int batchSize;
-  private final boolean hasHeader;
-  private boolean exhausted;
-  private long rows;
 
   CsvSource(SourceFile file, Schema columns, LoadRequest.TextOptions text, BadRows bad, BufferAllocator allocator,
       int batchSize) throws IOException {
-    this.file = file;
-    this.name = file.path().getFileName().toString();
+    super(file, columns, bad, allocator, batchSize);
     this.columns = columns;
-    this.bad = bad;
-    this.batchSize = batchSize;
     this.hasHeader = text.header();
-    List<Types.NestedField> declared = columns.columns();
-    this.filled = new boolean[declared.size()];
-    this.opened = TextFiles.open(file);
     this.records = new CsvRecords(opened.reader(), text.delimiter());
-    this.root = VectorSchemaRoot.create(ArrowSchemas.toArrow(columns), allocator);
+    List<Types.NestedField> declared = columns.columns();
     try {
-      this.parsers = new TextColumn[declared.size()];
-      for (int i = 0; i < parsers.length; i++) {
-        parsers[i] = TextColumn.of(declared.get(i), root.getVector(declared.get(i).name()));
-      }
-      for (FieldVector vector : root.getFieldVectors()) {
-        vector.setInitialCapacity(batchSize);
-      }
       if (!text.header()) {
         int[] inOrder = new int[declared.size()];
         Arrays.setAll(inOrder, i -> i);
@@ -72,9 +44,8 @@ final class CsvSource implements RowSource {
         this.fieldColumn = header(declared);
       } else {
         this.fieldColumn = new int[0];
-        this.exhausted = true;
+        exhausted();
       }
-      this.expectedFields = fieldColumn.length;
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -124,45 +95,29 @@ final class CsvSource implements RowSource {
   }
 
   @Override
-  public VectorSchemaRoot next() throws IOException {
-    if (exhausted) {
-      return null;
-    }
-    root.allocateNew();
-    int row = 0;
-    try {
-      while (row < batchSize) {
-        if (exhausted || !records.next()) {
-          exhausted = true;
-          break;
-        }
-        rows++;
-        if (read(row)) {
-          row++;
-        }
-      }
-    } catch (CharacterCodingException e) {
-      throw new InvalidLoadException("File " + file + " is not UTF-8 text (after line " + records.line() + ")", e);
-    }
-    root.setRowCount(row);
-    return row > 0 || !exhausted ? root : null;
+  boolean nextRecord() throws IOException {
+    return records.next();
   }
 
-  /** Parses the current record into a row; false (and a bad row recorded) if it does not fit. */
-  private boolean read(int row) {
+  @Override
+  long line() {
+    return records.line();
+  }
+
+  @Override
+  boolean readRecord(int row) {
     String where = name + ":" + records.line();
     if (records.malformed() != null) {
       bad.add(where, records.malformed());
       return false;
     }
-    if (records.fields() != expectedFields) {
+    if (records.fields() != fieldColumn.length) {
       bad.add(where, records.fields() + (records.fields() == 1 ? " field" : " fields") + ", but the "
-          + (hasHeader ? "header has " : "declaration has ") + expectedFields);
+          + (hasHeader ? "header has " : "declaration has ") + fieldColumn.length);
       return false;
     }
-    Arrays.fill(filled, false);
     char[] data = records.data();
-    for (int field = 0; field < expectedFields; field++) {
+    for (int field = 0; field < fieldColumn.length; field++) {
       int column = fieldColumn[field];
       TextColumn parser = parsers[column];
       filled[column] = true;
@@ -178,35 +133,6 @@ final class CsvSource implements RowSource {
         return false;
       }
     }
-    for (int column = 0; column < filled.length; column++) {
-      if (!filled[column]) {
-        try {
-          parsers[column].setNull(row);
-        } catch (BadValue e) {
-          bad.add(where, "column " + parsers[column].describe() + ": " + e.getMessage());
-          return false;
-        }
-      }
-    }
     return true;
-  }
-
-  @Override
-  public long rows() {
-    return rows;
-  }
-
-  @Override
-  public long bytesRead() {
-    return opened.counted().count();
-  }
-
-  @Override
-  public void close() throws IOException {
-    try {
-      opened.reader().close();
-    } finally {
-      root.close();
-    }
   }
 }

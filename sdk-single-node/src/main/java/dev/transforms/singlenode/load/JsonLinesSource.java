@@ -4,19 +4,13 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.load.SourceFile;
-import dev.transforms.singlenode.arrow.ArrowSchemas;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
@@ -31,84 +25,48 @@ import org.apache.iceberg.types.Types;
  * <p>Jackson's streaming parser comes with Arrow ({@code arrow-vector} depends on it), and only its
  * long-stable core API is used here.
  */
-final class JsonLinesSource implements RowSource {
+final class JsonLinesSource extends TextSource {
   private static final JsonFactory JSON = new JsonFactory();
 
-  private final String name;
-  private final SourceFile file;
-  private final TextFiles.Opened opened;
   private final BufferedReader lines;
-  private final BadRows bad;
   private final Map<String, Integer> byName = new HashMap<>();
-  private final TextColumn[] parsers;
-  private final boolean[] filled;
-  private final VectorSchemaRoot root;
-  private final int batchSize;
+  private String text;
   private long line;
-  private long rows;
-  private boolean exhausted;
 
   JsonLinesSource(SourceFile file, Schema columns, BadRows bad, BufferAllocator allocator, int batchSize)
       throws IOException {
-    this.file = file;
-    this.name = file.path().getFileName().toString();
-    this.bad = bad;
-    this.batchSize = batchSize;
-    List<Types.NestedField> declared = columns.columns();
-    this.filled = new boolean[declared.size()];
-    this.opened = TextFiles.open(file);
+    super(file, columns, bad, allocator, batchSize);
     this.lines = new BufferedReader(opened.reader(), 1 << 16);
-    this.root = VectorSchemaRoot.create(ArrowSchemas.toArrow(columns), allocator);
-    try {
-      this.parsers = new TextColumn[declared.size()];
-      for (int i = 0; i < declared.size(); i++) {
-        byName.put(declared.get(i).name(), i);
-        parsers[i] = TextColumn.of(declared.get(i), root.getVector(declared.get(i).name()));
-      }
-      for (FieldVector vector : root.getFieldVectors()) {
-        vector.setInitialCapacity(batchSize);
-      }
-    } catch (RuntimeException e) {
-      close();
-      throw e;
+    List<Types.NestedField> declared = columns.columns();
+    for (int i = 0; i < declared.size(); i++) {
+      byName.put(declared.get(i).name(), i);
     }
   }
 
   @Override
-  public VectorSchemaRoot next() throws IOException {
-    if (exhausted) {
-      return null;
-    }
-    root.allocateNew();
-    int row = 0;
-    try {
-      while (row < batchSize) {
-        String text = lines.readLine();
-        if (text == null) {
-          exhausted = true;
-          break;
-        }
-        line++;
-        if (line == 1 && text.startsWith("\uFEFF")) {
-          text = text.substring(1);
-        }
-        if (text.isBlank()) {
-          continue;
-        }
-        rows++;
-        if (read(row, text)) {
-          row++;
-        }
+  boolean nextRecord() throws IOException {
+    while (true) {
+      text = lines.readLine();
+      if (text == null) {
+        return false;
       }
-    } catch (CharacterCodingException e) {
-      throw new InvalidLoadException("File " + file + " is not UTF-8 text (after line " + line + ")", e);
+      line++;
+      if (line == 1 && text.startsWith("\uFEFF")) {
+        text = text.substring(1);
+      }
+      if (!text.isBlank()) {
+        return true;
+      }
     }
-    root.setRowCount(row);
-    return row > 0 || !exhausted ? root : null;
   }
 
-  private boolean read(int row, String text) throws IOException {
-    Arrays.fill(filled, false);
+  @Override
+  long line() {
+    return line;
+  }
+
+  @Override
+  boolean readRecord(int row) throws IOException {
     try (JsonParser parser = JSON.createParser(text)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         bad.add(name + ":" + line, "a line must hold one JSON object, {\"column\": value, ...}");
@@ -124,7 +82,7 @@ final class JsonLinesSource implements RowSource {
           bad.add(name + ":" + line + ":" + at, "key '" + key + "' is not a declared column");
           return false;
         }
-        TextColumn parser1 = parsers[column];
+        TextColumn target = parsers[column];
         if (filled[column]) {
           bad.add(name + ":" + line + ":" + at, "key '" + key + "' appears twice");
           return false;
@@ -132,9 +90,9 @@ final class JsonLinesSource implements RowSource {
         filled[column] = true;
         int valueAt = column(parser);
         try {
-          value(row, parser, token, parser1);
+          value(row, parser, token, target);
         } catch (BadValue e) {
-          bad.add(name + ":" + line + ":" + valueAt, "column " + parser1.describe() + ": " + e.getMessage());
+          bad.add(name + ":" + line + ":" + valueAt, "column " + target.describe() + ": " + e.getMessage());
           return false;
         }
       }
@@ -146,17 +104,6 @@ final class JsonLinesSource implements RowSource {
       String at = e.getLocation() == null ? "" : ":" + e.getLocation().getColumnNr();
       bad.add(name + ":" + line + at, "not valid JSON: " + e.getOriginalMessage());
       return false;
-    }
-    for (int column = 0; column < filled.length; column++) {
-      if (!filled[column]) {
-        try {
-          parsers[column].setNull(row);
-        } catch (BadValue e) {
-          bad.add(name + ":" + line, "column " + parsers[column].describe() + ": the key is missing, but the column "
-              + "is not null");
-          return false;
-        }
-      }
     }
     return true;
   }
@@ -197,25 +144,6 @@ final class JsonLinesSource implements RowSource {
         column.set(row, parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
       }
       default -> throw new BadValue("an unexpected " + token);
-    }
-  }
-
-  @Override
-  public long rows() {
-    return rows;
-  }
-
-  @Override
-  public long bytesRead() {
-    return opened.counted().count();
-  }
-
-  @Override
-  public void close() throws IOException {
-    try {
-      lines.close();
-    } finally {
-      root.close();
     }
   }
 }

@@ -288,7 +288,7 @@ class LoadCommandTest {
         "- bad.jsonl:3:19: column kind (string): a nested object",
         "- bad.jsonl:4:",
         "- bad.jsonl:5: a line must hold one JSON object",
-        "- bad.jsonl:6: column id (long, not null): the key is missing, but the column is not null");
+        "- bad.jsonl:6: column id (long, not null): missing, but the column is not null");
     assertThat(rows(table("Web", "events"))).hasSize(3);
   }
 
