@@ -26,6 +26,13 @@ final class Harness {
     return millis;
   }
 
+  /** Milliseconds one run of an action takes. */
+  static double time(Runnable action) {
+    long start = System.nanoTime();
+    action.run();
+    return (System.nanoTime() - start) / 1e6;
+  }
+
   static double median(double[] sorted) {
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;

@@ -76,8 +76,8 @@ public final class SparkEngineBenchmark {
       double[] hand = new double[runs];
       double[] sdk = new double[runs];
       for (int i = 0; i < runs; i++) {
-        hand[i] = time(byHand);
-        sdk[i] = time(engine);
+        hand[i] = Harness.time(byHand);
+        sdk[i] = Harness.time(engine);
       }
       java.util.Arrays.sort(hand);
       java.util.Arrays.sort(sdk);
@@ -91,11 +91,6 @@ public final class SparkEngineBenchmark {
     }
   }
 
-  private static double time(Runnable action) {
-    long start = System.nanoTime();
-    action.run();
-    return (System.nanoTime() - start) / 1e6;
-  }
 
   private static void check(BuildReport report) {
     if (!report.succeeded()) {

@@ -1,6 +1,7 @@
 package dev.transforms.cli;
 
 import dev.transforms.api.ConfigurationException;
+import dev.transforms.api.InvalidLoadException;
 import dev.transforms.api.InvalidPathException;
 import dev.transforms.api.InvalidTransformException;
 import dev.transforms.api.PlanException;
@@ -48,8 +49,8 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code transforms} command line: list, plan and build the transforms on the classpath, and show
- * tables.
+ * The {@code transforms} command line: list, plan and build the transforms on the classpath, show
+ * tables, and load files into tables ({@link LoadCommand}).
  *
  * <p>Exit codes: {@value #OK} done; {@value #TRANSFORM_FAILED} a transform failed, or the command
  * could not finish for another reason (a table that cannot be read); {@value #BAD_USAGE} bad usage,
@@ -68,6 +69,7 @@ import picocli.CommandLine.Spec;
         TransformsCli.PlanCommand.class,
         TransformsCli.BuildCommand.class,
         TransformsCli.ShowCommand.class,
+        LoadCommand.class,
         CommandLine.HelpCommand.class})
 public final class TransformsCli implements Callable<Integer> {
 
@@ -158,7 +160,8 @@ public final class TransformsCli implements Callable<Integer> {
   private int report(Exception error, PrintWriter err) {
     SecretMasker masker = SecretMasker.allLoaded();
     int code = error instanceof ConfigurationException || error instanceof InvalidTransformException
-        || error instanceof PlanException || error instanceof InvalidPathException ? BAD_USAGE : TRANSFORM_FAILED;
+        || error instanceof PlanException || error instanceof InvalidPathException
+        || error instanceof InvalidLoadException ? BAD_USAGE : TRANSFORM_FAILED;
     err.print(CauseChain.of(error, masker).format("error: ", "  "));
     if (verbose) {
       err.print(CauseChain.stackTrace(error, masker));
@@ -185,14 +188,20 @@ public final class TransformsCli implements Callable<Integer> {
     return specs;
   }
 
+  Path workingDirectory() {
+    return workingDirectory;
+  }
+
   PrintWriter out() {
     return spec.commandLine().getOut();
   }
 
-  /** The plan of every transform found, or of the named ones and their upstream. */
+  /**
+   * The plan of every transform found, or of the named ones and their upstream: unrelated transforms
+   * elsewhere on the classpath do not stop it.
+   */
   BuildPlan plan(List<String> names) {
-    BuildPlan plan = BuildPlan.of(transforms());
-    return names.isEmpty() ? plan : plan.select(names);
+    return BuildPlan.of(transforms(), names);
   }
 
   /** {@code transforms list}: the transforms found, with their inputs and outputs. */
@@ -361,7 +370,9 @@ public final class TransformsCli implements Callable<Integer> {
         }
         out.printf("%s -> %s%n", datasetPath, resolved.sparkIdentifier());
         out.printf("location: %s%n", table.location());
-        out.printf("schema:%n%s%n", table.schema());
+        // One column a line: Schema.toString() wraps them in "table { ... }", whose closing brace reads as stray.
+        out.println("schema:");
+        table.schema().columns().forEach(column -> out.printf("  %s%n", column));
         PartitionSpec partitionSpec = table.spec();
         out.printf("partition spec: %s%n", partitionSpec.isUnpartitioned() ? "unpartitioned" : partitionSpec.fields());
         out.printf("sort order: %s%n", table.sortOrder().isUnsorted() ? "unsorted" : table.sortOrder());
@@ -387,7 +398,7 @@ public final class TransformsCli implements Callable<Integer> {
             ref.isBranch() ? "branch" : "tag", name, ref.snapshotId(), describeStaging(table, name)));
         out.printf("build state: %s%n", IncrementalState.fromProperties(table.properties())
             .map(state -> "transform " + state.transform() + ", build " + state.buildId() + ", semantic version "
-                + state.semanticVersion() + ", inputs " + state.inputSnapshots())
+                + state.semanticVersion() + ", inputs: " + describeInputs(state))
             .orElse("none (no build has published this table)"));
         out.println("checks of the published version:");
         Map<String, String> checks = new TreeMap<>();
@@ -402,6 +413,17 @@ public final class TransformsCli implements Callable<Integer> {
         checks.forEach((check, outcome) -> out.printf("  %s: %s%n", check, outcome));
       }
       return OK;
+    }
+
+    /** The inputs a build consumed, as {@code /path at snapshot N}, in path order. */
+    private static String describeInputs(IncrementalState state) {
+      if (state.inputSnapshots().isEmpty()) {
+        return "none";
+      }
+      List<String> inputs = new ArrayList<>();
+      new TreeMap<>(state.inputSnapshots()).forEach((path, snapshot) -> inputs.add(path
+          + (snapshot.isPresent() ? " at snapshot " + snapshot.getAsLong() : " (no snapshot yet)")));
+      return String.join(", ", inputs);
     }
 
     /** Says whose staging branch a branch is, and whether that build still runs. */

@@ -75,6 +75,18 @@ public class TransformsCliTest {
     }
   }
 
+  /** A transform named like one of another class: the classpath holds both, and neither is planned. */
+  public static class OneTwin {
+    @Transform(name = "twin")
+    public void one(@TableOutput("/twins/one") TestOutput out) {}
+  }
+
+  /** The other transform named {@code twin}. */
+  public static class OtherTwin {
+    @Transform(name = "twin")
+    public void other(@TableOutput("/twins/other") TestOutput out) {}
+  }
+
   private record Run(int exitCode, String out, String err) {}
 
   /** Runs the command line in this JVM, with the exception handler of the real one. */
@@ -108,6 +120,20 @@ public class TransformsCliTest {
     Run plan = run("--class", Doubler.class.getName(), "plan");
     assertThat(plan.exitCode()).isZero();
     assertThat(plan.out()).contains("1. Doubler.doubled [test]", "/cli/doubled -> `local`.`cli`.`doubled`");
+  }
+
+  @Test
+  void planOfOneTransformIgnoresTwoUnrelatedTransformsThatShareAName() {
+    String classes = String.join(",", Doubler.class.getName(), OneTwin.class.getName(), OtherTwin.class.getName());
+    Run plan = run("--class", classes, "plan", "Doubler.doubled");
+    assertThat(plan.exitCode()).as(plan.err()).isZero();
+    assertThat(plan.out()).contains("1. Doubler.doubled [test]").doesNotContain("twin");
+    Run twin = run("--class", classes, "plan", "twin");
+    assertThat(twin.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(twin.err()).contains("Two transforms are named twin: ", "name one by its full name");
+    Run full = run("--class", classes, "plan", OtherTwin.class.getName() + ".other");
+    assertThat(full.exitCode()).as(full.err()).isZero();
+    assertThat(full.out()).contains("1. twin [test]", "/twins/other");
   }
 
   @Test
@@ -150,6 +176,23 @@ public class TransformsCliTest {
     assertThat(build.out()).contains("checks: 2 passed");
     assertThat(run("show", "/cli/checked").out()).contains("checks of the published version:",
         "  primary key (id): passed", "  row count (at least 1): passed");
+  }
+
+  @Test
+  void showPrintsTheSchemaOneColumnALineAndTheInputsAsPathAndSnapshot() {
+    seedInput();
+    assertThat(run("--class", Doubler.class.getName(), "build").exitCode()).isZero();
+    long input;
+    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(dir.resolve("warehouse")))) {
+      input = catalogs.catalog("local").loadTable(TableIdentifier.of("cli", "in")).currentSnapshot().snapshotId();
+    }
+    Run show = run("show", "/cli/doubled");
+    assertThat(show.exitCode()).isZero();
+    // Schema.toString() ends its block with a line holding only '}', which read as a stray brace.
+    assertThat(show.out().lines()).noneMatch(line -> line.strip().equals("}") || line.strip().endsWith("{"))
+        .contains("schema:", "  1: id: optional long");
+    assertThat(show.out()).contains(", inputs: /cli/in at snapshot " + input + System.lineSeparator())
+        .doesNotContain("OptionalLong");
   }
 
   @Test

@@ -1,8 +1,13 @@
 package dev.transforms.spark;
 
+import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.engine.BoundInput;
 import java.time.Instant;
+import java.util.List;
 import java.util.OptionalLong;
+import org.apache.iceberg.HistoryEntry;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -41,12 +46,37 @@ final class TableInputHandle implements TableTransformInput {
 
   @Override
   public Dataset<Row> dataframeAtSnapshot(long snapshotId) {
+    input.table().ifPresent(table -> {
+      if (table.snapshot(snapshotId) == null) {
+        throw new TransformsException("Input " + input.parameter().requirePath() + " (" + identifier()
+            + ") has no snapshot " + snapshotId + " to read: it was expired, or belongs to another table; "
+            + describeHistory(table));
+      }
+    });
     return TableReads.atSnapshot(session, identifier(), snapshotId);
   }
 
   @Override
   public Dataset<Row> dataframeAsOf(long epochMillis) {
-    return session.read().option("as-of-timestamp", Long.toString(epochMillis)).table(identifier());
+    // Resolved here rather than by Spark's as-of-timestamp option, whose error does not say which input.
+    Table table = input.table().orElseThrow();
+    long snapshot;
+    try {
+      snapshot = SnapshotUtil.snapshotIdAsOfTime(table, epochMillis);
+    } catch (IllegalArgumentException e) {
+      throw new TransformsException("Input " + input.parameter().requirePath() + " (" + identifier()
+          + ") has no snapshot at or before " + Instant.ofEpochMilli(epochMillis) + " to travel back to; "
+          + describeHistory(table) + ". Older snapshots were expired, or the table did not exist yet", e);
+    }
+    return TableReads.atSnapshot(session, identifier(), snapshot);
+  }
+
+  /** When the history of a table's main branch starts. */
+  private static String describeHistory(Table table) {
+    List<HistoryEntry> history = table.history();
+    return history.isEmpty() ? "the table has no snapshot yet"
+        : "its history starts at " + Instant.ofEpochMilli(history.get(0).timestampMillis()) + " (snapshot "
+            + history.get(0).snapshotId() + ")";
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.transforms.runtime.catalog.ResolvedTable;
 import dev.transforms.runtime.catalog.TransformsConfig;
 import dev.transforms.runtime.path.DatasetPath;
 import dev.transforms.runtime.plan.BuildPlan;
+import dev.transforms.runtime.spec.DatasetKind;
 import dev.transforms.runtime.spec.TransformSpec;
 import dev.transforms.runtime.validate.ReflectiveModels;
 import java.io.BufferedReader;
@@ -19,8 +20,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
@@ -33,11 +36,14 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
 
 /**
- * A temporary warehouse with the embedded catalog, for one test class (or one test): create input
- * tables, run transforms through the real runtime, and read what they wrote.
+ * A temporary warehouse, with the embedded catalog or the catalogs of a configuration, for one test
+ * class (or one test): create input tables, run transforms through the real runtime, and read what
+ * they wrote.
  *
  * <p>Get one by declaring a {@code TestWarehouse} field or test parameter in a class annotated
- * {@link TransformsTest}. Builds go through {@link BuildRunner}, the code path of the command line.
+ * {@link TransformsTest}, which also closes it. Builds go through {@link BuildRunner}, the code path of
+ * the command line. A warehouse made with a constructor is the caller's to close, and a Spark build on
+ * it starts a session that lives until the JVM exits: prefer the annotation.
  *
  * <pre>{@code
  * @TransformsTest
@@ -61,6 +67,8 @@ public final class TestWarehouse implements AutoCloseable {
   private final BuildRunner runner;
   private Supplier<Object> sparkStarter = () -> SharedSpark.fallback().session();
   private Object sparkSession;
+  /** The tables to drop on close, for a warehouse whose catalogs may outlive its folder; null otherwise. */
+  private Set<String> owned;
 
   /**
    * Opens a warehouse in a folder with the embedded catalog.
@@ -80,6 +88,19 @@ public final class TestWarehouse implements AutoCloseable {
     this.location = config.warehouse();
     this.config = config;
     this.runner = new BuildRunner(config);
+  }
+
+  /**
+   * A warehouse that drops, when it closes, every table it created or built: for a configuration whose
+   * catalogs may live outside the temporary folder (a REST or Hive catalog, a shared database).
+   *
+   * @param config the configuration
+   * @return the warehouse
+   */
+  static TestWarehouse owning(TransformsConfig config) {
+    TestWarehouse warehouse = new TestWarehouse(config);
+    warehouse.owned = new LinkedHashSet<>();
+    return warehouse;
   }
 
   /**
@@ -182,6 +203,7 @@ public final class TestWarehouse implements AutoCloseable {
     Catalog catalog = catalog(path);
     Catalogs.createNamespaceIfMissing(catalog, resolved.identifier().namespace());
     Table table = catalog.createTable(resolved.identifier(), schema, spec, properties);
+    remember(List.of(path));
     if (!rows.isEmpty()) {
       commit(table, TableRows.write(table, rows));
     }
@@ -292,8 +314,16 @@ public final class TestWarehouse implements AutoCloseable {
       // The engine reuses a running session; without one it would start and stop Spark for this build.
       sparkStarter.get();
     }
+    remember(plan.transforms().stream().flatMap(t -> t.outputs().stream())
+        .filter(p -> p.kind().orElse(null) == DatasetKind.TABLE).map(p -> p.requirePath().toString()).toList());
     BuildReport report = runner.run(plan, BuildListener.NONE);
     return new BuildResult(report);
+  }
+
+  private void remember(List<String> paths) {
+    if (owned != null) {
+      owned.addAll(paths);
+    }
   }
 
   private static List<Row> readCsv(Schema schema, String resource) {
@@ -345,8 +375,24 @@ public final class TestWarehouse implements AutoCloseable {
     return rows;
   }
 
+  /**
+   * Closes the catalogs and the Spark catalogs of this warehouse. A warehouse made by
+   * {@code @TransformsTest(config = ...)} first drops every table it created or built, so that catalogs
+   * outside the temporary folder are left as they were found.
+   */
   @Override
   public void close() {
+    if (owned != null) {
+      for (String path : owned) {
+        try {
+          if (exists(path)) {
+            catalog(path).dropTable(resolve(path).identifier(), true);
+          }
+        } catch (RuntimeException e) {
+          // Best effort: a catalog that is gone has nothing left to drop.
+        }
+      }
+    }
     if (sparkSession != null) {
       dev.transforms.spark.SparkSessions.closeCatalogs((org.apache.spark.sql.SparkSession) sparkSession,
           config.catalogs().keySet());

@@ -1,12 +1,21 @@
 package dev.transforms.testing;
 
+import dev.transforms.api.ConfigurationException;
+import dev.transforms.runtime.catalog.TransformsConfig;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -17,16 +26,18 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
- * The extension behind {@link TransformsTest}: creates the warehouse, keeps it in the JUnit store so
- * JUnit closes it (and deletes its folder) when its scope ends, and fills {@link TestWarehouse}
- * fields and parameters. Misuse is reported as {@link ExtensionConfigurationException} naming the
- * field and the fix.
+ * The extension behind {@link TransformsTest}: creates the warehouse (with the embedded catalog, or the
+ * catalogs of the configuration the annotation names), keeps it in the JUnit store so JUnit closes it
+ * (and deletes its folder) when its scope ends, and fills {@link TestWarehouse} fields and parameters.
+ * Misuse is reported as {@link ExtensionConfigurationException} naming the field or the configuration,
+ * and the fix.
  */
 public final class TransformsExtension implements BeforeAllCallback, BeforeEachCallback, ParameterResolver {
 
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(TransformsExtension.class);
   private static final String WAREHOUSE = "warehouse";
   private static final String SPARK = "spark";
+  private static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?}");
 
   @Override
   public void beforeAll(ExtensionContext context) {
@@ -70,8 +81,13 @@ public final class TransformsExtension implements BeforeAllCallback, BeforeEachC
     ExtensionContext owner = scope(context) == TransformsTest.Scope.PER_TEST && context.getTestMethod().isPresent()
         ? context : classContext(context);
     ExtensionContext.Store root = context.getRoot().getStore(NAMESPACE);
+    String config = context.getTestClass()
+        .flatMap(c -> AnnotationSupport.findAnnotation(c, TransformsTest.class))
+        .map(TransformsTest::config)
+        .orElse("");
+    Class<?> testClass = context.getRequiredTestClass();
     return owner.getStore(NAMESPACE).getOrComputeIfAbsent(WAREHOUSE, key -> {
-      OwnedWarehouse owned = new OwnedWarehouse();
+      OwnedWarehouse owned = new OwnedWarehouse(config, testClass);
       // One session for the whole run, in the root store so JUnit stops it last.
       owned.warehouse.useSparkStarter(() -> root.getOrComputeIfAbsent(SPARK, k -> new SharedSpark(),
           SharedSpark.class).session());
@@ -123,25 +139,103 @@ public final class TransformsExtension implements BeforeAllCallback, BeforeEachC
     }
   }
 
-  /** A warehouse in a temporary folder, deleted when JUnit closes the store entry. */
+  /**
+   * A warehouse in a temporary folder, deleted when JUnit closes the store entry; with the catalogs of a
+   * configuration when the test class names one.
+   */
   static final class OwnedWarehouse implements AutoCloseable {
     private final Path folder;
     final TestWarehouse warehouse;
 
-    OwnedWarehouse() {
+    OwnedWarehouse(String config, Class<?> testClass) {
       try {
         folder = Files.createTempDirectory("transforms-test-");
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot create a temporary warehouse folder", e);
       }
-      warehouse = new TestWarehouse(folder.resolve("warehouse"));
+      Path location = folder.resolve("warehouse");
+      try {
+        Files.createDirectories(location);
+        warehouse = config.isBlank() ? new TestWarehouse(location)
+            : TestWarehouse.owning(configuration(config, testClass, location));
+      } catch (IOException e) {
+        delete(folder);
+        throw new UncheckedIOException("Cannot create the warehouse folder " + location, e);
+      } catch (RuntimeException e) {
+        delete(folder);
+        throw e;
+      }
+    }
+
+    /** Reads the configuration a test class names, with the warehouse and relative paths in the folder. */
+    private TransformsConfig configuration(String config, Class<?> testClass, Path location) {
+      String annotation = "@TransformsTest(config = \"" + config + "\") on " + testClass.getSimpleName();
+      String name = expand(config, annotation);
+      Path file = configurationFile(name, testClass, annotation);
+      Map<String, String> environment = new HashMap<>(System.getenv());
+      environment.put(TransformsTest.WAREHOUSE_VARIABLE, location.toString());
+      try {
+        return TransformsConfig.load(Optional.of(file), Optional.of(location), environment, folder);
+      } catch (ConfigurationException e) {
+        throw new ExtensionConfigurationException(annotation + ": " + e.getMessage(), e);
+      }
+    }
+
+    /** The file a name stands for: a classpath resource, copied into the folder, or a file. */
+    private Path configurationFile(String name, Class<?> testClass, String annotation) {
+      ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
+          .orElse(testClass.getClassLoader());
+      URL resource = loader.getResource(name.startsWith("/") ? name.substring(1) : name);
+      if (resource != null) {
+        Path copy = folder.resolve(TransformsConfig.FILE_NAME);
+        try (InputStream in = resource.openStream()) {
+          Files.copy(in, copy);
+        } catch (IOException e) {
+          throw new ExtensionConfigurationException(annotation + ": cannot read resource " + resource, e);
+        }
+        return copy;
+      }
+      Path file = Path.of(name).toAbsolutePath();
+      if (!Files.isRegularFile(file)) {
+        throw new ExtensionConfigurationException(annotation + " names '" + name + "', which is neither a resource "
+            + "on the test classpath (put it in src/test/resources) nor a file (" + file + ")");
+      }
+      return file;
+    }
+
+    /** Replaces {@code ${VAR}} and {@code ${VAR:-default}} in the configuration's name. */
+    private static String expand(String text, String annotation) {
+      Matcher matcher = REFERENCE.matcher(text);
+      StringBuilder out = new StringBuilder();
+      while (matcher.find()) {
+        String value = System.getenv(matcher.group(1));
+        if (value == null) {
+          value = matcher.group(3);
+        }
+        if (value == null) {
+          throw new ExtensionConfigurationException(annotation + " references ${" + matcher.group(1)
+              + "}, which is not set; set it, or give a default: ${" + matcher.group(1) + ":-file.properties}");
+        }
+        matcher.appendReplacement(out, Matcher.quoteReplacement(value));
+      }
+      matcher.appendTail(out);
+      return out.toString();
     }
 
     @Override
     public void close() throws IOException {
-      warehouse.close();
+      try {
+        warehouse.close();
+      } finally {
+        delete(folder);
+      }
+    }
+
+    private static void delete(Path folder) {
       try (Stream<Path> paths = Files.walk(folder)) {
         paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException e) {
+        // Already gone, or partly: the rest is left in the temporary folder.
       }
     }
   }

@@ -137,7 +137,8 @@ public class TransformsExtensionTest {
         .contains("FAILED    CopyIds.copy", "Input /kit/in of transform CopyIds.copy does not exist");
   }
 
-  private static String failureMessage(Class<?> type) {
+  /** The message of the first failure of a test class run on its own. */
+  static String failureMessage(Class<?> type) {
     List<String> messages = new ArrayList<>();
     EngineTestKit.engine("junit-jupiter").selectors(selectClass(type)).execute().allEvents().failed()
         .stream().forEach(e -> e.getPayload(org.junit.platform.engine.TestExecutionResult.class)

@@ -5,6 +5,9 @@ import dev.transforms.api.InvalidPathException;
 import dev.transforms.runtime.path.DatasetPath;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 
 /**
  * Turns dataset paths into catalog tables through the configuration's mounts.
@@ -32,7 +35,8 @@ public final class TableResolver {
    * @return the table it names
    * @throws ConfigurationException if no mount holds the path
    * @throws InvalidPathException if the path leaves no namespace, or a namespace level contains a dot
-   *     in a JDBC catalog (which stores namespaces dot-joined)
+   *     in a JDBC catalog (which stores namespaces dot-joined), whether declared by {@code type} or by
+   *     {@code catalog-impl}
    */
   public ResolvedTable resolve(DatasetPath path) {
     for (Mount mount : config.mounts()) {
@@ -52,7 +56,7 @@ public final class TableResolver {
             + ", or mount '" + mount.prefix() + "' with a namespace (mount." + mount.prefix() + "=" + mount.catalog()
             + ":NAMESPACE)");
       }
-      if ("jdbc".equals(config.catalogs().get(mount.catalog()).get("type"))) {
+      if (storesNamespacesDotJoined(config.catalogs().get(mount.catalog()))) {
         for (String level : namespace) {
           if (level.contains(".")) {
             throw new InvalidPathException("Dataset path '" + path + "' has the folder '" + level
@@ -65,5 +69,31 @@ public final class TableResolver {
     }
     throw new ConfigurationException("No mount holds dataset path '" + path + "'; add mount.PREFIX=CATALOG for it to "
         + config.source().map(Object::toString).orElse(TransformsConfig.FILE_NAME));
+  }
+
+  /**
+   * Whether a catalog is Iceberg's {@code JdbcCatalog}, which stores a namespace as its levels joined by
+   * dots: declared by {@code type=jdbc} (in any case), or by a {@code catalog-impl} naming that class or
+   * a subclass of it.
+   *
+   * @param properties the catalog's properties
+   * @return whether a namespace level of the catalog must not contain a dot
+   */
+  static boolean storesNamespacesDotJoined(Map<String, String> properties) {
+    String type = properties.get("type");
+    if (type != null) {
+      return type.strip().equalsIgnoreCase("jdbc");
+    }
+    String implementation = properties.get("catalog-impl");
+    if (implementation == null) {
+      return false;
+    }
+    ClassLoader loader = Optional.ofNullable(Thread.currentThread().getContextClassLoader())
+        .orElse(TableResolver.class.getClassLoader());
+    try {
+      return JdbcCatalog.class.isAssignableFrom(Class.forName(implementation.strip(), false, loader));
+    } catch (ClassNotFoundException | LinkageError e) {
+      return implementation.strip().equals(JdbcCatalog.class.getName());
+    }
   }
 }

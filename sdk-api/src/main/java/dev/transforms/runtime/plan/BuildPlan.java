@@ -101,6 +101,68 @@ public final class BuildPlan {
     return new BuildPlan(order, upstream);
   }
 
+  /**
+   * Plans a build of some transforms and everything upstream of them, among all the transforms found.
+   * Only those transforms are checked: two unrelated transforms elsewhere on the classpath that share a
+   * name, or write one dataset, do not stop the plan.
+   *
+   * @param transforms every transform found
+   * @param names the transforms to build, by name or by full name ({@code com.example.CleanOrders.clean},
+   *     which picks one of two transforms that share a name); none to build everything
+   * @return the plan
+   * @throws PlanException if a name matches no transform or two, or if the selected transforms or their
+   *     upstream have a duplicate name, an input with two producers, or a cycle
+   */
+  public static BuildPlan of(Collection<TransformSpec> transforms, Collection<String> names) {
+    if (names.isEmpty()) {
+      return of(transforms);
+    }
+    Map<DatasetPath, List<TransformSpec>> producers = new LinkedHashMap<>();
+    for (TransformSpec spec : transforms) {
+      for (DatasetPath output : spec.outputPaths()) {
+        producers.computeIfAbsent(output, k -> new ArrayList<>()).add(spec);
+      }
+    }
+    Map<String, TransformSpec> chosen = new LinkedHashMap<>();
+    Deque<TransformSpec> queue = new ArrayDeque<>();
+    for (String name : names) {
+      queue.add(named(transforms, name));
+    }
+    while (!queue.isEmpty()) {
+      TransformSpec spec = queue.poll();
+      if (chosen.containsKey(describe(spec))) {
+        continue;
+      }
+      chosen.put(describe(spec), spec);
+      for (DatasetPath input : spec.inputPaths()) {
+        List<TransformSpec> found = producers.getOrDefault(input, List.of());
+        if (found.size() > 1) {
+          throw new PlanException("Input " + input + " of " + spec.name() + " is produced by two transforms, "
+              + describe(found.get(0)) + " and " + describe(found.get(1)) + "; a dataset has one producer");
+        }
+        queue.addAll(found);
+      }
+    }
+    return of(chosen.values()).select(names.stream().map(n -> named(transforms, n).name()).toList());
+  }
+
+  private static TransformSpec named(Collection<TransformSpec> transforms, String name) {
+    List<TransformSpec> found = transforms.stream().filter(t -> t.name().equals(name)).distinct().toList();
+    if (found.isEmpty()) {
+      found = transforms.stream().filter(t -> describe(t).equals(name)).distinct().toList();
+    }
+    if (found.isEmpty()) {
+      throw new PlanException("No transform is named " + name + "; transforms: " + String.join(", ",
+          transforms.stream().map(TransformSpec::name).collect(java.util.stream.Collectors.toCollection(TreeSet::new))));
+    }
+    if (found.size() > 1) {
+      throw new PlanException("Two transforms are named " + name + ": " + describe(found.get(0)) + " and "
+          + describe(found.get(1)) + "; name one by its full name (" + describe(found.get(0)) + "), or give one a "
+          + "different @Transform(name)");
+    }
+    return found.get(0);
+  }
+
   private static List<String> findCycle(Map<String, Set<String>> upstream, Map<String, Integer> waiting) {
     String start = waiting.entrySet().stream().filter(e -> e.getValue() > 0).map(Map.Entry::getKey)
         .min(Comparator.naturalOrder()).orElseThrow();

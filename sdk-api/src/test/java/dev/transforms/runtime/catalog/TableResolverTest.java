@@ -79,6 +79,30 @@ class TableResolverTest {
   }
 
   @Test
+  void aDotInAFolderIsRejectedOnAJdbcCatalogDeclaredByItsClassOrAnUpperCaseType() throws Exception {
+    Path file = dir.resolve("transforms.properties");
+    Files.writeString(file, String.join("\n",
+        "catalog.plug.catalog-impl=org.apache.iceberg.jdbc.JdbcCatalog",
+        "catalog.plug.uri=jdbc:sqlite:" + dir.resolve("plug.db"),
+        "catalog.shout.type=JDBC",
+        "catalog.shout.uri=jdbc:sqlite:" + dir.resolve("shout.db"),
+        "catalog.files.type=hadoop",
+        "catalog.files.warehouse=" + dir.resolve("files").toUri(),
+        "mount./Plug=plug",
+        "mount./Shout=shout",
+        "mount./Files=files"));
+    TableResolver resolver = new TableResolver(TransformsConfig.load(Optional.of(file), Optional.empty(), Map.of(), dir));
+    assertThatThrownBy(() -> resolver.resolve(DatasetPath.of("/Plug/v1.2/events")))
+        .isInstanceOf(InvalidPathException.class)
+        .hasMessage("Dataset path '/Plug/v1.2/events' has the folder 'v1.2' with a '.', which the JDBC catalog 'plug' "
+            + "cannot store in a namespace; rename the folder");
+    assertThatThrownBy(() -> resolver.resolve(DatasetPath.of("/Shout/v1.2/events")))
+        .isInstanceOf(InvalidPathException.class);
+    // Other catalogs keep dotted folders.
+    assertThat(resolver.resolve(DatasetPath.of("/Files/v1.2/events")).namespace()).containsExactly("v1.2");
+  }
+
+  @Test
   void anUnmountedPathNamesTheFix() throws Exception {
     Path file = dir.resolve("transforms.properties");
     Files.writeString(file, "mount./Only=local\n");

@@ -57,6 +57,33 @@ public class BuildPlanTest {
   }
 
   @Test
+  void planningSomeTransformsIgnoresNameClashesAndCyclesElsewhere() {
+    List<TransformSpec> all = specs(Diamond.class, SameName.class, Cycle.class);
+    assertThatThrownBy(() -> BuildPlan.of(all)).isInstanceOf(PlanException.class);
+    // Diamond.a is upstream of d, and the other transform named Diamond.a is not: the producer of /p/a wins.
+    assertThat(names(BuildPlan.of(all, List.of("Diamond.d")))).containsExactly("Diamond.a", "Diamond.b", "Diamond.c",
+        "Diamond.d");
+    assertThat(BuildPlan.of(all, List.of("Diamond.d")).transforms().get(0).method().getDeclaringClass())
+        .isEqualTo(Diamond.class);
+    assertThat(names(BuildPlan.of(all, List.of("Diamond.e")))).containsExactly("Diamond.e");
+  }
+
+  @Test
+  void aNameTwoTransformsShareIsRefusedUnlessGivenInFull() {
+    List<TransformSpec> all = specs(Diamond.class, SameName.class);
+    assertThatThrownBy(() -> BuildPlan.of(all, List.of("Diamond.a")))
+        .isInstanceOf(PlanException.class)
+        .hasMessage("Two transforms are named Diamond.a: " + Diamond.class.getName() + ".a and "
+            + SameName.class.getName() + ".other; name one by its full name (" + Diamond.class.getName()
+            + ".a), or give one a different @Transform(name)");
+    BuildPlan plan = BuildPlan.of(all, List.of(SameName.class.getName() + ".other"));
+    assertThat(names(plan)).containsExactly("Diamond.a");
+    assertThat(plan.transforms().get(0).method().getDeclaringClass()).isEqualTo(SameName.class);
+    assertThatThrownBy(() -> BuildPlan.of(all, List.of("nope")))
+        .hasMessageStartingWith("No transform is named nope; transforms: Diamond.a, Diamond.b");
+  }
+
+  @Test
   void ordersByDependencyThenByName() {
     BuildPlan plan = BuildPlan.of(specs(Diamond.class));
     assertThat(names(plan)).containsExactly("Diamond.a", "Diamond.b", "Diamond.c", "Diamond.d", "Diamond.e");

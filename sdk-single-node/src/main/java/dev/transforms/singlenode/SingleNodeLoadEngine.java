@@ -1,0 +1,41 @@
+package dev.transforms.singlenode;
+
+import dev.transforms.runtime.load.LoadEngine;
+import dev.transforms.runtime.load.LoadListener;
+import dev.transforms.runtime.load.LoadRequest;
+import dev.transforms.runtime.load.SourceFile;
+import dev.transforms.singlenode.load.FileLoads;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+
+/**
+ * The load engine of {@code transforms load}, without Spark: files are read into Arrow batches and
+ * written with {@link dev.transforms.singlenode.arrow.ArrowTableWriter}, in the calling JVM. Found by
+ * {@link java.util.ServiceLoader} as a {@link LoadEngine}.
+ */
+public final class SingleNodeLoadEngine implements LoadEngine {
+
+  /** Creates the engine; {@link java.util.ServiceLoader} calls this. */
+  public SingleNodeLoadEngine() {}
+
+  @Override
+  public Schema fileSchema(List<SourceFile> files) {
+    return FileLoads.parquetSchema(files);
+  }
+
+  @Override
+  public Schema inferSchema(List<SourceFile> files, LoadRequest.TextOptions text) {
+    return FileLoads.guessSchema(files, text);
+  }
+
+  @Override
+  public List<DataFile> write(Table table, Schema columns, List<SourceFile> files, LoadRequest.TextOptions text,
+      LoadListener listener) {
+    try (BufferAllocator allocator = ArrowMemory.newRoot()) {
+      return FileLoads.write(table, columns, files, text, listener, allocator);
+    }
+  }
+}
