@@ -150,6 +150,9 @@ public final class TransformsCli implements Callable<Integer> {
    */
   public static int execute(TransformsCli cli, PrintWriter out, PrintWriter err, String... args) {
     CommandLine commandLine = new CommandLine(cli);
+    for (CommandExtension extension : java.util.ServiceLoader.load(CommandExtension.class)) {
+      commandLine.addSubcommand(extension.command());
+    }
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler((e, line, parsed) -> cli.report(e, line.getErr()));
@@ -176,11 +179,21 @@ public final class TransformsCli implements Callable<Integer> {
     return BAD_USAGE;
   }
 
-  TransformsConfig loadConfig() {
+  /**
+   * The configuration the options and environment select.
+   *
+   * @return the configuration
+   */
+  public TransformsConfig loadConfig() {
     return TransformsConfig.load(Optional.ofNullable(config), Optional.ofNullable(warehouse), environment, workingDirectory);
   }
 
-  List<TransformSpec> transforms() {
+  /**
+   * The transforms found: those indexed at compile time and the classes named with {@code --class}.
+   *
+   * @return the transforms
+   */
+  public List<TransformSpec> transforms() {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     List<TransformSpec> specs = new ArrayList<>(TransformIndex.discover(loader));
     List<String> known = specs.stream().map(s -> s.method().getDeclaringClass().getName()).toList();
@@ -188,19 +201,41 @@ public final class TransformsCli implements Callable<Integer> {
     return specs;
   }
 
-  Path workingDirectory() {
+  /**
+   * The folder relative paths resolve against.
+   *
+   * @return the working directory
+   */
+  public Path workingDirectory() {
     return workingDirectory;
   }
 
-  PrintWriter out() {
+  /**
+   * Where results go.
+   *
+   * @return the output writer
+   */
+  public PrintWriter out() {
     return spec.commandLine().getOut();
+  }
+
+  /**
+   * Where warnings and errors go.
+   *
+   * @return the error writer
+   */
+  public PrintWriter err() {
+    return spec.commandLine().getErr();
   }
 
   /**
    * The plan of every transform found, or of the named ones and their upstream: unrelated transforms
    * elsewhere on the classpath do not stop it.
+   *
+   * @param names the transforms to plan, or none for all
+   * @return the plan
    */
-  BuildPlan plan(List<String> names) {
+  public BuildPlan plan(List<String> names) {
     return BuildPlan.of(transforms(), names);
   }
 
@@ -274,11 +309,19 @@ public final class TransformsCli implements Callable<Integer> {
     @Parameters(paramLabel = "TRANSFORM", arity = "0..*", description = "Build only these transforms and their upstream.")
     List<String> names = new ArrayList<>();
 
+    @Option(names = "--report", paramLabel = "FILE.html",
+        description = "Also write the build as a self-contained HTML page: timeline, rows, reasons, failures.")
+    Path reportFile;
+
     @Override
     public Integer call() {
       TransformsConfig config = parent.loadConfig();
       BuildPlan plan = parent.plan(names);
       PrintWriter out = parent.out();
+      Optional<Path> reportPath = Optional.ofNullable(reportFile).map(f -> parent.workingDirectory().resolve(f));
+      reportPath.ifPresent(f -> dev.transforms.cli.report.OutputFiles.checkWritable(parent.spec.commandLine(), "--report", f));
+      Map<String, Instant> startedAt = new java.util.HashMap<>();
+      List<dev.transforms.cli.report.TimedResult> timed = new ArrayList<>();
       SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
           .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
       BuildReport report;
@@ -290,12 +333,16 @@ public final class TransformsCli implements Callable<Integer> {
         report = runner.run(plan, new BuildListener() {
           @Override
           public void started(TransformSpec spec, int position, int total) {
+            startedAt.put(spec.name(), Instant.now());
             out.printf("[%d/%d] %s ...%n", position, total, spec.name());
             out.flush();
           }
 
           @Override
           public void finished(TransformResult result, int position, int total) {
+            Instant finished = Instant.now();
+            timed.add(new dev.transforms.cli.report.TimedResult(result,
+                startedAt.getOrDefault(result.transform(), finished.minus(result.duration())), finished));
             String why = result.error().map(e -> CauseChain.of(e, config.masker()).summary()).orElse(result.reason());
             out.printf("[%d/%d] %s %s%s%n", position, total, result.transform(), result.status(),
                 why.isEmpty() ? "" : " (" + why + ")");
@@ -305,6 +352,7 @@ public final class TransformsCli implements Callable<Integer> {
       }
       out.print(report.format());
       out.flush();
+      BuildPages.write(config, report, timed, reportPath, out, parent.err());
       if (parent.verbose) {
         for (TransformResult result : report.results()) {
           result.error().ifPresent(e -> out.printf("Stack trace of %s:%n%s", result.transform(),

@@ -1,0 +1,158 @@
+package dev.transforms.cli.report;
+
+import static dev.transforms.cli.report.Html.escape;
+import static dev.transforms.cli.report.Html.seconds;
+
+import dev.transforms.runtime.build.BuildReport;
+import dev.transforms.runtime.build.CauseChain;
+import dev.transforms.runtime.build.CheckResult;
+import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.catalog.SecretMasker;
+import dev.transforms.runtime.publish.OutputWrites;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code transforms build --report FILE.html}: the build as one self-contained page. A timeline shows
+ * each transform as a bar from its start to its end, transforms that overlapped in lanes of their own;
+ * a table below gives, per transform, the engine, full or incremental and why, rows in and out of each
+ * output, what recovery did, the data expectations' results and the failure with its causes. Clicking a
+ * bar selects its row.
+ */
+public final class BuildReportPage {
+
+  private BuildReportPage() {}
+
+  /**
+   * The page of a build.
+   *
+   * @param report the build's report
+   * @param timed its results with start and end instants, in the order they ran
+   * @param masker hides secrets in error messages
+   * @return the HTML text
+   */
+  public static String render(BuildReport report, List<TimedResult> timed, SecretMasker masker) {
+    StringBuilder page = new StringBuilder();
+    String title = "Build " + report.buildId();
+    page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(escape(title))
+        .append("</title>\n<style>").append(Html.STYLE).append("""
+            .lane { position: relative; height: 26px; border-bottom: 1px dotted #ddd; }
+            .bar { position: absolute; top: 3px; height: 20px; border: 1px solid #888; border-radius: 3px;
+                   font-size: 12px; overflow: hidden; white-space: nowrap; cursor: pointer; min-width: 4px; }
+            #timeline { width: 100%; max-width: 1100px; border: 1px solid #ccc; padding: 4px; }
+            """).append("</style></head>\n<body>\n");
+    page.append("<h1 id=\"title\">").append(escape(title)).append(": <span id=\"status\">")
+        .append(report.succeeded() ? "SUCCEEDED" : "FAILED").append("</span> in ").append(seconds(report.duration()))
+        .append("</h1>\n");
+    timeline(page, timed);
+    details(page, timed, masker);
+    page.append("""
+        <script>
+        document.querySelectorAll('[data-transform]').forEach(function (el) {
+          el.addEventListener('click', function () {
+            document.querySelectorAll('.selected').forEach(function (s) { s.classList.remove('selected'); });
+            var row = document.getElementById('row-' + el.getAttribute('data-transform'));
+            if (row) { row.classList.add('selected'); row.scrollIntoView({block: 'nearest'}); }
+          });
+        });
+        </script>
+        </body></html>
+        """);
+    return page.toString();
+  }
+
+  /**
+   * The lane of each transform's bar, by first fit: a transform goes to the first lane whose last bar
+   * ended before it started, so transforms that ran at the same time sit in lanes of their own.
+   *
+   * @param timed the results in the order they started
+   * @return the lane of each, from 0
+   */
+  public static List<Integer> lanes(List<TimedResult> timed) {
+    List<Instant> laneEnds = new ArrayList<>();
+    List<Integer> lanes = new ArrayList<>();
+    for (TimedResult t : timed) {
+      int lane = 0;
+      while (lane < laneEnds.size() && laneEnds.get(lane).isAfter(t.started())) {
+        lane++;
+      }
+      if (lane == laneEnds.size()) {
+        laneEnds.add(t.finished());
+      } else {
+        laneEnds.set(lane, t.finished());
+      }
+      lanes.add(lane);
+    }
+    return lanes;
+  }
+
+  private static void timeline(StringBuilder page, List<TimedResult> timed) {
+    page.append("<h2>Timeline</h2>\n<div id=\"timeline\">\n");
+    if (timed.isEmpty()) {
+      page.append("<p class=\"muted\">No transform ran.</p></div>\n");
+      return;
+    }
+    Instant start = timed.stream().map(TimedResult::started).min(Instant::compareTo).orElseThrow();
+    Instant end = timed.stream().map(TimedResult::finished).max(Instant::compareTo).orElseThrow();
+    double span = Math.max(1, Duration.between(start, end).toNanos());
+    List<Integer> lanes = lanes(timed);
+    int laneCount = lanes.stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
+    for (int lane = 0; lane < laneCount; lane++) {
+      page.append("<div class=\"lane\" data-lane=\"").append(lane).append("\">");
+      for (int i = 0; i < timed.size(); i++) {
+        if (lanes.get(i) != lane) {
+          continue;
+        }
+        TimedResult t = timed.get(i);
+        TransformResult r = t.result();
+        double left = Duration.between(start, t.started()).toNanos() / span * 100;
+        double width = Duration.between(t.started(), t.finished()).toNanos() / span * 100;
+        page.append(String.format(Locale.ROOT,
+                "<div class=\"bar %s\" style=\"left:%.2f%%;width:%.2f%%\" data-transform=\"%s\" title=\"%s\">%s</div>",
+                r.status(), left, width, escape(r.transform()),
+                escape(r.transform() + " [" + r.engine() + "] " + r.status() + ", started " + t.started() + ", "
+                    + seconds(r.duration())),
+                escape(r.transform())));
+      }
+      page.append("</div>\n");
+    }
+    page.append("</div>\n<p class=\"muted\">From ").append(start).append(" to ").append(end)
+        .append("; one lane per transforms that ran at the same time.</p>\n");
+  }
+
+  private static void details(StringBuilder page, List<TimedResult> timed, SecretMasker masker) {
+    page.append("<h2>Transforms</h2>\n<table id=\"results\"><tr><th>transform</th><th>status</th><th>engine</th>"
+        + "<th>build</th><th>started</th><th>duration</th><th>outputs</th><th>checks</th><th>recovery</th>"
+        + "<th>error</th></tr>\n");
+    for (TimedResult t : timed) {
+      TransformResult r = t.result();
+      page.append("<tr id=\"row-").append(escape(r.transform())).append("\" class=\"").append(r.status())
+          .append("\"><td>").append(escape(r.transform())).append("</td><td class=\"status\">").append(r.status())
+          .append("</td><td>").append(escape(r.engine())).append("</td><td>")
+          .append(r.status() == TransformResult.Status.SKIPPED ? "-" : r.incremental() ? "incremental" : "full")
+          .append(r.reason().isEmpty() ? "" : "<br><span class=\"muted\">" + escape(r.reason()) + "</span>")
+          .append("</td><td>").append(t.started()).append("</td><td>").append(seconds(r.duration()))
+          .append("</td><td>");
+      for (OutputWrites o : r.outputs()) {
+        page.append("<div class=\"output\">").append(escape(o.path().toString())).append(" <span class=\"muted\">(")
+            .append(escape(o.identifier())).append(")</span>: <span class=\"rows\">+").append(o.rowsAdded())
+            .append(" / -").append(o.rowsDeleted()).append("</span> rows, ").append(o.filesAdded()).append(" files")
+            .append(o.created() ? ", created" : "").append("</div>");
+      }
+      page.append("</td><td>");
+      for (CheckResult c : r.checks()) {
+        page.append("<div class=\"check ").append(c.outcome()).append("\">").append(escape(c.describe()))
+            .append("</div>");
+      }
+      page.append("</td><td>");
+      r.recovery().forEach(line -> page.append("<div>").append(escape(line)).append("</div>"));
+      page.append("</td><td class=\"error\">");
+      r.error().ifPresent(e -> page.append(escape(CauseChain.of(e, masker).format("", "  "))));
+      page.append("</td></tr>\n");
+    }
+    page.append("</table>\n");
+  }
+}

@@ -1,0 +1,149 @@
+package dev.transforms.cli.report;
+
+import dev.transforms.runtime.build.CauseChain;
+import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.catalog.SecretMasker;
+import dev.transforms.runtime.publish.OutputWrites;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The last build of each transform, as {@code transforms build} ran it, kept in one small file in the
+ * warehouse folder ({@value #FILE_NAME}) for {@code transforms graph}. The catalog holds only what
+ * builds published; this file also knows about failures, durations and the reason a build was full.
+ * Building some transforms keeps the others' entries.
+ */
+public final class LastBuilds {
+
+  /** The file's name in the warehouse folder. */
+  public static final String FILE_NAME = ".transforms-last-builds.properties";
+
+  private LastBuilds() {}
+
+  /**
+   * The last build of one transform.
+   *
+   * @param transform the transform
+   * @param status {@code SUCCEEDED}, {@code FAILED} or {@code SKIPPED}
+   * @param engine the engine
+   * @param incremental whether it ran incrementally
+   * @param reason why full, incremental or skipped
+   * @param started when it started
+   * @param duration how long it took
+   * @param rowsWritten rows added to its outputs
+   * @param error the error's line, empty when it did not fail
+   */
+  public record LastBuild(String transform, String status, String engine, boolean incremental, String reason,
+      Instant started, Duration duration, long rowsWritten, String error) {}
+
+  /**
+   * The file in a warehouse folder.
+   *
+   * @param warehouse the warehouse folder
+   * @return the file's path
+   */
+  public static Path file(Path warehouse) {
+    return warehouse.resolve(FILE_NAME);
+  }
+
+  /**
+   * Stores the results of a build, replacing the entries of its transforms.
+   *
+   * @param warehouse the warehouse folder
+   * @param results the results with their times
+   * @param masker hides secrets in error messages
+   * @throws UncheckedIOException if the file cannot be written
+   */
+  public static void record(Path warehouse, List<TimedResult> results, SecretMasker masker) {
+    Properties properties = load(warehouse);
+    for (TimedResult timed : results) {
+      TransformResult r = timed.result();
+      String key = r.transform() + ".";
+      properties.setProperty(key + "status", r.status().name());
+      properties.setProperty(key + "engine", r.engine());
+      properties.setProperty(key + "incremental", Boolean.toString(r.incremental()));
+      properties.setProperty(key + "reason", r.reason());
+      properties.setProperty(key + "started", timed.started().toString());
+      properties.setProperty(key + "duration-ms", Long.toString(r.duration().toMillis()));
+      properties.setProperty(key + "rows-written",
+          Long.toString(r.outputs().stream().mapToLong(OutputWrites::rowsAdded).sum()));
+      properties.setProperty(key + "error", r.error().map(e -> CauseChain.of(e, masker).summary()).orElse(""));
+    }
+    try {
+      Files.createDirectories(warehouse);
+      Path temporary = warehouse.resolve(FILE_NAME + "." + ProcessHandle.current().pid() + ".tmp");
+      try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+        properties.store(writer, "the last build of each transform, written by transforms build");
+      }
+      Files.move(temporary, file(warehouse), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + file(warehouse), e);
+    }
+  }
+
+  /**
+   * The last build of every transform recorded in a warehouse folder.
+   *
+   * @param warehouse the warehouse folder
+   * @return the builds by transform name; empty when nothing was recorded
+   */
+  public static Map<String, LastBuild> read(Path warehouse) {
+    Properties properties = load(warehouse);
+    Map<String, LastBuild> builds = new TreeMap<>();
+    for (String key : properties.stringPropertyNames()) {
+      if (!key.endsWith(".status")) {
+        continue;
+      }
+      String name = key.substring(0, key.length() - ".status".length());
+      String p = name + ".";
+      builds.put(name, new LastBuild(name, properties.getProperty(key), properties.getProperty(p + "engine", ""),
+          Boolean.parseBoolean(properties.getProperty(p + "incremental")), properties.getProperty(p + "reason", ""),
+          parseInstant(properties.getProperty(p + "started")),
+          Duration.ofMillis(parseLong(properties.getProperty(p + "duration-ms"))),
+          parseLong(properties.getProperty(p + "rows-written")), properties.getProperty(p + "error", "")));
+    }
+    return builds;
+  }
+
+  private static Properties load(Path warehouse) {
+    Properties properties = new Properties();
+    Path file = file(warehouse);
+    if (Files.isRegularFile(file)) {
+      try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        properties.load(reader);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read " + file, e);
+      }
+    }
+    return properties;
+  }
+
+  private static Instant parseInstant(String text) {
+    try {
+      return text == null ? Instant.EPOCH : Instant.parse(text);
+    } catch (java.time.format.DateTimeParseException e) {
+      return Instant.EPOCH;
+    }
+  }
+
+  private static long parseLong(String text) {
+    try {
+      return text == null ? 0 : Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+}

@@ -1,0 +1,84 @@
+package dev.transforms.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.transforms.cli.report.BuildReportPage;
+import dev.transforms.cli.report.LastBuilds;
+import dev.transforms.cli.report.TimedResult;
+import dev.transforms.runtime.build.TransformResult;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code transforms build --report FILE.html} and the record of last builds that the graph reads. */
+class BuildReportPageTest {
+
+  @TempDir Path dir;
+
+  private record Run(int exitCode, String out, String err) {}
+
+  private Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = TransformsCli.execute(new TransformsCli(Map.of(), dir), new PrintWriter(out, true),
+        new PrintWriter(err, true), args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void theBuildPageShowsEachTransformItsRowsAndTheFailureWithItsCauses() throws Exception {
+    TransformsCliTest.seed(dir.resolve("warehouse"));
+    String classes = TransformsCliTest.Doubler.class.getName() + "," + TransformsCliTest.FailingDeepDown.class.getName();
+    Run build = run("--class", classes, "build", "--report", "build.html");
+    assertThat(build.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(build.out()).contains("Build page: " + dir.resolve("build.html"));
+    String page = Files.readString(dir.resolve("build.html"));
+    assertThat(page).startsWith("<!DOCTYPE html>").contains("<span id=\"status\">FAILED</span>",
+        "data-transform=\"Doubler.doubled\"", "data-transform=\"FailingDeepDown.failsDeepDown\"",
+        "/cli/doubled", "+2 / -0</span> rows", "caused by: java.lang.ClassNotFoundException: org.example.MissingDriver");
+    assertThat(page).doesNotContain("<script src", "<link");
+    // The text report is still printed as before.
+    assertThat(build.out()).contains("SUCCEEDED Doubler.doubled", "FAILED    FailingDeepDown.failsDeepDown");
+
+    Map<String, LastBuilds.LastBuild> last = LastBuilds.read(dir.resolve("warehouse"));
+    assertThat(last.get("Doubler.doubled").status()).isEqualTo("SUCCEEDED");
+    assertThat(last.get("Doubler.doubled").rowsWritten()).isEqualTo(2);
+    assertThat(last.get("FailingDeepDown.failsDeepDown").status()).isEqualTo("FAILED");
+    assertThat(last.get("FailingDeepDown.failsDeepDown").error()).contains("TransformFailedException");
+
+    // A later build of one transform keeps the other's entry.
+    assertThat(run("--class", classes, "build", "Doubler.doubled").exitCode()).isZero();
+    assertThat(LastBuilds.read(dir.resolve("warehouse"))).containsKeys("Doubler.doubled", "FailingDeepDown.failsDeepDown");
+  }
+
+  @Test
+  void anUnwritableReportIsAUsageErrorBeforeAnythingIsBuilt() {
+    TransformsCliTest.seed(dir.resolve("warehouse"));
+    Run build = run("--class", TransformsCliTest.Doubler.class.getName(), "build", "--report", "missing/build.html");
+    assertThat(build.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(build.err()).contains("Cannot write --report", "missing", "does not exist");
+    assertThat(build.out()).doesNotContain("Building");
+    assertThat(LastBuilds.read(dir.resolve("warehouse"))).isEmpty();
+  }
+
+  @Test
+  void transformsThatOverlapGetLanesOfTheirOwn() {
+    Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    List<TimedResult> timed = List.of(timed("a", t0, 10), timed("b", t0.plusSeconds(2), 3), timed("c", t0.plusSeconds(6), 2),
+        timed("d", t0.plusSeconds(11), 1));
+    assertThat(BuildReportPage.lanes(timed)).containsExactly(0, 1, 1, 0);
+  }
+
+  private static TimedResult timed(String name, Instant start, int seconds) {
+    return new TimedResult(new TransformResult(name, "test", TransformResult.Status.SUCCEEDED, false, "", List.of(),
+        Duration.ofSeconds(seconds), Optional.empty(), List.of(), List.of()), start, start.plusSeconds(seconds));
+  }
+}

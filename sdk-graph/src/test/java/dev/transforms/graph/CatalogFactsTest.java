@@ -1,0 +1,122 @@
+package dev.transforms.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.transforms.cli.report.LastBuilds;
+import dev.transforms.cli.report.TimedResult;
+import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.catalog.Catalogs;
+import dev.transforms.runtime.catalog.TableResolver;
+import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.incremental.IncrementalState;
+import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.spec.TransformSpec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CatalogFactsTest {
+
+  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
+  /** /g/src -> clean -> /g/clean -> daily -> /g/daily; never -> /g/never. */
+  private static final List<TransformSpec> PIPELINE = List.of(
+      SyntheticPipeline.transform("clean", List.of("/g/src"), List.of("/g/clean"), "spark"),
+      SyntheticPipeline.transform("daily", List.of("/g/clean"), List.of("/g/daily"), "spark"),
+      SyntheticPipeline.transform("never", List.of("/g/src"), List.of("/g/never"), "spark"));
+
+  @TempDir Path dir;
+
+  /** Commits a file of {@code rows} rows (metadata only: nobody reads it here). */
+  private static long append(Table table, long rows) {
+    table.newAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath(table.location() + "/data/f" + System.nanoTime() + ".parquet").withFileSizeInBytes(100)
+        .withRecordCount(rows).build()).commit();
+    return table.currentSnapshot().snapshotId();
+  }
+
+  private static void stamp(Table output, String transform, String build, String input, long snapshot) {
+    var update = output.updateProperties();
+    new IncrementalState(transform, 1, build, Map.of(DatasetPath.of(input), OptionalLong.of(snapshot)))
+        .toProperties().forEach(update::set);
+    update.commit();
+  }
+
+  @Test
+  void tablesShowRowsAndSnapshotsAndTransformsTheirLastBuildAndWhetherAnInputMovedOn() {
+    Path warehouse = dir.resolve("warehouse");
+    TransformsConfig config = TransformsConfig.embedded(warehouse);
+    Instant now = Instant.now();
+    LastBuilds.record(warehouse, List.of(new TimedResult(new TransformResult("clean", "spark",
+        TransformResult.Status.SUCCEEDED, false, "first build", List.of(), Duration.ofMillis(1500), Optional.empty(),
+        List.of(), List.of()), now.minusSeconds(30), now.minusSeconds(28))), config.masker());
+    try (Catalogs catalogs = new Catalogs(config)) {
+      Catalog catalog = catalogs.catalog("local");
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("g"));
+      Table src = catalog.createTable(TableIdentifier.of("g", "src"), SCHEMA);
+      Table clean = catalog.createTable(TableIdentifier.of("g", "clean"), SCHEMA);
+      Table daily = catalog.createTable(TableIdentifier.of("g", "daily"), SCHEMA);
+      long first = append(src, 5);
+      long cleanSnapshot = append(clean, 4);
+      stamp(clean, "clean", "build1", "/g/src", first);
+      append(daily, 3);
+      stamp(daily, "daily", "build2", "/g/clean", cleanSnapshot);
+      append(src, 5);
+
+      PipelineGraph graph = PipelineGraph.of(PIPELINE, new CatalogFacts(catalogs, new TableResolver(config),
+          LastBuilds.read(warehouse), now));
+      Map<String, GraphNode> nodes = new java.util.HashMap<>();
+      graph.nodes().forEach(n -> nodes.put(n.id(), n));
+
+      GraphNode srcNode = nodes.get("dataset:/g/src");
+      assertThat(srcNode.lines()).containsExactly("`local`.`g`.`src`", "10 rows, 0 s ago");
+      assertThat(srcNode.details()).containsEntry("current snapshot", Long.toString(src.currentSnapshot().snapshotId()))
+          .containsEntry("snapshots", "2").containsEntry("produced by", "none (a source)");
+      assertThat(srcNode.stale()).isFalse();
+
+      GraphNode cleanNode = nodes.get("transform:clean");
+      assertThat(cleanNode.status()).isEqualTo("SUCCEEDED");
+      assertThat(cleanNode.stale()).isTrue();
+      assertThat(cleanNode.lines()).containsExactly("spark, full", "succeeded 1.50s, 0 rows", "STALE: inputs moved on");
+      assertThat(cleanNode.details()).containsEntry("reason", "first build").containsEntry("published build", "build1")
+          .containsEntry("stale", "yes: /g/src");
+      assertThat(nodes.get("dataset:/g/clean").stale()).isTrue();
+      assertThat(nodes.get("dataset:/g/clean").lines()).contains("4 rows, 0 s ago", "STALE");
+
+      GraphNode dailyNode = nodes.get("transform:daily");
+      assertThat(dailyNode.status()).isEqualTo("PUBLISHED");
+      assertThat(dailyNode.stale()).isFalse();
+      assertThat(dailyNode.details()).containsEntry("stale", "no");
+
+      GraphNode neverNode = nodes.get("transform:never");
+      assertThat(neverNode.status()).isEqualTo("NONE");
+      assertThat(neverNode.lines()).contains("not built yet");
+      assertThat(nodes.get("dataset:/g/never").status()).isEqualTo("MISSING");
+    }
+  }
+
+  @Test
+  void agesUseTheirLargestWholeUnit() {
+    Instant now = Instant.parse("2026-01-10T12:00:00Z");
+    CatalogFacts facts = new CatalogFacts(null, null, Map.of(), now);
+    assertThat(facts.age(now.minusSeconds(5))).isEqualTo("5 s ago");
+    assertThat(facts.age(now.minusSeconds(600))).isEqualTo("10 min ago");
+    assertThat(facts.age(now.minusSeconds(3 * 3600))).isEqualTo("3 h ago");
+    assertThat(facts.age(now.minusSeconds(4 * 86400))).isEqualTo("4 days ago");
+  }
+}
