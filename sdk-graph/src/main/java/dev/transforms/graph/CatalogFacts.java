@@ -115,7 +115,7 @@ public final class CatalogFacts implements NodeFacts {
       details.put("kind", "files");
     } else {
       ResolvedTable resolved = resolver.resolve(path);
-      lines.add(resolved.sparkIdentifier());
+      lines.add(resolved.catalog() + "." + resolved.identifier());
       details.put("catalog table", resolved.sparkIdentifier());
       Optional<Table> table = table(path);
       Snapshot current = table.map(Table::currentSnapshot).orElse(null);

@@ -114,7 +114,7 @@ public final class GraphWriter {
     page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(escape(title))
         .append("</title>\n<style>").append(Html.STYLE).append("""
             #main { display: flex; gap: 16px; align-items: flex-start; }
-            #drawing { overflow: auto; border: 1px solid #ccc; max-width: 75vw; max-height: 85vh; }
+            #drawing { overflow: auto; border: 1px solid #ccc; max-width: calc(100vw - 470px); max-height: 85vh; }
             #details { min-width: 280px; max-width: 420px; } #details td:first-child { color: #555; white-space: nowrap; }
             .legend span { display: inline-block; padding: 1px 6px; margin-right: 6px; border: 1px solid #888; }
             """).append("</style></head>\n<body>\n");

@@ -84,9 +84,9 @@ class CatalogFactsTest {
       graph.nodes().forEach(n -> nodes.put(n.id(), n));
 
       GraphNode srcNode = nodes.get("dataset:/g/src");
-      assertThat(srcNode.lines()).containsExactly("`local`.`g`.`src`", "10 rows, 0 s ago");
+      assertThat(srcNode.lines()).containsExactly("local.g.src", "10 rows, 0 s ago");
       assertThat(srcNode.details()).containsEntry("current snapshot", Long.toString(src.currentSnapshot().snapshotId()))
-          .containsEntry("snapshots", "2").containsEntry("produced by", "none (a source)");
+          .containsEntry("snapshots", "2").containsEntry("catalog table", "`local`.`g`.`src`").containsEntry("produced by", "none (a source)");
       assertThat(srcNode.stale()).isFalse();
 
       GraphNode cleanNode = nodes.get("transform:clean");

@@ -11,6 +11,7 @@ import dev.transforms.runtime.catalog.SecretMasker;
 import dev.transforms.runtime.publish.OutputWrites;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -113,13 +114,14 @@ public final class BuildReportPage {
         page.append(String.format(Locale.ROOT,
                 "<div class=\"bar %s\" style=\"left:%.2f%%;width:%.2f%%\" data-transform=\"%s\" title=\"%s\">%s</div>",
                 r.status(), left, width, escape(r.transform()),
-                escape(r.transform() + " [" + r.engine() + "] " + r.status() + ", started " + t.started() + ", "
+                escape(r.transform() + " [" + r.engine() + "] " + r.status() + ", started " + t.started().truncatedTo(ChronoUnit.MILLIS) + ", "
                     + seconds(r.duration())),
                 escape(r.transform())));
       }
       page.append("</div>\n");
     }
-    page.append("</div>\n<p class=\"muted\">From ").append(start).append(" to ").append(end)
+    page.append("</div>\n<p class=\"muted\">From ").append(start.truncatedTo(ChronoUnit.MILLIS)).append(" to ")
+        .append(end.truncatedTo(ChronoUnit.MILLIS))
         .append("; one lane per transforms that ran at the same time.</p>\n");
   }
 
@@ -134,7 +136,7 @@ public final class BuildReportPage {
           .append("</td><td>").append(escape(r.engine())).append("</td><td>")
           .append(r.status() == TransformResult.Status.SKIPPED ? "-" : r.incremental() ? "incremental" : "full")
           .append(r.reason().isEmpty() ? "" : "<br><span class=\"muted\">" + escape(r.reason()) + "</span>")
-          .append("</td><td>").append(t.started()).append("</td><td>").append(seconds(r.duration()))
+          .append("</td><td>").append(t.started().truncatedTo(ChronoUnit.MILLIS)).append("</td><td>").append(seconds(r.duration()))
           .append("</td><td>");
       for (OutputWrites o : r.outputs()) {
         page.append("<div class=\"output\">").append(escape(o.path().toString())).append(" <span class=\"muted\">(")
