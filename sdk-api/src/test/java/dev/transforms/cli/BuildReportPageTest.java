@@ -6,8 +6,6 @@ import dev.transforms.cli.report.BuildReportPage;
 import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.cli.report.TimedResult;
 import dev.transforms.runtime.build.TransformResult;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,21 +21,15 @@ class BuildReportPageTest {
 
   @TempDir Path dir;
 
-  private record Run(int exitCode, String out, String err) {}
-
-  private Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = TransformsCli.execute(new TransformsCli(Map.of(), dir), new PrintWriter(out, true),
-        new PrintWriter(err, true), args);
-    return new Run(code, out.toString(), err.toString());
+  private TransformsCliTest.Run run(String... args) {
+    return TransformsCliTest.run(dir, args);
   }
 
   @Test
   void theBuildPageShowsEachTransformItsRowsAndTheFailureWithItsCauses() throws Exception {
     TransformsCliTest.seed(dir.resolve("warehouse"));
     String classes = TransformsCliTest.Doubler.class.getName() + "," + TransformsCliTest.FailingDeepDown.class.getName();
-    Run build = run("--class", classes, "build", "--report", "build.html");
+    TransformsCliTest.Run build = run("--class", classes, "build", "--report", "build.html");
     assertThat(build.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
     assertThat(build.out()).contains("Build page: " + dir.resolve("build.html"));
     String page = Files.readString(dir.resolve("build.html"));
@@ -62,7 +54,7 @@ class BuildReportPageTest {
   @Test
   void anUnwritableReportIsAUsageErrorBeforeAnythingIsBuilt() {
     TransformsCliTest.seed(dir.resolve("warehouse"));
-    Run build = run("--class", TransformsCliTest.Doubler.class.getName(), "build", "--report", "missing/build.html");
+    TransformsCliTest.Run build = run("--class", TransformsCliTest.Doubler.class.getName(), "build", "--report", "missing/build.html");
     assertThat(build.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
     assertThat(build.err()).contains("Cannot write --report", "missing", "does not exist");
     assertThat(build.out()).doesNotContain("Building");

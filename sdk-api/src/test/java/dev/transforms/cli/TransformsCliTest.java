@@ -87,10 +87,14 @@ public class TransformsCliTest {
     public void other(@TableOutput("/twins/other") TestOutput out) {}
   }
 
-  private record Run(int exitCode, String out, String err) {}
+  record Run(int exitCode, String out, String err) {}
 
-  /** Runs the command line in this JVM, with the exception handler of the real one. */
   private Run run(String... args) {
+    return run(dir, args);
+  }
+
+  /** Runs the command line in this JVM in a working directory, with the exception handler of the real one. */
+  static Run run(Path dir, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = TransformsCli.execute(new TransformsCli(Map.of(), dir), new PrintWriter(out, true),
