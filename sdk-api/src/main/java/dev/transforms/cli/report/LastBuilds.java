@@ -67,6 +67,9 @@ public final class LastBuilds {
    * @throws UncheckedIOException if the file cannot be written
    */
   public static void record(Path warehouse, List<TimedResult> results, SecretMasker masker) {
+    if (results.isEmpty()) {
+      return;
+    }
     Properties properties = load(warehouse);
     for (TimedResult timed : results) {
       TransformResult r = timed.result();
@@ -83,7 +86,9 @@ public final class LastBuilds {
     }
     try {
       Files.createDirectories(warehouse);
-      Path temporary = warehouse.resolve(FILE_NAME + "." + ProcessHandle.current().pid() + ".tmp");
+      // One temporary file per process and thread: two builds in one JVM must not share it.
+      Path temporary = warehouse.resolve(FILE_NAME + "." + ProcessHandle.current().pid() + "-"
+          + Thread.currentThread().getId() + ".tmp");
       try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
         properties.store(writer, "the last build of each transform, written by transforms build");
       }
