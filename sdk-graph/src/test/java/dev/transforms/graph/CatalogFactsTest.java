@@ -58,10 +58,11 @@ class CatalogFactsTest {
   }
 
   @Test
-  void tablesShowRowsAndSnapshotsAndTransformsTheirLastBuildAndWhetherAnInputMovedOn() {
+  void tablesShowRowsAndSnapshotsAndTransformsTheirLastBuildAndWhetherAnInputMovedOn() throws Exception {
     Path warehouse = dir.resolve("warehouse");
     TransformsConfig config = TransformsConfig.embedded(warehouse);
     Instant now = Instant.now();
+    java.nio.file.Files.createDirectories(warehouse);
     LastBuilds.record(warehouse, List.of(new TimedResult(new TransformResult("clean", "spark",
         TransformResult.Status.SUCCEEDED, false, "first build", List.of(), Duration.ofMillis(1500), Optional.empty(),
         List.of(), List.of()), now.minusSeconds(30), now.minusSeconds(28))), config.masker());
@@ -108,6 +109,17 @@ class CatalogFactsTest {
       assertThat(neverNode.lines()).contains("not built yet");
       assertThat(nodes.get("dataset:/g/never").status()).isEqualTo("MISSING");
     }
+  }
+
+  @Test
+  void noWarehouseFolderIsCreatedForTheRecordOfLastBuilds() {
+    Path none = dir.resolve("no-warehouse");
+    Instant now = Instant.now();
+    LastBuilds.record(none, List.of(new TimedResult(new TransformResult("clean", "spark",
+        TransformResult.Status.SUCCEEDED, false, "", List.of(), Duration.ZERO, Optional.empty(), List.of(), List.of()),
+        now, now)), TransformsConfig.embedded(none).masker());
+    assertThat(none).doesNotExist();
+    assertThat(LastBuilds.read(none)).isEmpty();
   }
 
   @Test

@@ -21,7 +21,7 @@ import java.util.TreeMap;
 
 /**
  * The last build of each transform, as {@code transforms build} ran it, kept in one small file in the
- * warehouse folder ({@value #FILE_NAME}) for {@code transforms graph}. The catalog holds only what
+ * warehouse folder ({@value #FILE_NAME}) for {@code transforms graph}, when that folder exists. The catalog holds only what
  * builds published; this file also knows about failures, durations and the reason a build was full.
  * Building some transforms keeps the others' entries.
  */
@@ -67,7 +67,9 @@ public final class LastBuilds {
    * @throws UncheckedIOException if the file cannot be written
    */
   public static void record(Path warehouse, List<TimedResult> results, SecretMasker masker) {
-    if (results.isEmpty()) {
+    // A configuration whose catalogs all live elsewhere (a cluster's driver) may have no local
+    // warehouse folder: none is created for this file.
+    if (results.isEmpty() || !Files.isDirectory(warehouse)) {
       return;
     }
     Properties properties = load(warehouse);
@@ -85,7 +87,6 @@ public final class LastBuilds {
       properties.setProperty(key + "error", r.error().map(e -> CauseChain.of(e, masker).summary()).orElse(""));
     }
     try {
-      Files.createDirectories(warehouse);
       // One temporary file per process and thread: two builds in one JVM must not share it.
       Path temporary = warehouse.resolve(FILE_NAME + "." + ProcessHandle.current().pid() + "-"
           + Thread.currentThread().getId() + ".tmp");
