@@ -1,10 +1,10 @@
 package dev.transforms.singlenode;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.TransformFailedException;
-import dev.transforms.runtime.engine.Engine;
-import dev.transforms.runtime.engine.TransformRun;
-import dev.transforms.runtime.spec.Handle;
-import dev.transforms.runtime.spec.ParameterSpec;
+import dev.transforms.runtime.internal.engine.Engine;
+import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** Runs single-node transforms of one build, each with its own Arrow memory. */
