@@ -51,7 +51,9 @@ class DocsCoverTheApiTest {
       dev.transforms.testing.Row.class,
       dev.transforms.runtime.BuildReport.class,
       dev.transforms.runtime.TransformResult.class,
-      dev.transforms.runtime.OutputWrites.class);
+      dev.transforms.runtime.OutputWrites.class,
+      dev.transforms.runtime.Transforms.class,
+      dev.transforms.runtime.Transforms.Selection.class);
 
   private static final Set<String> OBJECT_METHODS = Set.of("equals", "hashCode", "toString", "getClass", "notify",
       "notifyAll", "wait", "values", "valueOf", "compareTo");
