@@ -3,9 +3,9 @@ package dev.transforms.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.cli.TransformsCli;
-import dev.transforms.runtime.discovery.TransformIndex;
-import dev.transforms.runtime.spec.ParameterSpec;
-import dev.transforms.runtime.spec.TransformSpec;
+import dev.transforms.runtime.internal.discovery.TransformIndex;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.transforms.cli.report.BuildReportPage;
 import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.cli.report.TimedResult;
-import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.TransformResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

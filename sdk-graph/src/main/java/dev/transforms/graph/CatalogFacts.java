@@ -1,16 +1,16 @@
 package dev.transforms.graph;
 
 import dev.transforms.cli.report.Html;
-import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.cli.report.LastBuilds.LastBuild;
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.ResolvedTable;
-import dev.transforms.runtime.catalog.TableResolver;
-import dev.transforms.runtime.incremental.IncrementalState;
-import dev.transforms.runtime.path.DatasetPath;
-import dev.transforms.runtime.spec.DatasetKind;
-import dev.transforms.runtime.spec.ParameterSpec;
-import dev.transforms.runtime.spec.TransformSpec;
+import dev.transforms.cli.report.LastBuilds;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.internal.spec.DatasetKind;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,10 +3,10 @@ package dev.transforms.graph;
 import dev.transforms.cli.TransformsCli;
 import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.cli.report.OutputFiles;
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.TableResolver;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.spec.TransformSpec;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,11 +16,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code transforms graph}: writes the pipeline as a picture. Transforms and datasets are nodes laid

@@ -1,10 +1,10 @@
 package dev.transforms.graph;
 
-import dev.transforms.runtime.path.DatasetPath;
-import dev.transforms.runtime.spec.DatasetKind;
-import dev.transforms.runtime.spec.Handle;
-import dev.transforms.runtime.spec.ParameterSpec;
-import dev.transforms.runtime.spec.TransformSpec;
+import dev.transforms.api.Handle;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.spec.DatasetKind;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;

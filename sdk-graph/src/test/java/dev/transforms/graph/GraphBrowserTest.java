@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.cli.report.BuildReportPage;
 import dev.transforms.cli.report.TimedResult;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.catalog.SecretMasker;
-import dev.transforms.runtime.spec.ParameterSpec;
-import dev.transforms.runtime.spec.TransformSpec;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.internal.catalog.SecretMasker;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -154,7 +154,7 @@ class GraphBrowserTest {
         result("joined", TransformResult.Status.FAILED, t0.plusSeconds(5), 3,
             Optional.of(new IllegalStateException("join failed", new IllegalArgumentException("key is null")))));
     Path page = OUT.resolve("build.html");
-    Files.writeString(page, BuildReportPage.render(new dev.transforms.runtime.build.BuildReport("b1",
+    Files.writeString(page, BuildReportPage.render(new dev.transforms.runtime.BuildReport("b1",
         timed.stream().map(TimedResult::result).toList(), Duration.ofSeconds(8)), timed, SecretMasker.allLoaded()));
     open(page);
 

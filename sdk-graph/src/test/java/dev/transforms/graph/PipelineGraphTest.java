@@ -3,7 +3,7 @@ package dev.transforms.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.transforms.runtime.spec.TransformSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;

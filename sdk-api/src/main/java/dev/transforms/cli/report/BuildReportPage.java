@@ -3,12 +3,12 @@ package dev.transforms.cli.report;
 import static dev.transforms.cli.report.Html.escape;
 import static dev.transforms.cli.report.Html.seconds;
 
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.CauseChain;
-import dev.transforms.runtime.build.CheckResult;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.catalog.SecretMasker;
-import dev.transforms.runtime.publish.OutputWrites;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.CheckResult;
+import dev.transforms.runtime.OutputWrites;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.catalog.SecretMasker;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,9 +1,9 @@
 package dev.transforms.cli.report;
 
-import dev.transforms.runtime.build.CauseChain;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.catalog.SecretMasker;
-import dev.transforms.runtime.publish.OutputWrites;
+import dev.transforms.runtime.OutputWrites;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.catalog.SecretMasker;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.transforms.cli.report;
 
-import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.TransformResult;
 import java.time.Instant;
 
 /**
