@@ -547,12 +547,16 @@ class PyIcebergInteropTest {
     assertThat(differences).as("filters where the two differ").isEmpty();
 
     // The documented differences (docs/filters.md): PyIceberg 0.12's NOT IN keeps a null, SQL's does not;
-    // the SDK also takes true and false inside larger filters and x NOT BETWEEN a AND b.
+    // NaN compares differently; the SDK also takes true and false inside larger filters and
+    // x NOT BETWEEN a AND b.
     Map<String, String> different = new LinkedHashMap<>();
     different.put("qty NOT IN (1, 4)", "ids 2,3,5,6,7,8|ids 2,3,6,7,8");
     different.put("NOT true", "error|ids ");
     different.put("qty = 1 OR true", "error|ids 1,2,3,4,5,6,7,8");
     different.put("qty NOT BETWEEN 2 AND 4", "error|ids 1,6,7");
+    // NaN: Arrow compares it as IEEE 754 does (never greater); Iceberg's Java evaluator and Spark order it
+    // above every number
+    different.put("amt > 1", "ids 2,4,6,8|ids 2,3,4,6,8");
     List<String> filters = new ArrayList<>(different.keySet());
     List<String> pyAnswers =
         py.run("scan", "filters", py.file("filters-different.json", Canonical.json(filters)).toString()).stream()
@@ -727,5 +731,20 @@ class PyIcebergInteropTest {
     } catch (RuntimeException refused) {
       return "error";
     }
+  }
+
+  @Test
+  void pyIcebergRefusesTheEqualityDeletesTheSdkWarnsAbout() {
+    Table table = createSimple("equality_deletes", "merge-on-read");
+    table.updateProperties().set(RowEdits.DELETE_KIND_PROPERTY, "equality").commit();
+    RowEdits edits = RowEdits.on(table);
+    Random random = new Random(5);
+    edits.append(simpleRecords(List.of(simpleRow(1, random), simpleRow(2, random))));
+    edits.delete("id = 1");
+    table.refresh();
+    assertThat(table.currentSnapshot().summary().get("total-equality-deletes")).isEqualTo("1");
+
+    List<String> said = py.run("scan", "equality_deletes", py.file("all.json", "[\"true\"]").toString());
+    assertThat(said).anyMatch(line -> line.startsWith("error ") && line.contains("equality deletes"));
   }
 }
