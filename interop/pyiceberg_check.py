@@ -3,7 +3,6 @@
 PyIceberg opens the same embedded SQLite catalog as the SDK and answers one command at a time:
 
   compare WAREHOUSE TABLE ROWS.json...   read each TABLE with PyIceberg; exit 1 unless its rows equal ROWS.json
-  dump WAREHOUSE TABLE OUT.json          write TABLE's rows, as PyIceberg reads them, to OUT.json
   create WAREHOUSE TABLE SPEC.json       create TABLE with PyIceberg and append SPEC's rows
   apply WAREHOUSE TABLE OPS.json [SPEC]  apply edits (append, upsert, delete, overwrite), creating TABLE
                                          from SPEC first when given; prints "upsert U I" per upsert
@@ -122,12 +121,6 @@ def compare_one(warehouse, table, rows_file):
     for r in extra[:5]:
         print("  only PyIceberg reads:", row_key(r))
     return 1
-
-
-def dump(warehouse, table, out_file):
-    with open(out_file, "w") as f:
-        json.dump(read_rows(warehouse, table), f)
-    return 0
 
 
 # ---- the simple table of the edit sequences and upsert cases: id, name, qty, amt, day ----
@@ -263,8 +256,7 @@ def upserts(warehouse, cases_file):
 
 def main(argv):
     command, args = argv[1], argv[2:]
-    commands = {"compare": compare, "dump": dump, "create": create, "apply": apply, "scan": scan,
-                "upserts": upserts}
+    commands = {"compare": compare, "create": create, "apply": apply, "scan": scan, "upserts": upserts}
     if command not in commands:
         print(f"unknown command {command}; expected one of {', '.join(commands)}", file=sys.stderr)
         return 2

@@ -747,4 +747,56 @@ class PyIcebergInteropTest {
     List<String> said = py.run("scan", "equality_deletes", py.file("all.json", "[\"true\"]").toString());
     assertThat(said).anyMatch(line -> line.startsWith("error ") && line.contains("equality deletes"));
   }
+
+  // ---------------------------------------------------------------- tables Spark writes
+
+  @Test
+  void pyIcebergReadsWhatSparkWritesAsTheSdkReadsIt() {
+    org.apache.spark.sql.SparkSession spark =
+        org.apache.spark.sql.SparkSession.builder()
+            .master("local[1]")
+            .appName("interop")
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.sql.shuffle.partitions", "1")
+            .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+            .config("spark.sql.catalog." + CATALOG, "org.apache.iceberg.spark.SparkCatalog")
+            .config("spark.sql.catalog." + CATALOG + ".type", "jdbc")
+            .config("spark.sql.catalog." + CATALOG + ".uri", "jdbc:sqlite:" + warehouse.resolve("catalog.db"))
+            .config("spark.sql.catalog." + CATALOG + ".warehouse", warehouse.toUri().toString())
+            .config("spark.sql.catalog." + CATALOG + ".jdbc.schema-version", "V1")
+            .config("spark.sql.catalog." + CATALOG + ".jdbc.busy_timeout", "10000")
+            .getOrCreate();
+    try {
+      for (int version : new int[] {2, 3}) {
+        String name = "spark_v" + version;
+        spark.sql(
+            "CREATE TABLE " + CATALOG + ".interop." + name + " (id BIGINT NOT NULL, name STRING, price DECIMAL(9,2),"
+                + " score DOUBLE, day DATE, at TIMESTAMP, local_at TIMESTAMP_NTZ,"
+                + " address STRUCT<city: STRING, zip: INT>, tags ARRAY<STRING>, counts MAP<STRING, INT>)"
+                + " USING iceberg PARTITIONED BY (days(at), bucket(4, id)) TBLPROPERTIES ('format-version'='"
+                + version + "', 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read',"
+                + " 'write.merge.mode'='merge-on-read')");
+        spark.sql(
+            "INSERT INTO " + CATALOG + ".interop." + name + " SELECT id, CASE WHEN id % 5 = 0 THEN NULL ELSE"
+                + " concat('n', id) END, CAST(id * 1.25 AS DECIMAL(9,2)), id / 8.0, date_add(DATE'2026-03-01', CAST(id % 9 AS INT)),"
+                + " TIMESTAMP'2026-03-01 10:00:00' + make_interval(0, 0, 0, CAST(id % 3 AS INT), 0, 0, id * 1.5),"
+                + " TIMESTAMP_NTZ'2026-03-01 10:00:00.123456', named_struct('city', 'Oslo', 'zip', CAST(id AS INT)),"
+                + " array('a', concat('t', id)), map('k', CAST(id AS INT)) FROM range(40)");
+        // one MERGE that deletes, updates and inserts: delete files (v2) or deletion vectors (v3)
+        spark.sql(
+            "MERGE INTO " + CATALOG + ".interop." + name + " t USING (SELECT id, 'merged' AS name FROM range(0, 45, 3)) s"
+                + " ON t.id = s.id WHEN MATCHED AND t.id % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET t.name = s.name"
+                + " WHEN NOT MATCHED THEN INSERT (id, name) VALUES (s.id, s.name)");
+        Table table = catalog.loadTable(TableIdentifier.of(NAMESPACE, name));
+        assertThat(Long.parseLong(table.currentSnapshot().summary().get("total-delete-files")))
+            .as("Spark wrote delete files to %s", name)
+            .isPositive();
+        assertPyIcebergReadsTheSdkRows(table);
+      }
+    } finally {
+      spark.stop();
+    }
+  }
 }
