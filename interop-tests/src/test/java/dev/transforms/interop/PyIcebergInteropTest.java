@@ -66,10 +66,13 @@ class PyIcebergInteropTest {
   @BeforeAll
   static void openCatalog() {
     String python = PyIceberg.configuredPython();
-    Assumptions.assumeTrue(
-        python != null,
+    String skipped =
         "interop test skipped: no Python with PyIceberg given; run .ci/interop-test, which installs the"
-            + " pinned PyIceberg into target/interop-venv and passes -Dinterop.python");
+            + " pinned PyIceberg into target/interop-venv and passes -Dinterop.python";
+    if (python == null) {
+      System.out.println(skipped);
+    }
+    Assumptions.assumeTrue(python != null, skipped);
     py = new PyIceberg(python, System.getProperty("interop.script"), warehouse);
     catalog = new JdbcCatalog();
     catalog.setConf(new Configuration());
