@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import dev.transforms.singlenode.filter.SqlNulls;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
@@ -91,12 +92,16 @@ public final class ArrowTableReader {
 
   /**
    * Returns a reader that keeps only rows matching a filter, in addition to any filter already set.
+   * The filter follows SQL's three-valued logic ({@link SqlNulls}), as row edits do: a row whose
+   * compared column is null does not match, so {@code notEqual("x", 5)} leaves out rows where
+   * {@code x} is null.
    *
    * @param rowFilter an Iceberg expression, for example {@code Expressions.equal("country", "FR")}
    * @return a new reader
    */
   public ArrowTableReader filter(Expression rowFilter) {
-    return new ArrowTableReader(scan.filter(rowFilter), selectedColumns, batchSize);
+    return new ArrowTableReader(
+        scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize);
   }
 
   /**

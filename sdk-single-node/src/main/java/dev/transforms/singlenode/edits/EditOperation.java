@@ -223,6 +223,9 @@ final class EditOperation {
                 }
               });
       EditFiles.Result written = files.finish();
+      if (equalityIds != null && !written.deleteFiles().isEmpty()) {
+        PyIcebergWarning.equalityDeletesWritten(table);
+      }
 
       boolean nothingToCommit =
           removedFiles.isEmpty()

@@ -1,7 +1,7 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.singlenode.filter.SqlTruth;
 import java.util.List;
+import dev.transforms.singlenode.filter.SqlNulls;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -11,6 +11,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.StrictMetricsEvaluator;
 import org.apache.iceberg.types.Types;
 
@@ -41,15 +42,10 @@ final class FilterChange extends RowChange {
   FilterChange(String operation, Schema schema, Expression filter, List<Record> rowsToAppend) {
     this.operation = operation;
     this.schema = schema;
-    this.filter = nullsNeverMatch(filter);
+    this.filter = SqlNulls.nullsNeverMatch(filter);
     this.rowsToAppend = rowsToAppend;
     this.referencedIds = Binder.boundReferences(schema.asStruct(), List.of(this.filter), true);
     this.allRowsMatch = new StrictMetricsEvaluator(schema, this.filter, true);
-  }
-
-  /** The filter rewritten so that Iceberg's evaluators give SQL's answer; see {@link SqlTruth}. */
-  static Expression nullsNeverMatch(Expression filter) {
-    return SqlTruth.trueRowsOnly(filter);
   }
 
   @Override

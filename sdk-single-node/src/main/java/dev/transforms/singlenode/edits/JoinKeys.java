@@ -41,23 +41,54 @@ final class JoinKeys {
     this.fieldIds = fields.stream().mapToInt(Types.NestedField::fieldId).toArray();
   }
 
-  /** Resolves join column names, throwing {@link InvalidRowEditException} for bad ones. */
+  /** Resolves join column names case-sensitively; see {@link #resolve(Schema, List, String, boolean)}. */
   static JoinKeys resolve(Schema schema, List<String> names, String tableName) {
+    return resolve(schema, names, tableName, true);
+  }
+
+  /**
+   * Resolves join column names, throwing {@link InvalidRowEditException} for bad ones. No names (null
+   * or an empty list) means the table's identifier fields, as in PyIceberg.
+   */
+  static JoinKeys resolve(
+      Schema schema, List<String> names, String tableName, boolean caseSensitive) {
     String columns = SourceRows.describe(schema.columns());
     if (names == null || names.isEmpty()) {
-      throw new InvalidRowEditException(
-          "Upsert into "
-              + tableName
-              + " needs at least one join column to match source rows with table rows; the table"
-              + " has columns "
-              + columns);
+      names = new ArrayList<>(schema.identifierFieldNames());
+      if (names.isEmpty()) {
+        throw new InvalidRowEditException(
+            "Upsert into "
+                + tableName
+                + " was given no join columns and the table has no identifier fields; pass the"
+                + " columns that identify a row, such as upsert(rows, List.of(\"id\")), or declare"
+                + " them once with table.updateSchema().setIdentifierFields(\"id\").commit(); the"
+                + " table has columns "
+                + columns);
+      }
+      // in the order of the table's columns; a nested identifier field is refused below
+      List<String> ordered = new ArrayList<>();
+      for (Types.NestedField field : schema.columns()) {
+        if (names.contains(field.name())) {
+          ordered.add(field.name());
+        }
+      }
+      names = ordered.size() == names.size() ? ordered : names;
     }
 
     List<Types.NestedField> fields = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (String name : names) {
-      Types.NestedField field = name == null ? null : schema.asStruct().field(name);
-      if (field == null && name != null && schema.findField(name) != null) {
+      Types.NestedField field =
+          name == null
+              ? null
+              : caseSensitive
+                  ? schema.asStruct().field(name)
+                  : schema.asStruct().caseInsensitiveField(name);
+      boolean nested =
+          name != null
+              && (caseSensitive ? schema.findField(name) : schema.caseInsensitiveFindField(name))
+                  != null;
+      if (field == null && nested) {
         throw new InvalidRowEditException(
             String.format(
                 "Join column '%s' of table %s is nested in a struct; join on top-level columns %s",
@@ -72,7 +103,7 @@ final class JoinKeys {
             String.format(
                 "Join column '%s' of table %s has type %s; join columns must have a primitive type",
                 name, tableName, field.type()));
-      } else if (!seen.add(name)) {
+      } else if (!seen.add(field.name())) {
         throw new InvalidRowEditException(
             String.format(
                 "Join column '%s' is listed twice for table %s; list each column once",

@@ -280,12 +280,17 @@ public final class RowEdits {
    * replaces it when they differ in some column; a source row with a new key is inserted. Rows
    * equal to their table row are not rewritten and not counted.
    *
+   * <p>When the table holds a matched key in more than one row, the upsert fails (as PyIceberg's
+   * does) unless {@link UpsertOptions#updateEveryMatchingRow()} asks for SQL {@code MERGE}'s answer.
+   *
    * @param rows the source rows, fitting the table's schema, each key at most once
-   * @param joinColumns the columns that identify a row, such as {@code List.of("id")}
+   * @param joinColumns the columns that identify a row, such as {@code List.of("id")}; an empty
+   *     list means the table's identifier fields
    * @return the number of rows updated and inserted, and the snapshot
-   * @throws InvalidRowEditException if the join column list is empty, names a column the table does
-   *     not have, a source row has a null join value or does not fit the table's schema, or two
-   *     source rows share a key (the message names up to five such keys)
+   * @throws InvalidRowEditException if the join column list is empty and the table has no identifier
+   *     fields, names a column the table does not have, a source row has a null join value or does
+   *     not fit the table's schema, two source rows share a key (the message names up to five such
+   *     keys), or several table rows share a matched key (the message names up to ten)
    * @throws RowEditConflictException if concurrent commits kept conflicting with this upsert
    */
   public UpsertResult upsert(Iterable<Record> rows, List<String> joinColumns) {
@@ -309,7 +314,7 @@ public final class RowEdits {
       Iterable<Record> rows, List<String> joinColumns, UpsertOptions options) {
     Objects.requireNonNull(options, "options");
     Schema schema = table.schema();
-    JoinKeys keys = JoinKeys.resolve(schema, joinColumns, table.name());
+    JoinKeys keys = JoinKeys.resolve(schema, joinColumns, table.name(), options.caseSensitive());
     List<Record> conformed = SourceRows.conform(rows, schema, table.name());
     Map<Object, Record> index = keys.index(conformed, schema, table.name());
     if (index.isEmpty()
@@ -317,9 +322,35 @@ public final class RowEdits {
       return new UpsertResult(0, 0, null);
     }
 
-    UpsertChange change = new UpsertChange(schema, keys, index, options);
+    UpsertChange change = new UpsertChange(schema, keys, index, options, table.name());
     EditOperation.Outcome outcome = engine().apply(change, mode(TableProperties.MERGE_MODE));
     return new UpsertResult(change.rowsUpdated(), change.rowsInserted(), outcome.snapshotId());
+  }
+
+  /**
+   * Upserts rows by the table's identifier fields, as PyIceberg's {@code upsert} does without
+   * {@code join_cols}; see {@link #upsert(Iterable, List)}.
+   *
+   * @param rows the source rows, fitting the table's schema, each key at most once
+   * @return the number of rows updated and inserted, and the snapshot
+   * @throws InvalidRowEditException if the table has no identifier fields (the message says how to
+   *     declare them or to pass join columns), or for the reasons {@link #upsert(Iterable, List)}
+   *     gives
+   */
+  public UpsertResult upsert(Iterable<Record> rows) {
+    return upsert(rows, List.of(), UpsertOptions.defaults());
+  }
+
+  /**
+   * Upserts rows by the table's identifier fields, running the halves the options ask for; see
+   * {@link #upsert(Iterable)} and {@link #upsert(Iterable, List, UpsertOptions)}.
+   *
+   * @param rows the source rows, fitting the table's schema, each key at most once
+   * @param options the upsert's options
+   * @return the number of rows updated and inserted, and the snapshot
+   */
+  public UpsertResult upsert(Iterable<Record> rows, UpsertOptions options) {
+    return upsert(rows, List.of(), options);
   }
 
   /**

@@ -21,20 +21,28 @@ import org.apache.iceberg.types.Types;
  *
  * <ul>
  *   <li>no live table row has key {@code k}: {@code s} is inserted (unless inserts are skipped);
- *   <li>otherwise, when updates are not skipped, every table row with key {@code k} that differs
- *       from {@code s} in some column is deleted, and {@code s} is written unless a row equal to it
- *       remains. {@code s} counts as updated when at least one such row differed;
- *   <li>a table row equal to {@code s} in every column is left alone and counted nowhere.
+ *   <li>otherwise, when updates are not skipped and one live table row has key {@code k}: that row
+ *       is replaced by {@code s} when it differs from {@code s} in some column, and {@code s} counts
+ *       as updated; a row equal to {@code s} is left alone and counted nowhere;
+ *   <li>when several live table rows have key {@code k} and updates are not skipped: the change
+ *       fails after the scan, naming up to ten such keys, so nothing is committed (as PyIceberg's
+ *       upsert fails); with {@link UpsertOptions#updateEveryMatchingRow()}, every one of them that
+ *       differs from {@code s} is replaced by a copy of {@code s} and counts as updated, as SQL
+ *       {@code MERGE} updates every matching target row. No row is ever dropped without a
+ *       replacement.
  * </ul>
- *
- * <p>In a table whose keys are unique (the usual case) this is "replace the row if it changed".
  */
 final class UpsertChange extends RowChange {
+  /** At most this many duplicated target keys are named in the error. */
+  private static final int MAX_KEYS_SHOWN = 10;
+
   private final Schema schema;
   private final JoinKeys keys;
   private final Map<Object, Match> source;
   private final boolean update;
   private final boolean insert;
+  private final boolean everyMatchingRow;
+  private final String tableName;
   private final JoinKeys.KeyRanges ranges;
   private final Expression keyFilter;
   private final Set<Integer> joinIds;
@@ -42,13 +50,20 @@ final class UpsertChange extends RowChange {
   private long rowsUpdated = 0;
   private long rowsInserted = 0;
 
-  UpsertChange(Schema schema, JoinKeys keys, Map<Object, Record> index, UpsertOptions options) {
+  UpsertChange(
+      Schema schema,
+      JoinKeys keys,
+      Map<Object, Record> index,
+      UpsertOptions options,
+      String tableName) {
     this.schema = schema;
     this.keys = keys;
     this.source = new LinkedHashMap<>(Math.max(16, index.size() * 2));
     index.forEach((key, row) -> source.put(key, new Match(row)));
     this.update = options.whenMatchedUpdateAll();
     this.insert = options.whenNotMatchedInsertAll();
+    this.everyMatchingRow = options.updateEveryMatchingRow();
+    this.tableName = tableName;
     this.ranges = keys.ranges(index.keySet());
     this.keyFilter = index.isEmpty() ? Expressions.alwaysFalse() : ranges.filter();
     this.joinIds = new HashSet<>();
@@ -139,15 +154,17 @@ final class UpsertChange extends RowChange {
         return false;
       } else if (Values.sameStruct(tableStruct, row, match.row)) {
         match.equalSeen = true;
+        match.equalCount += 1;
         if (equalityDeletes) {
           match.equalIn(file);
         }
         return false;
       }
-      if (!match.differentSeen && rowIdPosition >= 0) {
-        match.rowId = (Long) row.get(rowIdPosition);
+      if (rowIdPosition >= 0) {
+        match.rowIds.add((Long) row.get(rowIdPosition));
       }
       match.differentSeen = true;
+      match.differentCount += 1;
       return true;
     };
   }
@@ -160,7 +177,9 @@ final class UpsertChange extends RowChange {
     for (Match match : source.values()) {
       match.equalSeen = false;
       match.differentSeen = false;
-      match.rowId = null;
+      match.equalCount = 0;
+      match.differentCount = 0;
+      match.rowIds.clear();
       match.equalFiles = null;
     }
   }
@@ -176,21 +195,28 @@ final class UpsertChange extends RowChange {
    */
   @Override
   long addRows(NewRows out) {
+    if (update && !everyMatchingRow) {
+      failOnDuplicateTargetKeys();
+    }
     long added = 0;
     for (Match match : source.values()) {
       if (match.differentSeen && equalityDeletes) {
-        rowsUpdated += 1;
+        // the key's equality delete removes its equal copies too: write them all again
+        rowsUpdated += everyMatchingRow ? match.differentCount : 1;
         if (match.equalFiles != null) {
           match.equalFiles.forEach(file -> out.deleteEqual(file, match.row));
         }
-        out.add(match.row, null);
-        added += 1;
-      } else if (match.differentSeen) {
-        rowsUpdated += 1;
-        if (!match.equalSeen) {
-          out.add(match.row, match.rowId);
-          added += 1;
+        int copies = everyMatchingRow ? match.differentCount + match.equalCount : 1;
+        for (int i = 0; i < copies; i += 1) {
+          out.add(match.row, null);
         }
+        added += copies;
+      } else if (match.differentSeen) {
+        rowsUpdated += match.differentCount;
+        for (int i = 0; i < match.differentCount; i += 1) {
+          out.add(match.row, i < match.rowIds.size() ? match.rowIds.get(i) : null);
+        }
+        added += match.differentCount;
       } else if (!match.equalSeen && insert) {
         rowsInserted += 1;
         out.add(match.row, null);
@@ -211,6 +237,37 @@ final class UpsertChange extends RowChange {
     return keys.fieldIds();
   }
 
+  /**
+   * Throws when some source key matched more than one live table row, naming up to ten such keys:
+   * which of the rows to keep is not the upsert's to guess.
+   */
+  private void failOnDuplicateTargetKeys() {
+    int[] positions = keys.positionsIn(schema.asStruct());
+    List<String> shown = new ArrayList<>();
+    int duplicated = 0;
+    for (Match match : source.values()) {
+      int rows = match.equalCount + match.differentCount;
+      if (rows > 1) {
+        duplicated += 1;
+        if (shown.size() < MAX_KEYS_SHOWN) {
+          shown.add(keys.show(match.row, positions) + " (" + rows + " rows)");
+        }
+      }
+    }
+    if (duplicated == 0) {
+      return;
+    }
+    String more =
+        duplicated > shown.size() ? " and " + (duplicated - shown.size()) + " more keys" : "";
+    throw new InvalidRowEditException(
+        String.format(
+            "Upsert into table %s matched keys that the table holds in more than one row, on join"
+                + " columns %s: %s%s. Nothing was changed; deduplicate the table, or pass"
+                + " UpsertOptions.builder().updateEveryMatchingRow(true) to replace every matching"
+                + " row, as SQL MERGE does",
+            tableName, keys.names(), String.join(", ", shown), more));
+  }
+
   long rowsUpdated() {
     return rowsUpdated;
   }
@@ -224,7 +281,9 @@ final class UpsertChange extends RowChange {
     private final Record row;
     private boolean equalSeen;
     private boolean differentSeen;
-    private Long rowId;
+    private int equalCount;
+    private int differentCount;
+    private final List<Long> rowIds = new ArrayList<>(1);
     private List<DataFile> equalFiles;
 
     private Match(Record row) {

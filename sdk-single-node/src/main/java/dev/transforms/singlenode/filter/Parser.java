@@ -24,6 +24,7 @@ import org.apache.iceberg.types.Types;
  *            | column [NOT] IN "(" literal { "," literal } ")"
  *            | column IS [NOT] NULL | column IS [NOT] NAN
  *            | column [NOT] LIKE string
+ *            | column [NOT] BETWEEN literal AND literal
  * </pre>
  *
  * <p>Columns are resolved and literals typed as each predicate is parsed, so a schema error points at the
@@ -149,6 +150,8 @@ final class Parser {
         return is(column);
       case LIKE:
         return like(column, false);
+      case BETWEEN:
+        return between(column, false);
       case NOT:
         Token negated = next();
         if (negated.is(Kind.IN)) {
@@ -157,11 +160,15 @@ final class Parser {
         if (negated.is(Kind.LIKE)) {
           return like(column, true);
         }
-        throw syntaxError(negated, "expected IN or LIKE after NOT");
+        if (negated.is(Kind.BETWEEN)) {
+          return between(column, true);
+        }
+        throw syntaxError(negated, "expected IN, LIKE or BETWEEN after NOT");
       default:
         throw syntaxError(
             operator,
-            "expected an operator (=, !=, <, <=, >, >=, IN, NOT IN, IS, LIKE, NOT LIKE) after column "
+            "expected an operator (=, !=, <, <=, >, >=, IN, NOT IN, IS, LIKE, NOT LIKE, BETWEEN, NOT"
+                + " BETWEEN) after column "
                 + column.text());
     }
   }
@@ -218,6 +225,34 @@ final class Parser {
     return negated ? Expressions.notIn(column.value(), values) : Expressions.in(column.value(), values);
   }
 
+  /**
+   * {@code x BETWEEN a AND b} is {@code x >= a AND x <= b}, both ends included, as in SQL and
+   * PyIceberg; {@code x NOT BETWEEN a AND b} is its negation, {@code x < a OR x > b}. A null {@code x}
+   * satisfies neither.
+   */
+  private Expression between(Token column, boolean negated) {
+    String keyword = negated ? "NOT BETWEEN" : "BETWEEN";
+    Token low = next();
+    if (!low.kind().isLiteral()) {
+      throw syntaxError(low, "expected a value after " + keyword + ", as in x " + keyword + " 1 AND 5");
+    }
+    Token and = next();
+    if (!and.is(Kind.AND)) {
+      throw syntaxError(and, "expected AND after " + keyword + " " + low.text() + ", as in x " + keyword + " 1 AND 5");
+    }
+    Token high = next();
+    if (!high.kind().isLiteral()) {
+      throw syntaxError(high, "expected a value after " + keyword + " " + low.text() + " AND");
+    }
+    Types.NestedField field = comparableColumn(column, "used with " + keyword);
+    Literal<?> lower = literal(field, column, low);
+    Literal<?> upper = literal(field, column, high);
+    String name = column.value();
+    return negated
+        ? Expressions.or(Expressions.lessThan(name, lower), Expressions.greaterThan(name, upper))
+        : Expressions.and(Expressions.greaterThanOrEqual(name, lower), Expressions.lessThanOrEqual(name, upper));
+  }
+
   private Expression is(Token column) {
     boolean negated = accept(Kind.NOT);
     Token what = next();
@@ -240,9 +275,11 @@ final class Parser {
   }
 
   /**
-   * LIKE supports only a prefix: {@code 'abc%'} becomes startsWith("abc"). A backslash makes a following
-   * {@code %}, {@code _} or backslash literal. {@code _} is an ordinary character even unescaped, as in
-   * PyIceberg: Iceberg has no single-character wildcard.
+   * LIKE supports a prefix, as in PyIceberg: {@code 'abc%'} becomes startsWith("abc"), and a pattern
+   * without a wildcard is an equality, {@code 'abc'} becoming {@code = 'abc'} ({@code NOT LIKE}
+   * becoming {@code !=}). A backslash makes a following {@code %}, {@code _} or backslash literal.
+   * {@code _} is an ordinary character even unescaped, as in PyIceberg: Iceberg has no
+   * single-character wildcard.
    */
   private Expression like(Token column, boolean negated) {
     String keyword = negated ? "NOT LIKE" : "LIKE";
@@ -250,7 +287,8 @@ final class Parser {
     if (!pattern.is(Kind.STRING)) {
       throw syntaxError(pattern, "expected a quoted pattern like 'abc%' after " + keyword);
     }
-    String prefix = likePrefix(pattern, keyword);
+    StringBuilder prefix = new StringBuilder();
+    boolean wildcard = likePrefix(pattern, keyword, prefix);
     Types.NestedField field = resolve(column);
     if (field.type().typeId() != Type.TypeID.STRING) {
       throw schemaError(
@@ -258,12 +296,16 @@ final class Parser {
           "Column '" + column.value() + "' has type " + field.type() + " in row filter \"" + filter + "\"; "
               + keyword + " applies only to string columns");
     }
-    return negated ? Expressions.notStartsWith(column.value(), prefix) : Expressions.startsWith(column.value(), prefix);
+    String value = prefix.toString();
+    if (!wildcard) {
+      return negated ? Expressions.notEqual(column.value(), value) : Expressions.equal(column.value(), value);
+    }
+    return negated ? Expressions.notStartsWith(column.value(), value) : Expressions.startsWith(column.value(), value);
   }
 
-  private String likePrefix(Token pattern, String keyword) {
+  /** Appends the pattern's text to {@code prefix}, escapes undone; returns whether it ended in '%'. */
+  private boolean likePrefix(Token pattern, String keyword, StringBuilder prefix) {
     String text = pattern.value();
-    StringBuilder prefix = new StringBuilder();
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       boolean last = i == text.length() - 1;
@@ -273,16 +315,16 @@ final class Parser {
         if (!last) {
           throw syntaxError(
               pattern,
-              keyword + " supports only a prefix pattern with one '%' at the end, like 'abc%'; write \\% for a literal %");
+              keyword
+                  + " supports only a pattern with one '%' at the end, like 'abc%', or none, like 'abc'"
+                  + " (then it is an equality); write \\% for a literal %");
         }
-        return prefix.toString();
+        return true;
       } else {
         prefix.append(c);
       }
     }
-    throw syntaxError(
-        pattern,
-        keyword + " supports only a prefix pattern ending in '%', like 'abc%'; use = or != to match a whole value");
+    return false;
   }
 
   /** Resolves a column that is to be compared with literals, which needs a type that has them. */

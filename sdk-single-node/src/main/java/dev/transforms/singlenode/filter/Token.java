@@ -37,6 +37,7 @@ record Token(Kind kind, String text, String value, int start) {
     NULL,
     NAN,
     LIKE,
+    BETWEEN,
     TRUE,
     FALSE,
     END;

@@ -10,17 +10,18 @@ import java.util.Map;
 final class Tokenizer {
 
   private static final Map<String, Kind> KEYWORDS =
-      Map.of(
-          "AND", Kind.AND,
-          "OR", Kind.OR,
-          "NOT", Kind.NOT,
-          "IN", Kind.IN,
-          "IS", Kind.IS,
-          "NULL", Kind.NULL,
-          "NAN", Kind.NAN,
-          "LIKE", Kind.LIKE,
-          "TRUE", Kind.TRUE,
-          "FALSE", Kind.FALSE);
+      Map.ofEntries(
+          Map.entry("BETWEEN", Kind.BETWEEN),
+          Map.entry("AND", Kind.AND),
+          Map.entry("OR", Kind.OR),
+          Map.entry("NOT", Kind.NOT),
+          Map.entry("IN", Kind.IN),
+          Map.entry("IS", Kind.IS),
+          Map.entry("NULL", Kind.NULL),
+          Map.entry("NAN", Kind.NAN),
+          Map.entry("LIKE", Kind.LIKE),
+          Map.entry("TRUE", Kind.TRUE),
+          Map.entry("FALSE", Kind.FALSE));
 
   private final String filter;
   private final List<Token> tokens = new ArrayList<>();

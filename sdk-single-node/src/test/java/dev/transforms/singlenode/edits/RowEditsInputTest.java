@@ -124,17 +124,6 @@ class RowEditsInputTest {
   }
 
   @Test
-  void emptyJoinColumnListIsRefused() {
-    assertRefused(
-        () -> edits.upsert(List.of(row(5, "e", 5)), List.of()),
-        "Upsert into "
-            + table.name()
-            + " needs at least one join column to match source rows with table rows; the table"
-            + " has columns "
-            + COLUMNS);
-  }
-
-  @Test
   void rowsThatDoNotFitTheSchemaListTheFields() {
     Schema other =
         new Schema(

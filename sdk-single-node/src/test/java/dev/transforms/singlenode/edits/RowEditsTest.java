@@ -146,7 +146,7 @@ class RowEditsTest {
     "2, true, equality",
     "3, true, equality"
   })
-  void upsertLeavesOneCopyOfAKeyTheTableHeldTwice(
+  void upsertUpdatingEveryMatchingRowReplacesEachCopyAcrossPartitions(
       int formatVersion, boolean mergeOnRead, String deleteKind) {
     PartitionSpec byName = PartitionSpec.builderFor(SCHEMA).identity("name").build();
     Table table =
@@ -157,13 +157,20 @@ class RowEditsTest {
     RowEdits.on(table).append(List.of(row(1, "b", 1), row(2, "b", 20), row(2, "b", 2)));
 
     UpsertResult result =
-        RowEdits.on(table).upsert(List.of(row(1, "b", 1), row(2, "b", 20)), List.of("id"));
+        RowEdits.on(table)
+            .upsert(
+                List.of(row(1, "b", 1), row(2, "b", 20)),
+                List.of("id"),
+                UpsertOptions.builder().updateEveryMatchingRow(true).build());
 
-    assertThat(result.rowsUpdated()).isEqualTo(2);
+    // as SQL MERGE: every matching row becomes the source row, and each one that differed counts
+    assertThat(result.rowsUpdated()).isEqualTo(3);
     assertThat(result.rowsInserted()).isZero();
     List<String> rows = new ArrayList<>();
     RowEditsTables.read(table).forEach(r -> rows.add(r.get(0) + "/" + r.get(1) + "/" + r.get(2)));
-    assertThat(rows).containsExactlyInAnyOrder("1/b/1", "2/b/20", "3/c/3", "4/d/4");
+    assertThat(rows)
+        .containsExactlyInAnyOrder(
+            "1/b/1", "1/b/1", "2/b/20", "2/b/20", "2/b/20", "3/c/3", "4/d/4");
   }
 
   @Test

@@ -111,6 +111,22 @@ class RowFilterTest {
         good("name NOT LIKE 'Ab%'", Expressions.notStartsWith("name", "Ab")),
         good("name LIKE 'snake_case%'", Expressions.startsWith("name", "snake_case")),
         good("name like '100\\%\\_\\\\%'", Expressions.startsWith("name", "100%_\\")),
+        // LIKE without a wildcard is an equality, as in PyIceberg
+        good("name LIKE 'Ab'", Expressions.equal("name", "Ab")),
+        good("name NOT LIKE 'Ab'", Expressions.notEqual("name", "Ab")),
+        good("name LIKE '50\\%'", Expressions.equal("name", "50%")),
+        // BETWEEN includes both ends; NOT BETWEEN is its negation
+        good("qty BETWEEN 1 AND 5",
+            Expressions.and(Expressions.greaterThanOrEqual("qty", 1), Expressions.lessThanOrEqual("qty", 5))),
+        good("as_of between '2026-04-01' and '2026-04-30' or id = 1",
+            Expressions.or(
+                Expressions.and(Expressions.greaterThanOrEqual("as_of", days("2026-04-01")),
+                    Expressions.lessThanOrEqual("as_of", days("2026-04-30"))),
+                Expressions.equal("id", 1L))),
+        good("qty NOT BETWEEN 1 AND 5 AND id = 2",
+            Expressions.and(
+                Expressions.or(Expressions.lessThan("qty", 1), Expressions.greaterThan("qty", 5)),
+                Expressions.equal("id", 2L))),
         // constants, boolean logic and precedence
         good("true", Expressions.alwaysTrue()),
         good("FALSE", Expressions.alwaysFalse()),
@@ -168,7 +184,8 @@ class RowFilterTest {
         bad("(id = 1", at(8, "expected ')' to close the '(' at position 1 after '1'", "(id = 1")),
         bad("id = 1)", at(7, "')' has no matching '('", "id = 1)")),
         bad("id = 1 name = 'x'", at(8, "expected AND, OR or the end of the filter after '1'", "id = 1 name = 'x'")),
-        bad("id", at(3, "expected an operator (=, !=, <, <=, >, >=, IN, NOT IN, IS, LIKE, NOT LIKE) after column id",
+        bad("id", at(3, "expected an operator (=, !=, <, <=, >, >=, IN, NOT IN, IS, LIKE, NOT LIKE, BETWEEN, "
+            + "NOT BETWEEN) after column id",
             "id")),
         bad("id = NULL", at(6, "expected a value after '='; test for null with IS NULL or IS NOT NULL", "id = NULL")),
         bad("id = status", at(6, "expected a value after '='; comparing two columns is not supported", "id = status")),
@@ -178,11 +195,14 @@ class RowFilterTest {
         bad("id IN ()", at(8, "expected a value after '(' in the IN list", "id IN ()")),
         bad("id NOT IN (1, 2", at(16, "expected ',' or ')' after 2 in the NOT IN list", "id NOT IN (1, 2")),
         bad("id IS 5", at(7, "expected NULL, NOT NULL, NAN or NOT NAN after IS", "id IS 5")),
-        bad("name NOT BETWEEN 1", at(10, "expected IN or LIKE after NOT", "name NOT BETWEEN 1")),
-        bad("name LIKE '%abc'", at(11, "LIKE supports only a prefix pattern with one '%' at the end, like 'abc%'; "
-            + "write \\% for a literal %", "name LIKE '%abc'")),
-        bad("name NOT LIKE 'abc'", at(15, "NOT LIKE supports only a prefix pattern ending in '%', like 'abc%'; "
-            + "use = or != to match a whole value", "name NOT LIKE 'abc'")),
+        bad("name NOT BETWEEN 'a'", at(21, "expected AND after NOT BETWEEN 'a', as in x NOT BETWEEN 1 AND 5",
+            "name NOT BETWEEN 'a'")),
+        bad("qty BETWEEN AND 5", at(13, "expected a value after BETWEEN, as in x BETWEEN 1 AND 5",
+            "qty BETWEEN AND 5")),
+        bad("qty BETWEEN 1 AND", at(18, "expected a value after BETWEEN 1 AND", "qty BETWEEN 1 AND")),
+        bad("name NOT IS NULL", at(10, "expected IN, LIKE or BETWEEN after NOT", "name NOT IS NULL")),
+        bad("name LIKE '%abc'", at(11, "LIKE supports only a pattern with one '%' at the end, like 'abc%', or none, "
+            + "like 'abc' (then it is an equality); write \\% for a literal %", "name LIKE '%abc'")),
         bad("payload = X'ABC'", at(11, "a hex literal needs an even number of digits, two per byte", "payload = X'ABC'")),
         bad("id\t=\t", at(6, "expected a value after '='", "id = ")),
         // schema
@@ -314,6 +334,12 @@ class RowFilterTest {
     assertThat(selectedIds("id IN (1, 4, 5) AND as_of IS NOT NULL", rows)).containsExactly(1L, 4L);
     assertThat(selectedIds("score IS NAN OR 3 <= score", rows)).containsExactly(2L, 4L);
     assertThat(selectedIds("status LIKE 'St%'", rows)).containsExactly(1L, 3L, 5L);
+    assertThat(selectedIds("status LIKE 'Stale'", rows)).containsExactly(1L, 3L, 5L);
+    // the Evaluator's != holds for null too; row edits and scans treat a null as unknown (docs/filters.md)
+    assertThat(selectedIds("status NOT LIKE 'Stale'", rows)).containsExactly(2L, 4L);
+    assertThat(selectedIds("score BETWEEN 0.5 AND 2", rows)).containsExactly(1L, 3L);
+    assertThat(selectedIds("score NOT BETWEEN 0.5 AND 2 AND score IS NOT NULL AND score IS NOT NAN", rows))
+        .containsExactly(4L);
     assertThat(selectedIds("true", rows)).containsExactly(1L, 2L, 3L, 4L, 5L);
   }
 

@@ -6,7 +6,7 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.engine.StagedOutput;
 import dev.transforms.runtime.internal.spec.CheckSpec;
 import dev.transforms.singlenode.filter.RowFilter;
-import dev.transforms.singlenode.filter.SqlTruth;
+import dev.transforms.singlenode.filter.SqlNulls;
 import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;
 import dev.transforms.singlenode.internal.read.LiveRows;
 import java.io.IOException;
@@ -168,7 +168,7 @@ public final class StagedChecks {
     }
     if (check instanceof CheckSpec.AllowedValues allowed) {
       String values = allowed.values().stream().map(v -> literal(allowed.column(), v)).collect(Collectors.joining(", "));
-      return SqlTruth.trueRowsOnly(RowFilter.parse(column(allowed.column()) + " NOT IN (" + values + ")", schema));
+      return SqlNulls.nullsNeverMatch(RowFilter.parse(column(allowed.column()) + " NOT IN (" + values + ")", schema));
     }
     if (check instanceof CheckSpec.ValueRange range) {
       List<String> outside = new ArrayList<>();
@@ -179,11 +179,11 @@ public final class StagedChecks {
         outside.add(column(range.column()) + " > " + literal(range.column(), range.max()));
       }
       return outside.isEmpty() ? Expressions.alwaysFalse()
-          : SqlTruth.trueRowsOnly(RowFilter.parse(String.join(" OR ", outside), schema));
+          : SqlNulls.nullsNeverMatch(RowFilter.parse(String.join(" OR ", outside), schema));
     }
     if (check instanceof CheckSpec.Satisfies satisfies) {
       // A row violates the predicate when it is false; unknown (a null compared) is no violation.
-      return SqlTruth.trueRowsOnly(Expressions.not(RowFilter.parse(satisfies.predicate(), schema)));
+      return SqlNulls.nullsNeverMatch(Expressions.not(RowFilter.parse(satisfies.predicate(), schema)));
     }
     return null;
   }

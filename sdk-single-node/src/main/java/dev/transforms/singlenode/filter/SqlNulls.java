@@ -7,28 +7,26 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.UnboundPredicate;
 
 /**
- * Makes Iceberg's row evaluators give SQL's three-valued answer.
- *
- * <p>Under SQL's logic a comparison with a null value ({@code <}, {@code =}, {@code !=}, {@code IN},
- * {@code NOT IN}, {@code startsWith}, {@code notNaN}, ...) is unknown, {@code NOT} of unknown is
- * unknown, and a row is selected only when its filter is true. Iceberg's {@code Evaluator} instead
- * orders null below every value, so that {@code not(lessThan("x", 3))} holds for a null {@code x}.
- * {@link #trueRowsOnly} rewrites an expression so that both agree.
+ * SQL's three-valued logic for Iceberg filters, which the SDK's scans and row edits apply: a comparison
+ * with a null value ({@code <}, {@code =}, {@code !=}, {@code IN}, {@code NOT IN}, {@code startsWith},
+ * {@code notNaN}, ...) is unknown, {@code NOT} of unknown is unknown, and a row matches only when the
+ * whole filter is true. Iceberg's own {@code Evaluator} orders null below every value instead, so that
+ * {@code x != 5} would hold for a null {@code x}; see {@code docs/filters.md}.
  */
-public final class SqlTruth {
-
-  private SqlTruth() {}
+public final class SqlNulls {
+  private SqlNulls() {}
 
   /**
-   * Rewrites a filter so that Iceberg's evaluators select exactly the rows for which it is true under
-   * three-valued logic: NOT is pushed down to the predicates, then each predicate that compares a
-   * value gets a {@code notNull} guard on its term. Without NOT, a formula is true under three-valued
-   * logic exactly when it is true with unknown read as false, which is what the guards do.
+   * Rewrites a filter so that Iceberg's evaluators give SQL's answer: NOT is pushed down to the
+   * predicates, then each predicate that compares a value gets a {@code notNull} guard on its
+   * term. Without NOT, a formula is true under three-valued logic exactly when it is true with
+   * unknown read as false, which is what the guard does.
    *
    * @param filter an unbound filter
-   * @return the guarded filter, unbound
+   * @return an equivalent filter under which a row with a null in a compared column never matches
+   *     the comparison
    */
-  public static Expression trueRowsOnly(Expression filter) {
+  public static Expression nullsNeverMatch(Expression filter) {
     return ExpressionVisitors.visit(
         Expressions.rewriteNot(filter),
         new ExpressionVisitors.ExpressionVisitor<Expression>() {
