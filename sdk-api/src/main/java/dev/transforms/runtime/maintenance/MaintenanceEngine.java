@@ -1,5 +1,6 @@
 package dev.transforms.runtime.maintenance;
 
+import dev.transforms.runtime.catalog.TransformsConfig;
 import org.apache.iceberg.Table;
 
 /**
@@ -11,7 +12,7 @@ import org.apache.iceberg.Table;
  * ({@code dev.transforms:sdk-single-node}, name {@value #SINGLE_NODE}) and the Spark engine
  * ({@code dev.transforms:sdk-spark}, name {@value #SPARK}) each provide one.
  */
-public interface MaintenanceEngine {
+public interface MaintenanceEngine extends AutoCloseable {
 
   /** Name of the single-node engine. */
   String SINGLE_NODE = "single-node";
@@ -45,4 +46,16 @@ public interface MaintenanceEngine {
   default int rewriteManifests(Table table) {
     return CoreMaintenance.rewriteManifests(table);
   }
+
+  /**
+   * Prepares the engine for the tables of a configuration (the Spark engine starts or joins a
+   * session with the configuration's Spark properties). Called once, before any table.
+   *
+   * @param config the configuration
+   */
+  default void start(TransformsConfig config) {}
+
+  /** Releases what {@link #start(TransformsConfig)} acquired. */
+  @Override
+  default void close() {}
 }

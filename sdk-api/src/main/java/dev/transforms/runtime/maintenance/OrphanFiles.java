@@ -1,5 +1,6 @@
 package dev.transforms.runtime.maintenance;
 
+import dev.transforms.api.MaintenanceRefusedException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.transforms.runtime.maintenance;
 
 import dev.transforms.api.DatasetNotFoundException;
+import dev.transforms.api.MaintenanceRefusedException;
 import dev.transforms.runtime.catalog.Catalogs;
 import dev.transforms.runtime.catalog.ResolvedTable;
 import dev.transforms.runtime.catalog.TableResolver;

@@ -11,7 +11,7 @@ import dev.transforms.runtime.catalog.Catalogs;
 import dev.transforms.runtime.incremental.IncrementalState;
 import dev.transforms.runtime.maintenance.CompactionResult;
 import dev.transforms.runtime.maintenance.MaintenanceOptions;
-import dev.transforms.runtime.maintenance.MaintenanceRefusedException;
+import dev.transforms.api.MaintenanceRefusedException;
 import dev.transforms.runtime.maintenance.MaintenanceReport;
 import dev.transforms.runtime.maintenance.TableMaintenance;
 import dev.transforms.runtime.path.DatasetPath;

@@ -1,6 +1,5 @@
-package dev.transforms.runtime.maintenance;
+package dev.transforms.api;
 
-import dev.transforms.api.TransformsException;
 
 /**
  * Maintenance refused to act on a table because one of its safety rules would be broken: a build is

@@ -1,0 +1,115 @@
+package dev.transforms.singlenode.maintenance;
+
+import static dev.transforms.singlenode.maintenance.MaintenanceTables.dataFiles;
+import static dev.transforms.singlenode.maintenance.MaintenanceTables.deleteFiles;
+import static dev.transforms.singlenode.maintenance.MaintenanceTables.rows;
+import static dev.transforms.singlenode.maintenance.MaintenanceTables.snapshots;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.transforms.cli.TransformsCli;
+import dev.transforms.runtime.catalog.Catalogs;
+import dev.transforms.singlenode.maintenance.MaintenanceTables.Deletes;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.Table;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code transforms maintain} and {@code transforms health} on the embedded catalog. */
+class MaintainCommandTest {
+  @TempDir Path dir;
+
+  private record Run(int exitCode, String out, String err) {}
+
+  private Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = TransformsCli.execute(new TransformsCli(Map.of(), dir), new PrintWriter(out, true),
+        new PrintWriter(err, true), args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void healthRecommendsCompactionAndMaintainDoesItWithTheSingleNodeEngine() {
+    try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
+      Table table = MaintenanceTables.smallFilesWithDeletes(catalogs, "orders", Deletes.V2_POSITION, 6, 30);
+      Set<String> before = rows(table);
+
+      Run health = run("health", "/Shop/orders");
+      assertThat(health.exitCode()).as(health.err()).isZero();
+      assertThat(health.out()).contains("/Shop/orders (`local`.`Shop`.`orders`)", "data files: 6,",
+          "6 small (100%)", "delete files: 6, removing 14.4% of 180 rows", "snapshots: 7,",
+          "transforms maintain /Shop/orders --compact");
+
+      Run show = run("show", "/Shop/orders");
+      assertThat(show.out()).contains("health: 6 data files (100% small), 6 delete files (14.4% of rows), 7 snapshots");
+
+      Run maintain = run("maintain", "/Shop/orders", "--compact");
+      assertThat(maintain.exitCode()).as(maintain.err()).isZero();
+      assertThat(maintain.out()).contains("/Shop/orders (`local`.`Shop`.`orders`), single-node engine:",
+          "  compact: 6 data files rewritten into 1 (154 rows), 6 delete files removed");
+      assertThat(rows(table)).isEqualTo(before);
+      assertThat(dataFiles(table)).isEqualTo(1);
+      assertThat(deleteFiles(table)).isZero();
+
+      Run after = run("health", "/Shop/orders");
+      assertThat(after.out()).contains("data files: 1,", "delete files: 0", "recommendations: none");
+    }
+  }
+
+  @Test
+  void withNoActionNamedEveryActionRunsAndOrphansAreOnlyListed() {
+    try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
+      Table table = MaintenanceTables.smallFilesWithDeletes(catalogs, "orders", Deletes.V3_DELETION_VECTOR, 3, 10);
+      Set<String> before = rows(table);
+      int snapshots = snapshots(table);
+
+      Run maintain = run("maintain", "/Shop/orders");
+      assertThat(maintain.exitCode()).as(maintain.err()).isZero();
+      assertThat(maintain.out()).contains("compact: 3 data files rewritten into 1", "rewrite manifests: ",
+          "expire: nothing older than 5 days", "orphan files: none older than 3 days");
+      assertThat(rows(table)).isEqualTo(before);
+      assertThat(snapshots(table)).isGreaterThan(snapshots);
+    }
+  }
+
+  @Test
+  void badArgumentsAndRefusalsNameTheOptionAndChangeNothing() {
+    try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
+      Table table = MaintenanceTables.smallFilesWithDeletes(catalogs, "orders", Deletes.V2_POSITION, 3, 10);
+      long head = table.currentSnapshot().snapshotId();
+
+      Run age = run("maintain", "/Shop/orders", "--older-than", "five days");
+      assertThat(age.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(age.err()).contains("--older-than 'five days' is not an age");
+
+      Run retain = run("maintain", "/Shop/orders", "--expire", "--retain-last", "0");
+      assertThat(retain.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(retain.err()).contains("--retain-last must be at least 1");
+
+      Run pair = run("maintain", "/Shop/orders", "--remove-orphans", "--equal-scheme", "s3a");
+      assertThat(pair.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(pair.err()).contains("--equal-scheme 's3a' must be LISTED=METADATA");
+
+      Run shortRetention = run("maintain", "/Shop/orders", "--compact", "--remove-orphans",
+          "--orphans-older-than", "1h", "--delete-orphans");
+      assertThat(shortRetention.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(shortRetention.err()).contains("error: MaintenanceRefusedException: Refusing to remove orphan files of /Shop/orders",
+          "--allow-deleting-files-of-running-writes");
+
+      Run missing = run("maintain", "/Shop/nothing");
+      assertThat(missing.exitCode()).isNotZero();
+      assertThat(missing.err()).contains("No table at /Shop/nothing");
+
+      Run engine = run("maintain", "/Shop/orders", "--engine", "duckdb");
+      assertThat(engine.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(engine.err()).contains("No maintenance engine 'duckdb'");
+
+      table.refresh();
+      assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
+    }
+  }
+}
