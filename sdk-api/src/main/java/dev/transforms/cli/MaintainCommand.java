@@ -5,16 +5,12 @@ import dev.transforms.runtime.catalog.TableResolver;
 import dev.transforms.runtime.catalog.TransformsConfig;
 import dev.transforms.runtime.maintenance.MaintenanceEngine;
 import dev.transforms.runtime.maintenance.MaintenanceOptions;
+import dev.transforms.runtime.maintenance.MaintenancePolicies;
 import dev.transforms.runtime.maintenance.TableMaintenance;
 import dev.transforms.runtime.path.DatasetPath;
 import java.io.PrintWriter;
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -46,6 +42,10 @@ final class MaintainCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "PATH", arity = "0..*", description = "Dataset paths of the tables to maintain.")
   List<String> paths = new ArrayList<>();
+
+  @Option(names = "--all", description = "Maintain every table under a prefix with a policy in "
+      + "transforms.properties (maintain.PREFIX.OPTION=VALUE), each with its policy's options.")
+  boolean all;
 
   @Option(names = "--compact", description = "Rewrite small data files and files with deletes.")
   boolean compact;
@@ -107,86 +107,66 @@ final class MaintainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (paths.isEmpty()) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "Name the tables to maintain: transforms maintain "
-          + "PATH...");
+    if (all == !paths.isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), all
+          ? "--all maintains the tables that policies cover: leave out PATH"
+          : "Name the tables to maintain: transforms maintain PATH... (or --all for the policies of "
+              + TransformsConfig.FILE_NAME + ")");
     }
-    MaintenanceOptions options = options();
-    List<DatasetPath> datasetPaths = paths.stream().map(DatasetPath::of).toList();
+    MaintenanceOptions options = all ? null : options();
     TransformsConfig config = parent.loadConfig();
+    MaintenancePolicies policies = MaintenancePolicies.of(config);
     PrintWriter out = parent.out();
+    PrintWriter err = spec.commandLine().getErr();
     TableResolver resolver = new TableResolver(config);
+    int failed = 0;
     try (Catalogs catalogs = new Catalogs(config);
         MaintenanceEngine chosen = TableMaintenance.findEngine(Thread.currentThread().getContextClassLoader(),
             Optional.ofNullable(engine))) {
+      List<DatasetPath> tables = all ? policies.tables(catalogs) : paths.stream().map(DatasetPath::of).toList();
+      if (all && tables.isEmpty()) {
+        out.println(policies.prefixes().isEmpty()
+            ? "No maintenance policy in " + config.source().map(Object::toString).orElse(TransformsConfig.FILE_NAME)
+                + ": add maintain.PREFIX.OPTION=VALUE keys (see docs/maintenance.md)"
+            : "No table under " + String.join(", ", policies.prefixes()));
+        out.flush();
+        return TransformsCli.OK;
+      }
       chosen.start(config);
       TableMaintenance maintenance = new TableMaintenance(catalogs, chosen);
-      for (DatasetPath path : datasetPaths) {
+      for (DatasetPath path : tables) {
         out.printf("%s (%s), %s engine:%n", path, resolver.resolve(path).sparkIdentifier(), chosen.name());
         out.flush();
-        maintenance.maintain(path, options, line -> {
-          out.println("  " + line);
-          out.flush();
-        });
+        MaintenanceOptions chosenOptions = all ? policies.optionsFor(path.toString()) : options;
+        try {
+          maintenance.maintain(path, chosenOptions, line -> {
+            out.println("  " + line);
+            out.flush();
+          });
+        } catch (RuntimeException e) {
+          if (!all) {
+            throw e;
+          }
+          // --all goes on with the other tables; the exit code tells
+          failed++;
+          err.println("error: " + path + ": " + e.getMessage());
+          err.flush();
+        }
       }
     }
-    return TransformsCli.OK;
+    return failed == 0 ? TransformsCli.OK : TransformsCli.TRANSFORM_FAILED;
   }
 
   private MaintenanceOptions options() {
     boolean none = !compact && !rewriteManifests && !expire && !removeOrphans;
     try {
-      return new MaintenanceOptions(none || expire, duration("--older-than", olderThan), retainLast,
+      return new MaintenanceOptions(none || expire, MaintenancePolicies.age("--older-than", olderThan), retainLast,
           keepIncrementalState, none || rewriteManifests, none || compact, none || removeOrphans,
-          duration("--orphans-older-than", orphansOlderThan), deleteOrphans, allowShortRetention,
-          pairs("--equal-scheme", equalSchemes), pairs("--equal-authority", equalAuthorities),
+          MaintenancePolicies.age("--orphans-older-than", orphansOlderThan), deleteOrphans, allowShortRetention,
+          MaintenancePolicies.pairs("--equal-scheme", String.join(",", equalSchemes)), MaintenancePolicies.pairs("--equal-authority", String.join(",", equalAuthorities)),
           Optional.ofNullable(metadataDeleteAfterCommit), Optional.ofNullable(metadataPreviousVersions));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-  }
-
-  /**
-   * Parses an age: a number with {@code d}, {@code h}, {@code m} or {@code s}, or ISO-8601 ({@code P5D}).
-   *
-   * @throws IllegalArgumentException naming the option
-   */
-  static Duration duration(String option, String text) {
-    String value = text.strip().toLowerCase(Locale.ROOT);
-    try {
-      if (value.startsWith("p")) {
-        return Duration.parse(value.toUpperCase(Locale.ROOT));
-      }
-      if (value.length() >= 2) {
-        long amount = Long.parseLong(value.substring(0, value.length() - 1));
-        switch (value.charAt(value.length() - 1)) {
-          case 'd':
-            return Duration.ofDays(amount);
-          case 'h':
-            return Duration.ofHours(amount);
-          case 'm':
-            return Duration.ofMinutes(amount);
-          case 's':
-            return Duration.ofSeconds(amount);
-          default:
-            break;
-        }
-      }
-    } catch (NumberFormatException | DateTimeParseException e) {
-      // fall through to the error below
-    }
-    throw new IllegalArgumentException(option + " '" + text + "' is not an age; write 5d, 12h, 30m or P5D");
-  }
-
-  private static Map<String, String> pairs(String option, List<String> values) {
-    Map<String, String> pairs = new LinkedHashMap<>();
-    for (String value : values) {
-      int eq = value.indexOf('=');
-      if (eq <= 0 || eq == value.length() - 1) {
-        throw new IllegalArgumentException(option + " '" + value + "' must be LISTED=METADATA, such as s3a=s3");
-      }
-      pairs.put(value.substring(0, eq).strip(), value.substring(eq + 1).strip());
-    }
-    return pairs;
   }
 }

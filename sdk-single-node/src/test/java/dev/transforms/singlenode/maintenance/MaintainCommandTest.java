@@ -112,4 +112,54 @@ class MaintainCommandTest {
       assertThat(table.currentSnapshot().snapshotId()).isEqualTo(head);
     }
   }
+
+  @Test
+  void allAppliesEachTablesPolicyTheDeepestPrefixWinning() throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("transforms.properties"), """
+        maintain./Shop.actions=compact
+        maintain./Shop/audit.actions=expire
+        maintain./Shop/audit.older-than=0s
+        """);
+    try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
+      Table orders = MaintenanceTables.smallFilesWithDeletes(catalogs, "orders", Deletes.V2_POSITION, 3, 10);
+      Table audit = MaintenanceTables.create(catalogs, "audit", Deletes.V2_POSITION);
+      MaintenanceTables.append(audit, 0, 5);
+      MaintenanceTables.append(audit, 5, 5);
+      Table other = MaintenanceTables.create(catalogs, "Other", "items", Deletes.V2_POSITION);
+      MaintenanceTables.append(other, 0, 5);
+      MaintenanceTables.append(other, 5, 5);
+      Set<String> ordersBefore = rows(orders);
+      long otherHead = other.currentSnapshot().snapshotId();
+
+      Run all = run("maintain", "--all");
+      assertThat(all.exitCode()).as(all.err()).isZero();
+      assertThat(all.out()).contains("/Shop/orders (`local`.`Shop`.`orders`), single-node engine:",
+          "  compact: 3 data files rewritten into 1", "/Shop/audit (`local`.`Shop`.`audit`), single-node engine:",
+          "  expire: 1 snapshots expired").doesNotContain("/Other/items");
+      assertThat(rows(orders)).isEqualTo(ordersBefore);
+      assertThat(dataFiles(orders)).isEqualTo(1);
+      assertThat(snapshots(audit)).isEqualTo(1);
+      assertThat(dataFiles(audit)).isEqualTo(2);
+      other.refresh();
+      assertThat(other.currentSnapshot().snapshotId()).isEqualTo(otherHead);
+      assertThat(snapshots(other)).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aWrongPolicyKeyOrValueIsNamed() throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("transforms.properties"), "maintain./Shop.olderthan=5d\n");
+    Run key = run("maintain", "--all");
+    assertThat(key.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(key.err()).contains("'maintain./Shop.olderthan' must be maintain.PREFIX.OPTION");
+
+    java.nio.file.Files.writeString(dir.resolve("transforms.properties"), "maintain./Shop.actions=compact,vacuum\n");
+    Run value = run("maintain", "--all");
+    assertThat(value.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(value.err()).contains("maintain./Shop.*: actions: unknown action 'vacuum'");
+
+    Run both = run("maintain", "--all", "/Shop/orders");
+    assertThat(both.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(both.err()).contains("--all maintains the tables that policies cover: leave out PATH");
+  }
 }

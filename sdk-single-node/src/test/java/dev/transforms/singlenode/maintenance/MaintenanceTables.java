@@ -63,12 +63,16 @@ final class MaintenanceTables {
   }
 
   static Table create(Catalogs catalogs, String name, Deletes deletes) {
+    return create(catalogs, "Shop", name, deletes);
+  }
+
+  static Table create(Catalogs catalogs, String namespace, String name, Deletes deletes) {
     Map<String, String> properties = new HashMap<>();
     properties.put(TableProperties.FORMAT_VERSION, Integer.toString(deletes.formatVersion));
     properties.put(TableProperties.DELETE_MODE, "merge-on-read");
     properties.put(RowEdits.DELETE_KIND_PROPERTY, deletes.kind);
-    Catalogs.createNamespaceIfMissing(catalogs.catalog("local"), Namespace.of("Shop"));
-    return catalogs.catalog("local").createTable(TableIdentifier.of("Shop", name), SCHEMA,
+    Catalogs.createNamespaceIfMissing(catalogs.catalog("local"), Namespace.of(namespace));
+    return catalogs.catalog("local").createTable(TableIdentifier.of(namespace, name), SCHEMA,
         PartitionSpec.unpartitioned(), properties);
   }
 
