@@ -55,13 +55,15 @@ public final class CompactionBenchmark {
   /**
    * Prints the table of medians.
    *
-   * @param args rows (default 1,000,000), files (200), runs per engine (5)
+   * @param args rows (default 1,000,000), files (200), runs per engine (5), and {@code single-node} to
+   *     time the single-node engine alone (for profiling)
    * @throws Exception if a run fails
    */
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     int files = args.length > 1 ? Integer.parseInt(args[1]) : 200;
     int runs = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    boolean sparkToo = args.length <= 3 || !args[3].equals("single-node");
     Path dir = Files.createTempDirectory("transforms-compaction-bench");
     Harness.deleteOnExit(dir);
     TransformsConfig config = TransformsConfig.embedded(dir.resolve("warehouse"));
@@ -74,15 +76,16 @@ public final class CompactionBenchmark {
       long live = rows - rows / 100;
       Runnable bySingleNode = () -> compact(table, singleNode, start, files, live);
       Runnable bySpark = () -> compact(table, sparkEngine, start, files, live);
+      Runnable spark2 = sparkToo ? bySpark : () -> { };
       for (int i = 0; i < 2; i++) {
         bySingleNode.run();
-        bySpark.run();
+        spark2.run();
       }
       double[] sdk = new double[runs];
       double[] sparkRuns = new double[runs];
       for (int i = 0; i < runs; i++) {
         sdk[i] = Harness.time(bySingleNode);
-        sparkRuns[i] = Harness.time(bySpark);
+        sparkRuns[i] = Harness.time(spark2);
       }
       Arrays.sort(sdk);
       Arrays.sort(sparkRuns);

@@ -40,7 +40,9 @@ import org.apache.iceberg.util.PropertyUtil;
  * a rewritten file makes the compaction fail and remove the files it wrote, leaving the table as the
  * other writer left it.
  *
- * <p>Only files of the table's current partition spec are rewritten; files of earlier specs stay.
+ * <p>Rows are read in the calling thread and, for 50,000 rows or more, written on a second one
+ * ({@link OverlappedWriter}), so that decoding and encoding overlap. Only files of the table's current
+ * partition spec are rewritten; files of earlier specs stay.
  */
 public final class Compaction {
   /** A file smaller than this share of the target size is small. */
@@ -153,19 +155,23 @@ public final class Compaction {
     columns.add(MetadataColumns.ROW_POSITION);
     Schema projection = new Schema(columns);
     long rows = 0;
-    try (EditFiles files = new EditFiles(table, schema, TableUtil.formatVersion(table), null, lineage)) {
+    long total = chosen.stream().mapToLong(task -> task.file().recordCount()).sum();
+    // the rows are encoded on a second thread while the next ones are decoded
+    try (EditFiles files = new EditFiles(table, schema, TableUtil.formatVersion(table), null, lineage);
+        OverlappedWriter writer = new OverlappedWriter(files::writeKept, false, total >= OverlappedWriter.MIN_ROWS)) {
       boolean utf8 = files.takesUtf8Strings();
       for (FileScanTask task : chosen) {
         LiveRows live = LiveRows.of(table.io(), schema, task, projection);
-        try (CloseableIterable<Record> records = live.records(true, utf8)) {
+        try (CloseableIterable<Record> records = live.records(false, utf8)) {
           for (Record record : records) {
-            files.writeKept(record);
+            writer.writeOwned(record);
             rows++;
           }
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot read " + task.file().location(), e);
         }
       }
+      writer.finish();
       EditFiles.Result written = files.finish();
       RewriteFiles rewrite = table.newRewrite()
           .validateFromSnapshot(start.snapshotId())

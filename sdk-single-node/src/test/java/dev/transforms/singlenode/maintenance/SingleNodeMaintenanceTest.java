@@ -78,6 +78,21 @@ class SingleNodeMaintenanceTest {
   }
 
   @Test
+  void aCompactionLargeEnoughToWriteOnASecondThreadKeepsEveryRow() {
+    try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
+      // 60,000 rows: over the 50,000 from which rows are encoded on a second thread
+      Table table = MaintenanceTables.smallFilesWithDeletes(catalogs, "orders", Deletes.V2_POSITION, 3, 20_000);
+      Set<String> before = rows(table);
+      assertThat(before).hasSize(60_000 - 8_572);
+      CompactionResult result = maintain(catalogs, MaintenanceOptions.none().withCompact(true)).compaction();
+      assertThat(result.rowsWritten()).isEqualTo(before.size());
+      assertThat(rows(table)).isEqualTo(before);
+      assertThat(dataFiles(table)).isEqualTo(1);
+      assertThat(deleteFiles(table)).isZero();
+    }
+  }
+
+  @Test
   void aTableOfLargeFilesWithoutDeletesIsLeftAlone() {
     try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
       Table table = MaintenanceTables.create(catalogs, "orders", Deletes.V2_POSITION);
@@ -212,6 +227,15 @@ class SingleNodeMaintenanceTest {
     }
   }
 
+  /** Makes every file under a folder four days old, but one. */
+  private static void ageFiles(Path folder, Path except) throws java.io.IOException {
+    try (Stream<Path> all = Files.walk(folder)) {
+      for (Path p : all.filter(Files::isRegularFile).filter(p -> !p.equals(except)).toList()) {
+        Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(Duration.ofDays(4))));
+      }
+    }
+  }
+
   @Test
   void orphanRemovalIsADryRunUnlessAskedAndRefusesAShortRetention() throws Exception {
     try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
@@ -221,13 +245,8 @@ class SingleNodeMaintenanceTest {
       Path tableDir = Path.of(java.net.URI.create(table.location()));
       Path old = Files.writeString(tableDir.resolve("data").resolve("left-behind.parquet"), "x");
       Path young = Files.writeString(tableDir.resolve("data").resolve("just-written.parquet"), "x");
-      Files.setLastModifiedTime(old, FileTime.from(Instant.now().minus(Duration.ofDays(4))));
       // every file of the table is old too: only the unreferenced ones may count as orphans
-      try (Stream<Path> all = Files.walk(tableDir)) {
-        for (Path p : all.filter(Files::isRegularFile).filter(p -> !p.equals(young)).toList()) {
-          Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(Duration.ofDays(4))));
-        }
-      }
+      ageFiles(tableDir, young);
 
       MaintenanceReport dry = maintain(catalogs,
           MaintenanceOptions.none().withOrphans(MaintenanceOptions.MIN_ORPHAN_AGE, false, false));
@@ -271,11 +290,7 @@ class SingleNodeMaintenanceTest {
       DataFile foreign = DataFiles.builder(table.spec()).copy(task.file())
           .withPath("hdfs://namenode:8020" + copy.toUri().getPath()).build();
       table.newFastAppend().appendFile(foreign).commit();
-      try (Stream<Path> all = Files.walk(tableDir)) {
-        for (Path p : all.filter(Files::isRegularFile).toList()) {
-          Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(Duration.ofDays(4))));
-        }
-      }
+      ageFiles(tableDir, null);
       MaintenanceOptions delete = MaintenanceOptions.none().withOrphans(MaintenanceOptions.MIN_ORPHAN_AGE, true, false);
 
       assertThatThrownBy(() -> maintain(catalogs, delete))
