@@ -42,7 +42,7 @@ class SparkMaintenanceTest extends SparkTestBase {
     spark.sql("CREATE NAMESPACE IF NOT EXISTS `local`.`Shop`");
     spark.sql("CREATE TABLE " + TABLE + " (id bigint, name string) USING iceberg TBLPROPERTIES ('format-version'='"
         + version + "', 'write.delete.mode'='merge-on-read')");
-    for (int f = 0; f < 5; f++) {
+    for (int f = 0; f < 3; f++) {
       StringBuilder values = new StringBuilder();
       for (int id = f * 20; id < f * 20 + 20; id++) {
         values.append(values.length() == 0 ? "" : ", ").append("(").append(id).append(", 'name-").append(id)
@@ -52,7 +52,7 @@ class SparkMaintenanceTest extends SparkTestBase {
     }
     Table table = table("/Shop/orders");
     if (deletes.equals("v2-equality")) {
-      equalityDelete(table, 7, 14, 21, 28, 35);
+      equalityDelete(table, 7, 14, 21, 28, 35, 42, 49, 56);
     } else {
       spark.sql("DELETE FROM " + TABLE + " WHERE id % 7 = 0");
     }
@@ -132,7 +132,7 @@ class SparkMaintenanceTest extends SparkTestBase {
     Set<String> before = rowsByCore(table);
     assertThat(before).doesNotContain("7:name-7", "35:name-35").contains("8:name-8");
     assertThat(rowsBySpark()).isEqualTo(before);
-    assertThat(tasks(table).size()).isGreaterThanOrEqualTo(5);
+    assertThat(tasks(table).size()).isGreaterThanOrEqualTo(3);
     assertThat(deleteFiles(table)).isPositive();
     List<String> log = new ArrayList<>();
 
@@ -159,11 +159,27 @@ class SparkMaintenanceTest extends SparkTestBase {
     MaintenanceReport report = maintain(
         MaintenanceOptions.none().withRewriteManifests(true).withExpiry(Duration.ZERO, 1), log);
     table.refresh();
-    assertThat(report.manifestsRewritten()).isGreaterThanOrEqualTo(5);
+    assertThat(report.manifestsRewritten()).isGreaterThanOrEqualTo(3);
     assertThat(table.currentSnapshot().dataManifests(table.io())).hasSize(1);
     // the manifest rewrite added a snapshot; all before it expired
     assertThat(report.expiredSnapshots()).hasSize(snapshots);
     assertThat(table.snapshots()).hasSize(1);
     assertThat(rowsBySpark()).isEqualTo(before);
+  }
+
+  @org.junit.jupiter.api.Test
+  void theCommandLineCompactsWithTheSparkEngineWhenAsked() {
+    Table table = create("v3-deletion-vectors");
+    Set<String> before = rowsByCore(table);
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    int code = dev.transforms.cli.TransformsCli.execute(new dev.transforms.cli.TransformsCli(java.util.Map.of(), dir),
+        new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
+        "maintain", "/Shop/orders", "--compact", "--engine", "spark");
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("/Shop/orders (`local`.`Shop`.`orders`), spark engine:", "compact: ",
+        " data files rewritten into 1 (" + before.size() + " rows)", "delete files removed", "(spark)");
+    assertThat(rowsBySpark()).isEqualTo(before);
+    assertThat(tasks(table)).hasSize(1);
   }
 }
