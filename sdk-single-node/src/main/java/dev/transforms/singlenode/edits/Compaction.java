@@ -6,6 +6,7 @@ import dev.transforms.singlenode.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
@@ -20,9 +22,13 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderComparators;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.CloseableIterable;
@@ -40,7 +46,8 @@ import org.apache.iceberg.util.PropertyUtil;
  * a rewritten file makes the compaction fail and remove the files it wrote, leaving the table as the
  * other writer left it.
  *
- * <p>Rows are read in the calling thread and, for 50,000 rows or more, written on a second one
+ * <p>When the table has a sort order, each partition's rows are written in that order (they are all
+ * held in memory for it); otherwise in the order read. Rows are read in the calling thread and, for 50,000 rows or more, written on a second one
  * ({@link OverlappedWriter}), so that decoding and encoding overlap. Only files of the table's current
  * partition spec are rewritten; files of earlier specs stay.
  */
@@ -50,13 +57,15 @@ public final class Compaction {
 
   private final Table table;
   private final Snapshot start;
+  private final List<List<FileScanTask>> groups;
   private final List<FileScanTask> chosen;
   private final List<DeleteFile> removableDeletes;
 
-  private Compaction(Table table, Snapshot start, List<FileScanTask> chosen, List<DeleteFile> removableDeletes) {
+  private Compaction(Table table, Snapshot start, List<List<FileScanTask>> groups, List<DeleteFile> removableDeletes) {
     this.table = table;
     this.start = start;
-    this.chosen = chosen;
+    this.groups = groups;
+    this.chosen = groups.stream().flatMap(List::stream).toList();
     this.removableDeletes = removableDeletes;
   }
 
@@ -96,10 +105,12 @@ public final class Compaction {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot plan the compaction of " + table.name(), e);
     }
+    List<List<FileScanTask>> chosenGroups = new ArrayList<>();
     List<FileScanTask> chosen = new ArrayList<>();
     for (List<FileScanTask> group : groups.values()) {
       boolean withDeletes = group.stream().anyMatch(t -> !t.deletes().isEmpty());
       if (group.size() >= 2 || withDeletes) {
+        chosenGroups.add(group);
         chosen.addAll(group);
       }
     }
@@ -111,7 +122,15 @@ public final class Compaction {
         removable.add(deleteFiles.get(location));
       }
     });
-    return new Compaction(table, start, chosen, removable);
+    return new Compaction(table, start, chosenGroups, removable);
+  }
+
+  /** Orders records of the read projection (generic values) by a sort order (on internal values). */
+  private static Comparator<Record> comparator(Schema projection, SortOrder order) {
+    Comparator<StructLike> internal = SortOrderComparators.forSchema(projection, order);
+    InternalRecordWrapper left = new InternalRecordWrapper(projection.asStruct());
+    InternalRecordWrapper right = new InternalRecordWrapper(projection.asStruct());
+    return (a, b) -> internal.compare(left.wrap(a), right.wrap(b));
   }
 
   /**
@@ -160,15 +179,25 @@ public final class Compaction {
     try (EditFiles files = new EditFiles(table, schema, TableUtil.formatVersion(table), null, lineage);
         OverlappedWriter writer = new OverlappedWriter(files::writeKept, false, total >= OverlappedWriter.MIN_ROWS)) {
       boolean utf8 = files.takesUtf8Strings();
-      for (FileScanTask task : chosen) {
-        LiveRows live = LiveRows.of(table.io(), schema, task, projection);
-        try (CloseableIterable<Record> records = live.records(false, utf8)) {
-          for (Record record : records) {
-            writer.writeOwned(record);
-            rows++;
+      SortOrder order = table.sortOrder();
+      for (List<FileScanTask> group : groups) {
+        // a sorted table gets each partition's rows in its sort order, which takes them all in memory
+        List<Record> sorted = order.isSorted() ? new ArrayList<>() : null;
+        Consumer<Record> sink = sorted != null ? sorted::add : writer::writeOwned;
+        for (FileScanTask task : group) {
+          LiveRows live = LiveRows.of(table.io(), schema, task, projection);
+          try (CloseableIterable<Record> records = live.records(false, utf8)) {
+            for (Record record : records) {
+              sink.accept(record);
+              rows++;
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + task.file().location(), e);
           }
-        } catch (IOException e) {
-          throw new UncheckedIOException("Cannot read " + task.file().location(), e);
+        }
+        if (sorted != null) {
+          sorted.sort(comparator(projection, order));
+          sorted.forEach(writer::writeOwned);
         }
       }
       writer.finish();

@@ -93,6 +93,27 @@ class SingleNodeMaintenanceTest {
   }
 
   @Test
+  void aSortedTableIsCompactedInItsSortOrder() {
+    try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
+      Table table = MaintenanceTables.smallFilesWithDeletes(catalogs, "orders", Deletes.V2_EQUALITY, 4, 25);
+      table.replaceSortOrder().desc("id").commit();
+      Set<String> before = rows(table);
+      maintain(catalogs, MaintenanceOptions.none().withCompact(true));
+      assertThat(rows(table)).isEqualTo(before);
+      assertThat(dataFiles(table)).isEqualTo(1);
+      List<Long> ids = new ArrayList<>();
+      // the one data file's rows, in file order
+      try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.data.Record> records =
+          org.apache.iceberg.data.IcebergGenerics.read(table).build()) {
+        records.forEach(r -> ids.add((Long) r.getField("id")));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      assertThat(ids).hasSize(before.size()).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+    }
+  }
+
+  @Test
   void aTableOfLargeFilesWithoutDeletesIsLeftAlone() {
     try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
       Table table = MaintenanceTables.create(catalogs, "orders", Deletes.V2_POSITION);
