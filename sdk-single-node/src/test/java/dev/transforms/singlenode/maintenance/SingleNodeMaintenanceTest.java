@@ -203,6 +203,28 @@ class SingleNodeMaintenanceTest {
   }
 
   @Test
+  void expiryKeepsEverySnapshotOfADeadBuildsStagingBranch() {
+    try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
+      Table table = MaintenanceTables.create(catalogs, "orders", Deletes.V2_POSITION);
+      MaintenanceTables.append(table, 0, 10);
+      MaintenanceTables.append(table, 10, 10);
+      String branch = StagingMarks.branch("deadbuild");
+      table.manageSnapshots().createBranch(branch, table.currentSnapshot().snapshotId()).commit();
+      List<Long> onBranch = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        table.newAppend().appendFile(MaintenanceTables.tasks(table).get(0).file()).toBranch(branch).commit();
+        table.refresh();
+        onBranch.add(table.refs().get(branch).snapshotId());
+      }
+      MaintenanceReport report = maintain(catalogs, MaintenanceOptions.none().withExpiry(Duration.ZERO, 1));
+      table.refresh();
+      assertThat(report.expiredSnapshots()).hasSize(1);
+      assertThat(table.refs()).containsKey(branch);
+      onBranch.forEach(id -> assertThat(table.snapshot(id)).as("snapshot %s of the staging branch", id).isNotNull());
+    }
+  }
+
+  @Test
   void expiryNamesDownstreamIncrementalStateAndKeepsItWhenAsked() {
     try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
       Table table = MaintenanceTables.create(catalogs, "orders", Deletes.V2_POSITION);
