@@ -1,11 +1,11 @@
 package dev.transforms.benchmarks;
 
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.maintenance.CompactionResult;
 import dev.transforms.runtime.maintenance.MaintenanceEngine;
 import dev.transforms.singlenode.edits.RowEdits;
-import dev.transforms.singlenode.maintenance.SingleNodeMaintenanceEngine;
+import dev.transforms.singlenode.internal.maintenance.SingleNodeMaintenanceEngine;
 import dev.transforms.spark.SparkSessions;
 import dev.transforms.spark.maintenance.SparkMaintenanceEngine;
 import java.io.IOException;

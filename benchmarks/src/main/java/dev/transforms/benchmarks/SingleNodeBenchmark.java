@@ -1,7 +1,7 @@
 package dev.transforms.benchmarks;
 
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;

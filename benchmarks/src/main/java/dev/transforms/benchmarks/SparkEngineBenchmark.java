@@ -6,12 +6,12 @@ import static org.apache.spark.sql.functions.lit;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.build.BuildListener;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.BuildRunner;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.plan.BuildPlan;
-import dev.transforms.runtime.validate.ReflectiveModels;
+import dev.transforms.runtime.BuildListener;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildRunner;
+import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.internal.validate.ReflectiveModels;
 import dev.transforms.spark.SparkSessions;
 import dev.transforms.spark.TableTransformInput;
 import dev.transforms.spark.TableTransformOutput;
@@ -50,7 +50,7 @@ public final class SparkEngineBenchmark {
         .config("spark.sql.shuffle.partitions", "2").getOrCreate();
     SparkSession spark = SparkSessions.forBuild(parent, config);
     try (BuildRunner runner = new BuildRunner(config)) {
-      String input = runner.resolver().resolve(dev.transforms.runtime.path.DatasetPath.of(INPUT)).sparkIdentifier();
+      String input = runner.resolver().resolve(dev.transforms.runtime.DatasetPath.of(INPUT)).sparkIdentifier();
       String handOutput = "`local`.`bench`.`spark`.`paid-by-hand`";
       spark.sql("CREATE NAMESPACE IF NOT EXISTS `local`.`bench`.`spark`");
       spark.sql("CREATE TABLE " + input + " USING iceberg AS SELECT id, CASE WHEN id % 3 = 0 THEN 'paid' ELSE 'open' END"

@@ -1,12 +1,8 @@
 package dev.transforms.crash;
 
-import dev.transforms.runtime.build.BuildListener;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.BuildRunner;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.plan.BuildPlan;
-import dev.transforms.runtime.spec.TransformSpec;
-import dev.transforms.runtime.validate.ReflectiveModels;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.Transforms;
+import dev.transforms.runtime.TransformsConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,13 +24,13 @@ public final class CrashChild {
    */
   public static void main(String[] args) throws ClassNotFoundException {
     TransformsConfig config = TransformsConfig.embedded(Path.of(args[0]));
-    List<TransformSpec> specs = new ArrayList<>();
+    List<Class<?>> classes = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
-      specs.addAll(ReflectiveModels.transformsOf(Class.forName(args[i])));
+      classes.add(Class.forName(args[i]));
     }
     BuildReport report;
-    try (BuildRunner runner = new BuildRunner(config)) {
-      report = runner.run(BuildPlan.of(specs), BuildListener.NONE);
+    try (Transforms transforms = Transforms.open(config)) {
+      report = transforms.build(Transforms.Selection.of(classes));
     }
     System.out.println(report.format());
     System.out.flush();

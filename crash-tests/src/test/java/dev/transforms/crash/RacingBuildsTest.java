@@ -2,7 +2,7 @@ package dev.transforms.crash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.transforms.runtime.publish.StagingMarks;
+import dev.transforms.runtime.internal.publish.StagingMarks;
 import dev.transforms.testing.Row;
 import dev.transforms.testing.TestWarehouse;
 import java.nio.file.Path;

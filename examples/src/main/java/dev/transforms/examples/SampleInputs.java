@@ -1,8 +1,8 @@
 package dev.transforms.examples;
 
-import dev.transforms.runtime.catalog.TableResolver;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.spark.SparkSessions;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -151,7 +151,7 @@ final class DocSnippets {
         StandardCharsets.UTF_8)) {
       files.setLocation(StandardLocation.CLASS_OUTPUT, List.of(output.toFile()));
       List<String> options = List.of("--release", "17", "-parameters", "-implicit:class", "-Xlint:none",
-          "-classpath", classpath(), "-processor", "dev.transforms.runtime.discovery.TransformProcessor");
+          "-classpath", classpath(), "-processor", "dev.transforms.runtime.internal.discovery.TransformProcessor");
       boolean ok = javac.getTask(null, files, diagnostics, options, null,
           units.stream().map(Unit::source).toList()).call();
       List<String> errors = new ArrayList<>();

@@ -3,9 +3,9 @@ package dev.transforms.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.cli.TransformsCli;
-import dev.transforms.runtime.catalog.TableResolver;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.discovery.TransformIndex;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.internal.discovery.TransformIndex;
 import dev.transforms.spark.SparkSessions;
 import dev.transforms.testing.TestWarehouse;
 import dev.transforms.testing.TransformsTest;

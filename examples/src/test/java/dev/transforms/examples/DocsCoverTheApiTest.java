@@ -49,9 +49,11 @@ class DocsCoverTheApiTest {
       dev.transforms.testing.TransformResultAssert.class,
       dev.transforms.testing.TransformsAssertions.class,
       dev.transforms.testing.Row.class,
-      dev.transforms.runtime.build.BuildReport.class,
-      dev.transforms.runtime.build.TransformResult.class,
-      dev.transforms.runtime.publish.OutputWrites.class);
+      dev.transforms.runtime.BuildReport.class,
+      dev.transforms.runtime.TransformResult.class,
+      dev.transforms.runtime.OutputWrites.class,
+      dev.transforms.runtime.Transforms.class,
+      dev.transforms.runtime.Transforms.Selection.class);
 
   private static final Set<String> OBJECT_METHODS = Set.of("equals", "hashCode", "toString", "getClass", "notify",
       "notifyAll", "wait", "values", "valueOf", "compareTo");

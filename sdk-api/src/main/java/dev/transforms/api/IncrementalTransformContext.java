@@ -1,6 +1,6 @@
 package dev.transforms.api;
 
-import dev.transforms.runtime.spec.Handle;
+import dev.transforms.api.Handle;
 
 /**
  * The context of an {@link Incremental} transform: tells whether this build is incremental.

@@ -1,6 +1,6 @@
 package dev.transforms.api;
 
-import dev.transforms.runtime.spec.Handle;
+import dev.transforms.api.Handle;
 
 /**
  * What every transform may ask of the build that runs it. Declare a parameter of this type (or of an

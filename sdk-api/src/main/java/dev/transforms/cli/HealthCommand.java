@@ -1,11 +1,11 @@
 package dev.transforms.cli;
 
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.TableResolver;
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.maintenance.TableHealth;
 import dev.transforms.runtime.maintenance.TableMaintenance;
-import dev.transforms.runtime.path.DatasetPath;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

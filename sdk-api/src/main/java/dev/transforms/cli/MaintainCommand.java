@@ -1,24 +1,24 @@
 package dev.transforms.cli;
 
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.TableResolver;
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.maintenance.MaintenanceEngine;
 import dev.transforms.runtime.maintenance.MaintenanceOptions;
 import dev.transforms.runtime.maintenance.MaintenancePolicies;
 import dev.transforms.runtime.maintenance.TableMaintenance;
-import dev.transforms.runtime.path.DatasetPath;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code transforms maintain PATH...}: compacts, rewrites manifests, expires snapshots and looks for

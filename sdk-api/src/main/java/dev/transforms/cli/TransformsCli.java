@@ -7,25 +7,25 @@ import dev.transforms.api.InvalidTransformException;
 import dev.transforms.api.MaintenanceRefusedException;
 import dev.transforms.api.PlanException;
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.build.BuildListener;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.BuildRunner;
-import dev.transforms.runtime.build.CauseChain;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.ResolvedTable;
-import dev.transforms.runtime.catalog.SecretMasker;
-import dev.transforms.runtime.catalog.SharedStorageCheck;
-import dev.transforms.runtime.catalog.TableResolver;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.discovery.TransformIndex;
-import dev.transforms.runtime.incremental.IncrementalState;
-import dev.transforms.runtime.path.DatasetPath;
-import dev.transforms.runtime.plan.BuildPlan;
-import dev.transforms.runtime.publish.BuildLease;
-import dev.transforms.runtime.publish.StagingMarks;
-import dev.transforms.runtime.spec.ParameterSpec;
-import dev.transforms.runtime.spec.TransformSpec;
+import dev.transforms.runtime.BuildListener;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.Transforms;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.catalog.SecretMasker;
+import dev.transforms.runtime.internal.catalog.SharedStorageCheck;
+import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.internal.discovery.TransformIndex;
+import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.internal.publish.BuildLease;
+import dev.transforms.runtime.internal.publish.StagingMarks;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -33,21 +33,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code transforms} command line: list, plan and build the transforms on the classpath, show
@@ -192,6 +190,11 @@ public final class TransformsCli implements Callable<Integer> {
     return specs;
   }
 
+  /** The transforms found, as a build selects them: those indexed on the class path and the --class ones. */
+  Transforms.Selection selection() {
+    return Transforms.Selection.indexed(Thread.currentThread().getContextClassLoader(), classes);
+  }
+
   Path workingDirectory() {
     return workingDirectory;
   }
@@ -235,7 +238,7 @@ public final class TransformsCli implements Callable<Integer> {
 
   /** Lists the data expectations declared on an output, one a line, with their level. */
   static void printChecks(PrintWriter out, ParameterSpec output, String indent) {
-    for (dev.transforms.runtime.spec.CheckSpec check : output.checks()) {
+    for (dev.transforms.runtime.internal.spec.CheckSpec check : output.checks()) {
       out.printf("%scheck %s [%s]%n", indent, check.name(), check.level());
     }
   }
@@ -281,20 +284,22 @@ public final class TransformsCli implements Callable<Integer> {
     @Override
     public Integer call() {
       TransformsConfig config = parent.loadConfig();
-      BuildPlan plan = parent.plan(names);
       PrintWriter out = parent.out();
       SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
           .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
       BuildReport report;
-      try (BuildRunner runner = new BuildRunner(config)) {
-        startCatalogs(plan, runner);
-        out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", plan.transforms().size(),
-            config.catalogs().keySet(), config.warehouse());
-        out.flush();
-        report = runner.run(plan, new BuildListener() {
+      try (Transforms transforms = Transforms.open(config)) {
+        report = transforms.build(parent.selection().only(names).listener(new BuildListener() {
           @Override
-          public void started(TransformSpec spec, int position, int total) {
-            out.printf("[%d/%d] %s ...%n", position, total, spec.name());
+          public void planned(List<String> transforms) {
+            out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", transforms.size(),
+                config.catalogs().keySet(), config.warehouse());
+            out.flush();
+          }
+
+          @Override
+          public void started(String transform, int position, int total) {
+            out.printf("[%d/%d] %s ...%n", position, total, transform);
             out.flush();
           }
 
@@ -305,7 +310,7 @@ public final class TransformsCli implements Callable<Integer> {
                 why.isEmpty() ? "" : " (" + why + ")");
             out.flush();
           }
-        });
+        }));
       }
       out.print(report.format());
       out.flush();
@@ -317,28 +322,6 @@ public final class TransformsCli implements Callable<Integer> {
         out.flush();
       }
       return report.succeeded() ? OK : TRANSFORM_FAILED;
-    }
-
-    /**
-     * Starts every catalog the plan reads or writes, and checks it can be written, before anything is
-     * built: a catalog that cannot start (unknown host, warehouse that is a file) or a read-only database
-     * is then one error of bad configuration, with nothing written, instead of one failure per transform
-     * after data files were written.
-     */
-    private static void startCatalogs(BuildPlan plan, BuildRunner runner) {
-      Set<String> names = new TreeSet<>();
-      for (TransformSpec spec : plan.transforms()) {
-        for (ParameterSpec p : spec.inputs()) {
-          names.add(runner.resolver().resolve(p.requirePath()).catalog());
-        }
-        for (ParameterSpec p : spec.outputs()) {
-          names.add(runner.resolver().resolve(p.requirePath()).catalog());
-        }
-      }
-      for (String name : names) {
-        runner.catalogs().checkWritable(name);
-        runner.catalogs().catalog(name);
-      }
     }
   }
 
@@ -409,8 +392,8 @@ public final class TransformsCli implements Callable<Integer> {
         out.println("checks of the published version:");
         Map<String, String> checks = new TreeMap<>();
         table.properties().forEach((key, value) -> {
-          if (key.startsWith(dev.transforms.runtime.publish.OutputPublisher.CHECKS_PREFIX)) {
-            checks.put(key.substring(dev.transforms.runtime.publish.OutputPublisher.CHECKS_PREFIX.length()), value);
+          if (key.startsWith(dev.transforms.runtime.internal.publish.OutputPublisher.CHECKS_PREFIX)) {
+            checks.put(key.substring(dev.transforms.runtime.internal.publish.OutputPublisher.CHECKS_PREFIX.length()), value);
           }
         });
         if (checks.isEmpty()) {

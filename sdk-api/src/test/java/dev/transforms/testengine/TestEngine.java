@@ -1,20 +1,20 @@
 package dev.transforms.testengine;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.IncrementalTransformContext;
-import dev.transforms.runtime.engine.BoundInput;
-import dev.transforms.runtime.engine.BoundOutput;
-import dev.transforms.runtime.engine.BuildEnvironment;
-import dev.transforms.runtime.engine.Engine;
-import dev.transforms.runtime.engine.EngineProvider;
-import dev.transforms.runtime.engine.TransformRun;
-import dev.transforms.runtime.spec.Handle;
-import dev.transforms.runtime.spec.ParameterSpec;
+import dev.transforms.runtime.internal.engine.BoundInput;
+import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.internal.engine.BuildEnvironment;
+import dev.transforms.runtime.internal.engine.Engine;
+import dev.transforms.runtime.internal.engine.EngineProvider;
+import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
 import java.util.List;
-import java.util.OptionalLong;
-import org.apache.iceberg.Table;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
 
 /** A tiny engine over one-column tables, so the runtime can be tested without Spark or Arrow. */
 public final class TestEngine implements EngineProvider, Engine {
@@ -100,31 +100,31 @@ public final class TestEngine implements EngineProvider, Engine {
 
   /** Evaluates checks on the one column {@code id}: enough to test the audit without a real engine. */
   @Override
-  public List<dev.transforms.runtime.build.CheckResult> evaluate(TransformRun run,
-      dev.transforms.runtime.engine.StagedOutput output, List<dev.transforms.runtime.spec.CheckSpec> checks) {
+  public List<dev.transforms.runtime.CheckResult> evaluate(TransformRun run,
+      dev.transforms.runtime.internal.engine.StagedOutput output, List<dev.transforms.runtime.internal.spec.CheckSpec> checks) {
     List<Long> ids = IdTables.ids(output.table(), output.stagedSnapshotId());
     long published = output.publishedSnapshotId().isPresent()
         ? IdTables.ids(output.table(), output.publishedSnapshotId().getAsLong()).size() : -1;
     var path = output.output().parameter().requirePath();
-    List<dev.transforms.runtime.build.CheckResult> results = new java.util.ArrayList<>();
+    List<dev.transforms.runtime.CheckResult> results = new java.util.ArrayList<>();
     for (var check : checks) {
       long violations;
-      if (check instanceof dev.transforms.runtime.spec.CheckSpec.NotNull) {
+      if (check instanceof dev.transforms.runtime.internal.spec.CheckSpec.NotNull) {
         violations = ids.stream().filter(java.util.Objects::isNull).count();
-      } else if (check instanceof dev.transforms.runtime.spec.CheckSpec.PrimaryKey
-          || check instanceof dev.transforms.runtime.spec.CheckSpec.Unique) {
+      } else if (check instanceof dev.transforms.runtime.internal.spec.CheckSpec.PrimaryKey
+          || check instanceof dev.transforms.runtime.internal.spec.CheckSpec.Unique) {
         violations = ids.size() - new java.util.HashSet<>(ids).size();
-      } else if (check instanceof dev.transforms.runtime.spec.CheckSpec.RowCount r) {
+      } else if (check instanceof dev.transforms.runtime.internal.spec.CheckSpec.RowCount r) {
         violations = ids.size() < r.min() || ids.size() > r.max()
             || (published > 0 && r.maxDropPercent() >= 0 && ids.size() < published * (1 - r.maxDropPercent() / 100))
             ? 1 : 0;
       } else {
         violations = -1;
       }
-      results.add(new dev.transforms.runtime.build.CheckResult(path, check.name(), check.level(),
-          violations == 0 ? dev.transforms.runtime.build.CheckResult.Outcome.PASSED
-              : violations < 0 ? dev.transforms.runtime.build.CheckResult.Outcome.ERROR
-              : dev.transforms.runtime.build.CheckResult.Outcome.FAILED,
+      results.add(new dev.transforms.runtime.CheckResult(path, check.name(), check.level(),
+          violations == 0 ? dev.transforms.runtime.CheckResult.Outcome.PASSED
+              : violations < 0 ? dev.transforms.runtime.CheckResult.Outcome.ERROR
+              : dev.transforms.runtime.CheckResult.Outcome.FAILED,
           Math.max(0, violations), List.of(), violations < 0 ? "not supported by the test engine" : ""));
     }
     return results;

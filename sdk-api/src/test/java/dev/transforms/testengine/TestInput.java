@@ -1,8 +1,8 @@
 package dev.transforms.testengine;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.Input;
 import dev.transforms.api.TableInput;
-import dev.transforms.runtime.spec.Handle;
 import java.util.List;
 import java.util.OptionalLong;
 

@@ -1,7 +1,7 @@
 package dev.transforms.testengine;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.TableOutput;
-import dev.transforms.runtime.spec.Handle;
 import java.util.List;
 
 /** An output handle of the test engine: appends ids to a one-column table. */

@@ -2,7 +2,7 @@ package dev.transforms.singlenode;
 
 import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.arrow.ArrowRecords;
-import dev.transforms.singlenode.read.LiveRows;
+import dev.transforms.singlenode.internal.read.LiveRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
@@ -23,8 +23,8 @@ import org.apache.iceberg.ChangelogScanTask;
 import org.apache.iceberg.ContentScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.DeletedDataFileScanTask;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.IncrementalChangelogScan;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;

@@ -1,8 +1,8 @@
 package dev.transforms.singlenode;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.ReadMode;
 import dev.transforms.api.TableInput;
-import dev.transforms.runtime.spec.Handle;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.arrow.vector.VectorSchemaRoot;

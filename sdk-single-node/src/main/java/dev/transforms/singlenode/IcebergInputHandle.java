@@ -1,7 +1,7 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.api.ReadMode;
-import dev.transforms.runtime.engine.BoundInput;
+import dev.transforms.runtime.internal.engine.BoundInput;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;

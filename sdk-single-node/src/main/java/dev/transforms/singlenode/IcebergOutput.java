@@ -1,7 +1,7 @@
 package dev.transforms.singlenode;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.TableOutput;
-import dev.transforms.runtime.spec.Handle;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -47,7 +47,7 @@ public interface IcebergOutput {
    *
    * <p>Columns are matched by name. If the Arrow schema cannot be written to the table's schema
    * (a missing required column, an extra column, an incompatible type), nothing is written and a
-   * {@link dev.transforms.singlenode.arrow.SchemaMismatchException} lists every differing field.
+   * {@link dev.transforms.api.SchemaMismatchException} lists every differing field.
    *
    * @param data the rows; still owned by the caller
    */

@@ -1,7 +1,7 @@
 package dev.transforms.singlenode;
 
-import dev.transforms.runtime.engine.BoundOutput;
-import dev.transforms.runtime.engine.TransformRun;
+import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import java.util.List;
@@ -12,8 +12,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expressions;
 

@@ -1,10 +1,15 @@
 package dev.transforms.singlenode;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.TransformFailedException;
-import dev.transforms.runtime.engine.Engine;
-import dev.transforms.runtime.engine.TransformRun;
-import dev.transforms.runtime.spec.Handle;
-import dev.transforms.runtime.spec.ParameterSpec;
+import dev.transforms.runtime.CheckResult;
+import dev.transforms.runtime.internal.engine.Engine;
+import dev.transforms.runtime.internal.engine.StagedOutput;
+import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.internal.spec.CheckSpec;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.singlenode.internal.checks.StagedChecks;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** Runs single-node transforms of one build, each with its own Arrow memory. */
@@ -40,6 +45,12 @@ final class SingleNodeEngine implements Engine {
     } catch (ArrowMemoryLeakException leak) {
       throw new TransformFailedException("Transform " + run.spec().name() + " failed: " + leak.getMessage(), leak);
     }
+  }
+
+  /** Evaluates checks with the engine's own reader, on the staged snapshot; see {@link StagedChecks}. */
+  @Override
+  public List<CheckResult> evaluate(TransformRun run, StagedOutput output, List<CheckSpec> checks) {
+    return StagedChecks.evaluate(output, checks);
   }
 
   private static SingleNodeTransformContext context(TransformRun run, RunMemory memory) {

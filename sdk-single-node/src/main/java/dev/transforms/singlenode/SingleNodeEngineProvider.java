@@ -1,8 +1,8 @@
 package dev.transforms.singlenode;
 
-import dev.transforms.runtime.engine.BuildEnvironment;
-import dev.transforms.runtime.engine.Engine;
-import dev.transforms.runtime.engine.EngineProvider;
+import dev.transforms.runtime.internal.engine.BuildEnvironment;
+import dev.transforms.runtime.internal.engine.Engine;
+import dev.transforms.runtime.internal.engine.EngineProvider;
 
 /**
  * Provides the single-node engine, which runs transforms whose handles are {@link IcebergInput},

@@ -1,10 +1,10 @@
 package dev.transforms.singlenode;
 
-import dev.transforms.runtime.load.LoadEngine;
-import dev.transforms.runtime.load.LoadListener;
-import dev.transforms.runtime.load.LoadRequest;
-import dev.transforms.runtime.load.SourceFile;
-import dev.transforms.singlenode.load.FileLoads;
+import dev.transforms.runtime.internal.load.LoadEngine;
+import dev.transforms.runtime.internal.load.LoadListener;
+import dev.transforms.runtime.internal.load.LoadRequest;
+import dev.transforms.runtime.internal.load.SourceFile;
+import dev.transforms.singlenode.internal.load.FileLoads;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.iceberg.DataFile;

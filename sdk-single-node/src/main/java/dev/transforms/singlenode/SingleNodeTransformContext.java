@@ -1,7 +1,7 @@
 package dev.transforms.singlenode;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.IncrementalTransformContext;
-import dev.transforms.runtime.spec.Handle;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**

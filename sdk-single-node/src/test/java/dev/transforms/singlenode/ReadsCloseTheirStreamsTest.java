@@ -4,12 +4,12 @@ import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.transforms.runtime.catalog.LocalWarehouseFileSystem;
+import dev.transforms.runtime.internal.catalog.LocalWarehouseFileSystem;
 import dev.transforms.singlenode.arrow.ArrowBatchReader;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.arrow.LeakCheckedAllocator;
 import dev.transforms.singlenode.edits.RowEdits;
-import dev.transforms.singlenode.read.StreamCountingFileIO;
+import dev.transforms.singlenode.internal.read.StreamCountingFileIO;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -6,13 +6,12 @@ import dev.transforms.api.Incremental;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.build.BuildListener;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.BuildRunner;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.plan.BuildPlan;
-import dev.transforms.runtime.validate.ReflectiveModels;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.Transforms;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.singlenode.arrow.ArrowRecords;
+import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -25,8 +24,6 @@ import java.util.NoSuchElementException;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
-import dev.transforms.singlenode.arrow.ArrowRecords;
-import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -63,14 +60,14 @@ public class SingleNodeEngineTest {
       Types.NestedField.optional(2, "name", Types.StringType.get()));
 
   @TempDir Path warehouse;
-  BuildRunner runner;
+  Transforms runner;
   Catalog catalog;
   Table source;
 
   @BeforeEach
   void setUp() {
-    runner = new BuildRunner(TransformsConfig.embedded(warehouse));
-    catalog = runner.catalogs().catalog("local");
+    runner = Transforms.open(TransformsConfig.embedded(warehouse));
+    catalog = runner.catalog("local");
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("src"));
     source = catalog.createTable(SOURCE, SCHEMA);
     append(source, 1, 2, 3);
@@ -130,7 +127,7 @@ public class SingleNodeEngineTest {
   }
 
   BuildReport build(Class<?> transforms) {
-    return runner.run(BuildPlan.of(ReflectiveModels.transformsOf(transforms)), BuildListener.NONE);
+    return runner.build(transforms);
   }
 
   static TransformResult only(BuildReport report) {

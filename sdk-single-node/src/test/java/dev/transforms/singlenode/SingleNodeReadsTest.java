@@ -7,12 +7,9 @@ import dev.transforms.api.ReadMode;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.build.BuildListener;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.BuildRunner;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.plan.BuildPlan;
-import dev.transforms.runtime.validate.ReflectiveModels;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.Transforms;
+import dev.transforms.runtime.TransformsConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,14 +29,14 @@ import org.junit.jupiter.api.io.TempDir;
 public class SingleNodeReadsTest {
 
   @TempDir Path warehouse;
-  BuildRunner runner;
+  Transforms runner;
   Catalog catalog;
   Table source;
 
   @BeforeEach
   void setUp() {
-    runner = new BuildRunner(TransformsConfig.embedded(warehouse));
-    catalog = runner.catalogs().catalog("local");
+    runner = Transforms.open(TransformsConfig.embedded(warehouse));
+    catalog = runner.catalog("local");
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("src"));
     source = catalog.createTable(SingleNodeEngineTest.SOURCE, SingleNodeEngineTest.SCHEMA);
     SingleNodeEngineTest.append(source, 1, 2, 3);
@@ -52,7 +49,7 @@ public class SingleNodeReadsTest {
   }
 
   BuildReport build(Class<?> transforms) {
-    return runner.run(BuildPlan.of(ReflectiveModels.transformsOf(transforms)), BuildListener.NONE);
+    return runner.build(transforms);
   }
 
   static List<Long> ids(VectorSchemaRoot root) {

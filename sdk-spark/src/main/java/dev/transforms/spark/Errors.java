@@ -1,10 +1,10 @@
 package dev.transforms.spark;
 
 import dev.transforms.api.TransformFailedException;
-import dev.transforms.runtime.catalog.ResolvedTable;
-import dev.transforms.runtime.engine.BoundOutput;
-import dev.transforms.runtime.engine.TransformRun;
-import dev.transforms.runtime.spec.DatasetKind;
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.internal.spec.DatasetKind;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

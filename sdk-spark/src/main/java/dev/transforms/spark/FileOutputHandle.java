@@ -2,11 +2,11 @@ package dev.transforms.spark;
 
 import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.catalog.ResolvedTable;
-import dev.transforms.runtime.engine.BoundOutput;
-import dev.transforms.runtime.engine.TransformRun;
-import dev.transforms.runtime.publish.CrashPoints;
-import dev.transforms.runtime.publish.FolderPublisher;
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.internal.publish.CrashPoints;
+import dev.transforms.runtime.internal.publish.FolderPublisher;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

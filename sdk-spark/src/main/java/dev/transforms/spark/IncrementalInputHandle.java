@@ -2,8 +2,8 @@ package dev.transforms.spark;
 
 import dev.transforms.api.ReadMode;
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.catalog.ResolvedTable;
-import dev.transforms.runtime.engine.BoundInput;
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.engine.BoundInput;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.OptionalLong;

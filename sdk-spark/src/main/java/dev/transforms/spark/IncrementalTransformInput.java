@@ -1,9 +1,9 @@
 package dev.transforms.spark;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.Input;
 import dev.transforms.api.ReadMode;
 import dev.transforms.api.TableInput;
-import dev.transforms.runtime.spec.Handle;
 import java.util.OptionalLong;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

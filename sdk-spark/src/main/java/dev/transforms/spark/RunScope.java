@@ -1,6 +1,6 @@
 package dev.transforms.spark;
 
-import dev.transforms.runtime.catalog.ResolvedTable;
+import dev.transforms.runtime.ResolvedTable;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.transforms.spark;
 
-import dev.transforms.runtime.build.CheckResult;
-import dev.transforms.runtime.engine.StagedOutput;
-import dev.transforms.runtime.path.DatasetPath;
-import dev.transforms.runtime.spec.CheckSpec;
+import dev.transforms.runtime.CheckResult;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.engine.StagedOutput;
+import dev.transforms.runtime.internal.spec.CheckSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

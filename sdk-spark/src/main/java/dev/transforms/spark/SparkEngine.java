@@ -2,15 +2,15 @@ package dev.transforms.spark;
 
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.engine.BoundOutput;
-import dev.transforms.runtime.engine.BuildEnvironment;
-import dev.transforms.runtime.engine.Engine;
-import dev.transforms.runtime.engine.TransformRun;
-import dev.transforms.runtime.spec.ParameterSpec;
+import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.internal.engine.BuildEnvironment;
+import dev.transforms.runtime.internal.engine.Engine;
+import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -202,8 +202,8 @@ final class SparkEngine implements Engine {
   }
 
   @Override
-  public List<dev.transforms.runtime.build.CheckResult> evaluate(TransformRun run,
-      dev.transforms.runtime.engine.StagedOutput output, List<dev.transforms.runtime.spec.CheckSpec> checks) {
+  public List<dev.transforms.runtime.CheckResult> evaluate(TransformRun run,
+      dev.transforms.runtime.internal.engine.StagedOutput output, List<dev.transforms.runtime.internal.spec.CheckSpec> checks) {
     return SparkChecks.evaluate(session, output, checks);
   }
 

@@ -1,8 +1,8 @@
 package dev.transforms.spark;
 
-import dev.transforms.runtime.engine.BuildEnvironment;
-import dev.transforms.runtime.engine.Engine;
-import dev.transforms.runtime.engine.EngineProvider;
+import dev.transforms.runtime.internal.engine.BuildEnvironment;
+import dev.transforms.runtime.internal.engine.Engine;
+import dev.transforms.runtime.internal.engine.EngineProvider;
 
 /**
  * The Spark engine, found by {@link java.util.ServiceLoader}: runs the transforms whose handles are

@@ -1,6 +1,6 @@
 package dev.transforms.spark;
 
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

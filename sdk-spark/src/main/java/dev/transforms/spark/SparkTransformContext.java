@@ -1,7 +1,7 @@
 package dev.transforms.spark;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.IncrementalTransformContext;
-import dev.transforms.runtime.spec.Handle;
 import org.apache.spark.sql.SparkSession;
 
 /**

@@ -1,8 +1,9 @@
 package dev.transforms.spark;
 
 import dev.transforms.api.DatasetNotFoundException;
-import dev.transforms.runtime.engine.BoundOutput;
-import dev.transforms.runtime.engine.TransformRun;
+import dev.transforms.api.SchemaMismatchException;
+import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.internal.engine.TransformRun;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

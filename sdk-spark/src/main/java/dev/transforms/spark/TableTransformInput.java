@@ -1,7 +1,7 @@
 package dev.transforms.spark;
 
+import dev.transforms.api.Handle;
 import dev.transforms.api.TableInput;
-import dev.transforms.runtime.spec.Handle;
 import java.time.Instant;
 import java.util.OptionalLong;
 import org.apache.spark.sql.Dataset;

@@ -1,7 +1,8 @@
 package dev.transforms.spark;
 
+import dev.transforms.api.Handle;
+import dev.transforms.api.SchemaMismatchException;
 import dev.transforms.api.TableOutput;
-import dev.transforms.runtime.spec.Handle;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 

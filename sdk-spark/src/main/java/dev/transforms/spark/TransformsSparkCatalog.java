@@ -1,7 +1,7 @@
 package dev.transforms.spark;
 
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.engine.BoundOutput;
+import dev.transforms.runtime.internal.engine.BoundOutput;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -2,11 +2,12 @@ package dev.transforms.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.api.SchemaMismatchException;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.TransformResult;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -14,8 +14,8 @@ import dev.transforms.api.checks.PrimaryKey;
 import dev.transforms.api.checks.RowCount;
 import dev.transforms.api.checks.Satisfies;
 import dev.transforms.api.checks.ValueRange;
-import dev.transforms.runtime.build.CheckResult;
-import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.CheckResult;
+import dev.transforms.runtime.TransformResult;
 import org.junit.jupiter.api.Test;
 
 /** Data expectations on Spark outputs, evaluated on the staging branch before publication. */
@@ -96,7 +96,7 @@ public class ExpectationsTest extends SparkTestBase {
     assertThat(result.checks().get(0).examples()).singleElement().asString().isEqualTo("[1,2]");
     assertThat(result.checks().get(2).examples()).singleElement().asString().contains("lost");
     // The output was created empty on main for this first build, and dropped when the build failed.
-    assertThat(runner.catalogs().catalog("local").tableExists(resolved(OUT).identifier())).isFalse();
+    assertThat(runner.catalog("local").tableExists(resolved(OUT).identifier())).isFalse();
   }
 
   @Test

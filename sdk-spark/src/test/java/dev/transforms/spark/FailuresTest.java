@@ -3,12 +3,13 @@ package dev.transforms.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.api.DatasetNotFoundException;
+import dev.transforms.api.SchemaMismatchException;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.incremental.IncrementalState;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.internal.incremental.IncrementalState;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeEach;

@@ -7,9 +7,9 @@ import dev.transforms.api.ReadMode;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.incremental.IncrementalState;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.internal.incremental.IncrementalState;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.incremental.IncrementalState;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.internal.incremental.IncrementalState;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.StreamSupport;
@@ -118,7 +118,7 @@ public class PublishProtocolTest extends SparkTestBase {
     seed();
     TransformResult result = run(Step.CTAS_THEN_THROW);
     assertThat(result.status()).isEqualTo(TransformResult.Status.FAILED);
-    assertThat(runner.catalogs().catalog("local").tableExists(resolved(OUT).identifier())).isFalse();
+    assertThat(runner.catalog("local").tableExists(resolved(OUT).identifier())).isFalse();
   }
 
   @Test

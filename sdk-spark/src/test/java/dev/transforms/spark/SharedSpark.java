@@ -1,6 +1,6 @@
 package dev.transforms.spark;
 
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,10 +2,11 @@ package dev.transforms.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.maintenance.MaintenanceOptions;
 import dev.transforms.runtime.maintenance.MaintenanceReport;
 import dev.transforms.runtime.maintenance.TableMaintenance;
-import dev.transforms.runtime.path.DatasetPath;
 import dev.transforms.spark.maintenance.SparkMaintenanceEngine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -120,8 +121,9 @@ class SparkMaintenanceTest extends SparkTestBase {
   }
 
   private MaintenanceReport maintain(MaintenanceOptions options, List<String> log) {
-    try (SparkMaintenanceEngine engine = new SparkMaintenanceEngine(spark)) {
-      return new TableMaintenance(runner.catalogs(), engine).maintain(PATH, options, log::add);
+    try (SparkMaintenanceEngine engine = new SparkMaintenanceEngine(spark);
+        Catalogs catalogs = new Catalogs(config)) {
+      return new TableMaintenance(catalogs, engine).maintain(PATH, options, log::add);
     }
   }
 

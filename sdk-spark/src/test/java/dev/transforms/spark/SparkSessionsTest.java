@@ -2,7 +2,7 @@ package dev.transforms.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

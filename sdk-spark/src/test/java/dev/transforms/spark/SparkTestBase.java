@@ -1,18 +1,11 @@
 package dev.transforms.spark;
 
-import dev.transforms.runtime.build.BuildListener;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.BuildRunner;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.catalog.ResolvedTable;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.path.DatasetPath;
-import dev.transforms.runtime.plan.BuildPlan;
-import dev.transforms.runtime.spec.TransformSpec;
-import dev.transforms.runtime.validate.ReflectiveModels;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.Transforms;
+import dev.transforms.runtime.TransformsConfig;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -29,14 +22,14 @@ abstract class SparkTestBase {
   Path dir;
 
   TransformsConfig config;
-  BuildRunner runner;
+  Transforms runner;
   SparkSession spark;
 
   @BeforeEach
   void startWarehouse() {
     config = TransformsConfig.embedded(dir.resolve("warehouse"));
-    runner = new BuildRunner(config);
-    runner.catalogs().catalog(TransformsConfig.DEFAULT_CATALOG); // creates the warehouse folder
+    runner = Transforms.open(config);
+    runner.catalog(TransformsConfig.DEFAULT_CATALOG); // creates the warehouse folder
     spark = SparkSessions.forBuild(SharedSpark.session(), config);
   }
 
@@ -47,9 +40,7 @@ abstract class SparkTestBase {
   }
 
   BuildReport build(Class<?>... classes) {
-    List<TransformSpec> specs = new ArrayList<>();
-    Arrays.stream(classes).forEach(c -> specs.addAll(ReflectiveModels.transformsOf(c)));
-    return runner.run(BuildPlan.of(specs), BuildListener.NONE);
+    return runner.build(classes);
   }
 
   static TransformResult only(BuildReport report) {
@@ -57,7 +48,7 @@ abstract class SparkTestBase {
   }
 
   ResolvedTable resolved(String path) {
-    return runner.resolver().resolve(DatasetPath.of(path));
+    return runner.resolve(path);
   }
 
   String id(String path) {
@@ -66,7 +57,7 @@ abstract class SparkTestBase {
 
   Table table(String path) {
     ResolvedTable resolved = resolved(path);
-    return runner.catalogs().catalog(resolved.catalog()).loadTable(resolved.identifier());
+    return runner.catalog(resolved.catalog()).loadTable(resolved.identifier());
   }
 
   long mainSnapshot(String path) {

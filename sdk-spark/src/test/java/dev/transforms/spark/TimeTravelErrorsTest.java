@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.TransformResult;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 

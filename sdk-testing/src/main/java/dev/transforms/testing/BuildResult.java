@@ -1,7 +1,7 @@
 package dev.transforms.testing;
 
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.TransformResult;
 
 /**
  * The outcome of a build in a test, with the checks tests make most.

@@ -1,6 +1,6 @@
 package dev.transforms.testing;
 
-import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.TransformResult;
 import org.assertj.core.api.AbstractAssert;
 
 /**

@@ -1,6 +1,6 @@
 package dev.transforms.testing;
 
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.spark.SparkSessions;
 import java.io.IOException;
 import java.io.UncheckedIOException;

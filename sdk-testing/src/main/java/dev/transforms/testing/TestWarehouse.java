@@ -1,16 +1,10 @@
 package dev.transforms.testing;
 
-import dev.transforms.runtime.build.BuildListener;
-import dev.transforms.runtime.build.BuildReport;
-import dev.transforms.runtime.build.BuildRunner;
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.ResolvedTable;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.path.DatasetPath;
-import dev.transforms.runtime.plan.BuildPlan;
-import dev.transforms.runtime.spec.DatasetKind;
-import dev.transforms.runtime.spec.TransformSpec;
-import dev.transforms.runtime.validate.ReflectiveModels;
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.Transforms;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildRunner;
+import dev.transforms.runtime.internal.catalog.Catalogs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,7 +58,7 @@ public final class TestWarehouse implements AutoCloseable {
 
   private final Path location;
   private final TransformsConfig config;
-  private final BuildRunner runner;
+  private final Transforms transforms;
   private Supplier<Object> sparkStarter = () -> SharedSpark.fallback().session();
   private Object sparkSession;
   /** The tables to drop on close, for a warehouse whose catalogs may outlive its folder; null otherwise. */
@@ -87,7 +81,7 @@ public final class TestWarehouse implements AutoCloseable {
   public TestWarehouse(TransformsConfig config) {
     this.location = config.warehouse();
     this.config = config;
-    this.runner = new BuildRunner(config);
+    this.transforms = Transforms.open(config);
   }
 
   /**
@@ -128,7 +122,7 @@ public final class TestWarehouse implements AutoCloseable {
    * @return its Iceberg catalog
    */
   public Catalog catalog(String path) {
-    return runner.catalogs().catalog(resolve(path).catalog());
+    return transforms.catalog(resolve(path).catalog());
   }
 
   /**
@@ -138,7 +132,7 @@ public final class TestWarehouse implements AutoCloseable {
    * @return the catalog table
    */
   public ResolvedTable resolve(String path) {
-    return runner.resolver().resolve(DatasetPath.of(path));
+    return transforms.resolve(path);
   }
 
   /**
@@ -267,7 +261,7 @@ public final class TestWarehouse implements AutoCloseable {
    * @return the build's result
    */
   public BuildResult build(Class<?>... transformClasses) {
-    return run(plan(transformClasses));
+    return run(Transforms.Selection.of(transformClasses));
   }
 
   /**
@@ -278,15 +272,7 @@ public final class TestWarehouse implements AutoCloseable {
    * @return the build's result
    */
   public BuildResult build(List<Class<?>> transformClasses, String... transforms) {
-    return run(plan(transformClasses.toArray(new Class<?>[0])).select(List.of(transforms)));
-  }
-
-  private static BuildPlan plan(Class<?>... transformClasses) {
-    List<TransformSpec> specs = new ArrayList<>();
-    for (Class<?> type : transformClasses) {
-      specs.addAll(ReflectiveModels.transformsOf(type));
-    }
-    return BuildPlan.of(specs);
+    return run(Transforms.Selection.of(transformClasses).only(List.of(transforms)));
   }
 
   /**
@@ -309,15 +295,13 @@ public final class TestWarehouse implements AutoCloseable {
     this.sparkStarter = starter;
   }
 
-  private BuildResult run(BuildPlan plan) {
-    if (plan.transforms().stream().anyMatch(t -> t.engine().equals("spark"))) {
+  private BuildResult run(Transforms.Selection selection) {
+    if (selection.engines().contains("spark")) {
       // The engine reuses a running session; without one it would start and stop Spark for this build.
       sparkStarter.get();
     }
-    remember(plan.transforms().stream().flatMap(t -> t.outputs().stream())
-        .filter(p -> p.kind().orElse(null) == DatasetKind.TABLE).map(p -> p.requirePath().toString()).toList());
-    BuildReport report = runner.run(plan, BuildListener.NONE);
-    return new BuildResult(report);
+    remember(selection.tableOutputs());
+    return new BuildResult(transforms.build(selection));
   }
 
   private void remember(List<String> paths) {
@@ -397,6 +381,6 @@ public final class TestWarehouse implements AutoCloseable {
       dev.transforms.spark.SparkSessions.closeCatalogs((org.apache.spark.sql.SparkSession) sparkSession,
           config.catalogs().keySet());
     }
-    runner.close();
+    transforms.close();
   }
 }

@@ -1,10 +1,10 @@
 package dev.transforms.testing;
 
-import dev.transforms.runtime.build.CauseChain;
-import dev.transforms.runtime.build.CheckResult;
-import dev.transforms.runtime.build.TransformResult;
-import dev.transforms.runtime.catalog.SecretMasker;
-import dev.transforms.runtime.publish.OutputWrites;
+import dev.transforms.runtime.CheckResult;
+import dev.transforms.runtime.OutputWrites;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.catalog.SecretMasker;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

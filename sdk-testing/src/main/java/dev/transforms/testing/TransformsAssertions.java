@@ -1,6 +1,6 @@
 package dev.transforms.testing;
 
-import dev.transforms.runtime.build.TransformResult;
+import dev.transforms.runtime.TransformResult;
 import org.apache.iceberg.Table;
 
 /** Entry points of the SDK's AssertJ assertions. */

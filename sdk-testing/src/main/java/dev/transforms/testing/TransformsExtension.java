@@ -1,7 +1,7 @@
 package dev.transforms.testing;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

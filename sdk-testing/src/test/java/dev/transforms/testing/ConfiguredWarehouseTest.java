@@ -7,7 +7,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;
 import dev.transforms.spark.TableTransformInput;

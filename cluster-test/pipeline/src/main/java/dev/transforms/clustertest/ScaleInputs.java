@@ -2,9 +2,9 @@ package dev.transforms.clustertest;
 
 import dev.transforms.examples.PartitionByDay;
 import dev.transforms.examples.SparkRowEdits;
-import dev.transforms.runtime.catalog.TableResolver;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.spark.SparkSessions;
 import java.nio.file.Path;
 import java.util.Optional;

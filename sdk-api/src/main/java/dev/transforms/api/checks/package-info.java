@@ -20,3 +20,9 @@
  * check at {@link Level#WARN} is reported and the output is published. See {@code docs/expectations.md}.
  */
 package dev.transforms.api.checks;
+
+import dev.transforms.api.checks.AllowedValues;
+import dev.transforms.api.checks.Level;
+import dev.transforms.api.checks.NotNull;
+import dev.transforms.api.checks.PrimaryKey;
+import dev.transforms.api.checks.RowCount;

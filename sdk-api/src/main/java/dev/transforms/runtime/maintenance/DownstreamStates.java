@@ -1,8 +1,8 @@
 package dev.transforms.runtime.maintenance;
 
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.incremental.IncrementalState;
-import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.incremental.IncrementalState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

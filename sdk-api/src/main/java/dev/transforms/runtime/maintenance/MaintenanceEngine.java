@@ -1,6 +1,6 @@
 package dev.transforms.runtime.maintenance;
 
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
 import org.apache.iceberg.Table;
 
 /**

@@ -1,9 +1,9 @@
 package dev.transforms.runtime.maintenance;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.TransformsConfig;
-import dev.transforms.runtime.path.DatasetPath;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;

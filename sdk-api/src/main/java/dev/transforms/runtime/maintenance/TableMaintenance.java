@@ -2,12 +2,12 @@ package dev.transforms.runtime.maintenance;
 
 import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.MaintenanceRefusedException;
-import dev.transforms.runtime.catalog.Catalogs;
-import dev.transforms.runtime.catalog.ResolvedTable;
-import dev.transforms.runtime.catalog.TableResolver;
-import dev.transforms.runtime.path.DatasetPath;
-import dev.transforms.runtime.publish.BuildLease;
-import dev.transforms.runtime.publish.StagingMarks;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.internal.publish.BuildLease;
+import dev.transforms.runtime.internal.publish.StagingMarks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

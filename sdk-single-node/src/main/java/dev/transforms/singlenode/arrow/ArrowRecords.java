@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.api.SchemaMismatchException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.api.SchemaMismatchException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -390,7 +391,7 @@ public final class ArrowSchemas {
       org.apache.iceberg.Schema tableSchema, org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
     List<String> differences = differences(tableSchema, arrowSchema);
     if (!differences.isEmpty()) {
-      throw new SchemaMismatchException("the table", differences);
+      throw mismatch("the table", differences);
     }
   }
 
@@ -426,7 +427,7 @@ public final class ArrowSchemas {
     List<String> differences = new ArrayList<>();
     compareStruct("", schema.asStruct(), arrowSchema.getFields(), false, differences);
     if (!differences.isEmpty()) {
-      throw new SchemaMismatchException("the Iceberg schema", differences);
+      throw mismatch("the Iceberg schema", differences);
     }
   }
 
@@ -640,5 +641,21 @@ public final class ArrowSchemas {
       default:
         return false;
     }
+  }
+
+  /**
+   * The error for Arrow data that does not fit a schema: the message lists every difference, one a line.
+   *
+   * @param context what was being written, for example {@code "table db.events"}
+   * @param differences every difference found, each naming its column; not empty
+   * @return the exception
+   */
+  static SchemaMismatchException mismatch(String context, List<String> differences) {
+    StringBuilder message = new StringBuilder("Arrow data does not match the schema of ").append(context).append(" (")
+        .append(differences.size()).append(differences.size() == 1 ? " difference" : " differences").append("):");
+    for (String difference : differences) {
+      message.append("\n  - ").append(difference);
+    }
+    return new SchemaMismatchException(message.toString(), differences);
   }
 }

@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.api.SchemaMismatchException;
 import dev.transforms.api.TransformsException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -155,7 +156,7 @@ public final class ArrowTableWriter implements Closeable {
     checkOpen();
     List<String> differences = ArrowSchemas.differences(schema, root.getSchema());
     if (!differences.isEmpty()) {
-      throw new SchemaMismatchException("table " + table.name(), differences);
+      throw ArrowSchemas.mismatch("table " + table.name(), differences);
     }
     Map<String, FieldVector> byName = new HashMap<>();
     for (FieldVector vector : root.getFieldVectors()) {

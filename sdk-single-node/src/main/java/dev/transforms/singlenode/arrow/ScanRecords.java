@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.arrow;
 
-import dev.transforms.singlenode.read.LiveRows;
+import dev.transforms.singlenode.internal.read.LiveRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

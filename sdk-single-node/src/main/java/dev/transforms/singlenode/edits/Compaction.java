@@ -1,8 +1,8 @@
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.runtime.maintenance.CompactionResult;
-import dev.transforms.singlenode.read.LiveRows;
-import dev.transforms.singlenode.threads.CallerRunsExecutor;
+import dev.transforms.singlenode.internal.read.LiveRows;
+import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.singlenode.parquet.ParquetRowCursor;
-import dev.transforms.singlenode.read.LiveRows;
-import dev.transforms.singlenode.threads.BackgroundThreads;
+import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;
+import dev.transforms.singlenode.internal.read.LiveRows;
+import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

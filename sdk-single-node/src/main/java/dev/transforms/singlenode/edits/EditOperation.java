@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.singlenode.threads.CallerRunsExecutor;
+import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

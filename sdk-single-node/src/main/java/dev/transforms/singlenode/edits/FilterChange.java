@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.singlenode.filter.SqlTruth;
 import java.util.List;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
@@ -8,13 +9,9 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Binder;
-import org.apache.iceberg.expressions.BoundPredicate;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.ExpressionVisitors;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.StrictMetricsEvaluator;
-import org.apache.iceberg.expressions.UnboundPredicate;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -50,58 +47,9 @@ final class FilterChange extends RowChange {
     this.allRowsMatch = new StrictMetricsEvaluator(schema, this.filter, true);
   }
 
-  /**
-   * Rewrites a filter so that Iceberg's evaluators give SQL's answer: NOT is pushed down to the
-   * predicates, then each predicate that compares a value gets an {@code notNull} guard on its
-   * term. Without NOT, a formula is true under three-valued logic exactly when it is true with
-   * unknown read as false, which is what the guard does.
-   */
+  /** The filter rewritten so that Iceberg's evaluators give SQL's answer; see {@link SqlTruth}. */
   static Expression nullsNeverMatch(Expression filter) {
-    return ExpressionVisitors.visit(
-        Expressions.rewriteNot(filter),
-        new ExpressionVisitors.ExpressionVisitor<Expression>() {
-          @Override
-          public Expression alwaysTrue() {
-            return Expressions.alwaysTrue();
-          }
-
-          @Override
-          public Expression alwaysFalse() {
-            return Expressions.alwaysFalse();
-          }
-
-          @Override
-          public Expression not(Expression result) {
-            return Expressions.not(result);
-          }
-
-          @Override
-          public Expression and(Expression left, Expression right) {
-            return Expressions.and(left, right);
-          }
-
-          @Override
-          public Expression or(Expression left, Expression right) {
-            return Expressions.or(left, right);
-          }
-
-          @Override
-          public <T> Expression predicate(BoundPredicate<T> pred) {
-            return pred;
-          }
-
-          @Override
-          public <T> Expression predicate(UnboundPredicate<T> pred) {
-            switch (pred.op()) {
-              case IS_NULL:
-              case NOT_NULL:
-              case IS_NAN:
-                return pred;
-              default:
-                return Expressions.and(Expressions.notNull(pred.term()), pred);
-            }
-          }
-        });
+    return SqlTruth.trueRowsOnly(filter);
   }
 
   @Override

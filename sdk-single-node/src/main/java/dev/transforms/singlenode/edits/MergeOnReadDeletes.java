@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.singlenode.read.LiveRows;
+import dev.transforms.singlenode.internal.read.LiveRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.iceberg.FileScanTask;

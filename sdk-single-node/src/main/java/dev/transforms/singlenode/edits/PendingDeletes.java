@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.singlenode.threads.BackgroundThreads;
+import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

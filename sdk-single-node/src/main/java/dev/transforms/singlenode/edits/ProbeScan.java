@@ -1,7 +1,7 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.singlenode.parquet.ParquetRowCursor;
-import dev.transforms.singlenode.read.LiveRows;
+import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;
+import dev.transforms.singlenode.internal.read.LiveRows;
 import java.util.List;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;

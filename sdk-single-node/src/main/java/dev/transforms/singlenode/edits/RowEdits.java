@@ -327,7 +327,7 @@ public final class RowEdits {
    *
    * @param data the rows; columns match the table's by name
    * @return the number of rows appended
-   * @throws dev.transforms.singlenode.arrow.SchemaMismatchException if the data's schema does not fit
+   * @throws dev.transforms.api.SchemaMismatchException if the data's schema does not fit
    *     the table's (the message lists every differing field)
    */
   public long append(VectorSchemaRoot data) {

@@ -31,7 +31,7 @@ public final class RowEditsTables {
   private static Configuration configuration() {
     Configuration conf = new Configuration();
     // avoid a chmod process per file written; see LocalWarehouseFileSystem
-    conf.set("fs.file.impl", dev.transforms.runtime.catalog.LocalWarehouseFileSystem.class.getName());
+    conf.set("fs.file.impl", dev.transforms.runtime.internal.catalog.LocalWarehouseFileSystem.class.getName());
     conf.setBoolean("fs.file.impl.disable.cache", true);
     return conf;
   }

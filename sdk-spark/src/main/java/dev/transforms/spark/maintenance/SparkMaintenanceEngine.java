@@ -1,6 +1,6 @@
 package dev.transforms.spark.maintenance;
 
-import dev.transforms.runtime.catalog.TransformsConfig;
+import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.maintenance.CompactionResult;
 import dev.transforms.runtime.maintenance.MaintenanceEngine;
 import dev.transforms.spark.SparkSessions;

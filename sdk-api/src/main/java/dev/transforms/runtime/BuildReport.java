@@ -1,0 +1,74 @@
+package dev.transforms.runtime;
+
+import dev.transforms.runtime.OutputWrites;
+import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.catalog.SecretMasker;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The outcome of a build: one result per planned transform, in the order they ran.
+ *
+ * @param buildId the build's identifier
+ * @param results one result per transform
+ * @param duration the whole build's duration
+ */
+public record BuildReport(String buildId, List<TransformResult> results, Duration duration) {
+
+  /**
+   * Whether every transform succeeded.
+   *
+   * @return {@code true} when nothing failed or was skipped
+   */
+  public boolean succeeded() {
+    return results.stream().allMatch(r -> r.status() == TransformResult.Status.SUCCEEDED);
+  }
+
+  /**
+   * The result of one transform.
+   *
+   * @param transform a transform name
+   * @return its result, if it was planned
+   */
+  public Optional<TransformResult> result(String transform) {
+    return results.stream().filter(r -> r.transform().equals(transform)).findFirst();
+  }
+
+  /**
+   * The report as a text table, one line per transform and one per output, as the command line
+   * prints it. A failure shows its error and every cause, one line each ({@link CauseChain}).
+   *
+   * @return the formatted report
+   */
+  public String format() {
+    StringBuilder out = new StringBuilder();
+    out.append(String.format("Build %s: %s in %s%n", buildId, succeeded() ? "SUCCEEDED" : "FAILED", seconds(duration)));
+    for (TransformResult result : results) {
+      out.append(String.format("  %-9s %-40s %-11s %-11s %8s  %s%n", result.status(), result.transform(),
+          result.engine(), result.status() == TransformResult.Status.SKIPPED ? "-"
+              : result.incremental() ? "incremental" : "full",
+          seconds(result.duration()), result.reason()));
+      result.recovery().forEach(line -> out.append("      recovered: ").append(line).append('\n'));
+      for (OutputWrites output : result.outputs()) {
+        out.append(String.format("      -> %s (%s): +%d rows, -%d rows, %d files, %d snapshots, snapshot %s%s%n",
+            output.path(), output.identifier(), output.rowsAdded(), output.rowsDeleted(), output.filesAdded(),
+            output.snapshots(), output.snapshotId().isPresent() ? Long.toString(output.snapshotId().getAsLong()) : "none",
+            output.created() ? ", created" : ""));
+      }
+      long passed = result.checks().stream().filter(c -> c.outcome() == CheckResult.Outcome.PASSED).count();
+      if (passed > 0) {
+        out.append("      checks: ").append(passed).append(" passed\n");
+      }
+      result.checks().stream().filter(c -> c.outcome() != CheckResult.Outcome.PASSED)
+          .forEach(c -> out.append("      check ").append(c.describe()).append('\n'));
+      result.error().ifPresent(e -> out.append(CauseChain.of(e, SecretMasker.allLoaded())
+          .format("      error: ", "        ")));
+    }
+    return out.toString();
+  }
+
+  private static String seconds(Duration duration) {
+    return String.format("%.2fs", duration.toNanos() / 1e9);
+  }
+}

@@ -1,0 +1,26 @@
+package dev.transforms.runtime;
+
+import dev.transforms.runtime.DatasetPath;
+import java.util.OptionalLong;
+
+/**
+ * What one build wrote to one output, summed over the snapshots it published.
+ *
+ * @param path the output's dataset path
+ * @param identifier the table written, as {@code catalog.namespace.table}
+ * @param rowsAdded rows added (the {@code added-records} of the published snapshots)
+ * @param rowsDeleted rows deleted ({@code deleted-records})
+ * @param filesAdded data files added ({@code added-data-files})
+ * @param snapshots snapshots published
+ * @param snapshotId the output's {@code main} snapshot after publishing; empty if it has none
+ * @param created whether this build created the table
+ */
+public record OutputWrites(
+    DatasetPath path,
+    String identifier,
+    long rowsAdded,
+    long rowsDeleted,
+    long filesAdded,
+    int snapshots,
+    OptionalLong snapshotId,
+    boolean created) {}

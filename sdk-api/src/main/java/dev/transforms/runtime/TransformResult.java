@@ -1,0 +1,65 @@
+package dev.transforms.runtime;
+
+import dev.transforms.runtime.OutputWrites;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What happened to one transform in a build.
+ *
+ * @param transform the transform's name
+ * @param engine the engine that ran it
+ * @param status whether it succeeded, failed or was skipped
+ * @param incremental whether it ran incrementally
+ * @param reason why the build was full (or incremental), or why it was skipped
+ * @param outputs what was written to each output; empty unless it succeeded
+ * @param duration how long it took, resolution and publication included
+ * @param error the failure, when it failed
+ * @param recovery what the build did first to put the outputs in order after builds that died (a
+ *     publication finished, a dead build's branch or unpublished table removed), one line each
+ * @param checks how the data expectations on its outputs came out, output by output; empty when none
+ *     were declared or the transform failed before they were evaluated
+ */
+public record TransformResult(
+    String transform,
+    String engine,
+    Status status,
+    boolean incremental,
+    String reason,
+    List<OutputWrites> outputs,
+    Duration duration,
+    Optional<Throwable> error,
+    List<String> recovery,
+    List<CheckResult> checks) {
+
+  /**
+   * Copies the lists so the result stays immutable.
+   *
+   * @param transform the transform's name
+   * @param engine the engine that ran it
+   * @param status the outcome
+   * @param incremental whether it ran incrementally
+   * @param reason why full, incremental or skipped
+   * @param outputs what was written to each output
+   * @param duration how long it took
+   * @param error the failure, when it failed
+   * @param recovery what was done after builds that died
+   * @param checks how the checks came out
+   */
+  public TransformResult {
+    outputs = List.copyOf(outputs);
+    recovery = List.copyOf(recovery);
+    checks = List.copyOf(checks);
+  }
+
+  /** The outcome of a transform. */
+  public enum Status {
+    /** It ran and its outputs were published. */
+    SUCCEEDED,
+    /** It failed; none of its writes were published. */
+    FAILED,
+    /** It did not run, because a transform upstream of it failed. */
+    SKIPPED
+  }
+}

@@ -1,0 +1,261 @@
+package dev.transforms.runtime;
+
+import dev.transforms.runtime.internal.build.BuildRunner;
+import dev.transforms.runtime.internal.discovery.TransformIndex;
+import dev.transforms.runtime.internal.engine.EngineProvider;
+import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.internal.spec.DatasetKind;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.internal.validate.ReflectiveModels;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * Builds transforms from Java: what the command line's {@code transforms build}, the testing kit and
+ * the SDK's own tests call. An instance owns the catalogs of one configuration and the engines it
+ * starts, and closes them.
+ *
+ * <pre>{@code
+ * try (Transforms transforms = Transforms.open(TransformsConfig.embedded(Path.of("warehouse")))) {
+ *   BuildReport report = transforms.build(RowUpdates.class, DailyTotals.class);
+ *   report.results().forEach(r -> System.out.println(r.transform() + " " + r.status()));
+ * }
+ * }</pre>
+ *
+ * <p>A build validates the transforms' declarations, orders them by their datasets, starts the
+ * catalogs they use (failing before anything is written when one cannot be reached or written), and
+ * runs them: see {@link #build(Selection)}.
+ */
+public final class Transforms implements AutoCloseable {
+
+  private final BuildRunner runner;
+
+  private Transforms(BuildRunner runner) {
+    this.runner = runner;
+  }
+
+  /**
+   * Opens a configuration's catalogs for builds; engines are found on the class path.
+   *
+   * @param config the configuration
+   * @return the builder of that configuration, to close when done
+   */
+  public static Transforms open(TransformsConfig config) {
+    return new Transforms(new BuildRunner(Objects.requireNonNull(config, "config")));
+  }
+
+  /**
+   * Opens a configuration with the given engines instead of those found on the class path, for tests
+   * and benchmarks of the runtime itself.
+   *
+   * @param config the configuration
+   * @param loader the class loader engines and transforms come from; null for the context class loader
+   * @param engines the engines
+   * @return the builder, to close when done
+   */
+  public static Transforms open(TransformsConfig config, ClassLoader loader, List<EngineProvider> engines) {
+    return new Transforms(new BuildRunner(Objects.requireNonNull(config, "config"), loader, engines));
+  }
+
+  /**
+   * Builds every transform of some classes, in dependency order.
+   *
+   * @param transformClasses classes holding {@code @Transform} methods
+   * @return the report; a failed transform is in it, not thrown
+   * @throws dev.transforms.api.InvalidTransformException if a declaration is invalid
+   * @throws dev.transforms.api.PlanException if the transforms cannot be ordered
+   */
+  public BuildReport build(Class<?>... transformClasses) {
+    return build(Selection.of(transformClasses));
+  }
+
+  /**
+   * Builds a selection of transforms.
+   *
+   * @param selection which transforms, and who hears the progress
+   * @return the report; a failed transform is in it, not thrown
+   * @throws dev.transforms.api.InvalidTransformException if a declaration is invalid
+   * @throws dev.transforms.api.PlanException if the transforms cannot be ordered, or a name given
+   *     matches none or several
+   */
+  public BuildReport build(Selection selection) {
+    BuildPlan plan = selection.plan();
+    startCatalogs(plan);
+    selection.listener.planned(plan.transforms().stream().map(TransformSpec::name).toList());
+    return runner.run(plan, selection.listener);
+  }
+
+  /**
+   * The catalog table a dataset path resolves to under this configuration.
+   *
+   * @param path a dataset path, such as {@code /Examples/iceberg/row-updates}
+   * @return the resolved table
+   * @throws dev.transforms.api.InvalidPathException if the path is malformed or no mount holds it
+   */
+  public ResolvedTable resolve(String path) {
+    return runner.resolver().resolve(DatasetPath.of(path));
+  }
+
+  /**
+   * A catalog of this configuration, started on first use.
+   *
+   * @param name the catalog's name in the configuration
+   * @return the catalog
+   * @throws dev.transforms.api.ConfigurationException if there is no such catalog or it cannot start
+   */
+  public Catalog catalog(String name) {
+    return runner.catalogs().catalog(name);
+  }
+
+  /**
+   * The configuration.
+   *
+   * @return the configuration
+   */
+  public TransformsConfig config() {
+    return runner.catalogs().config();
+  }
+
+  /** Closes the catalogs and stops the engines this instance started. */
+  @Override
+  public void close() {
+    runner.close();
+  }
+
+  /** Starts every catalog the plan reads or writes, and checks the ones it writes to accept writes. */
+  private void startCatalogs(BuildPlan plan) {
+    Set<String> names = new TreeSet<>();
+    for (TransformSpec spec : plan.transforms()) {
+      for (ParameterSpec p : spec.inputs()) {
+        names.add(runner.resolver().resolve(p.requirePath()).catalog());
+      }
+      for (ParameterSpec p : spec.outputs()) {
+        names.add(runner.resolver().resolve(p.requirePath()).catalog());
+      }
+    }
+    for (String name : names) {
+      runner.catalogs().checkWritable(name);
+      runner.catalogs().catalog(name);
+    }
+  }
+
+  /**
+   * Which transforms a build runs: those of some classes, or those the annotation processor indexed
+   * on a class path; all of them, or some by name with everything upstream of them.
+   */
+  public static final class Selection {
+    private final List<TransformSpec> transforms;
+    private final List<String> names;
+    private final BuildListener listener;
+
+    private Selection(List<TransformSpec> transforms, List<String> names, BuildListener listener) {
+      this.transforms = List.copyOf(transforms);
+      this.names = List.copyOf(names);
+      this.listener = listener;
+    }
+
+    /**
+     * Every transform of some classes, validated from their methods.
+     *
+     * @param transformClasses classes holding {@code @Transform} methods
+     * @return the selection
+     * @throws dev.transforms.api.InvalidTransformException if a declaration is invalid
+     */
+    public static Selection of(Class<?>... transformClasses) {
+      return of(Arrays.asList(transformClasses));
+    }
+
+    /**
+     * Every transform of some classes, validated from their methods.
+     *
+     * @param transformClasses classes holding {@code @Transform} methods
+     * @return the selection
+     * @throws dev.transforms.api.InvalidTransformException if a declaration is invalid
+     */
+    public static Selection of(Collection<Class<?>> transformClasses) {
+      List<TransformSpec> specs = new ArrayList<>();
+      for (Class<?> type : transformClasses) {
+        specs.addAll(ReflectiveModels.transformsOf(Objects.requireNonNull(type, "transform class")));
+      }
+      return new Selection(specs, List.of(), BuildListener.NONE);
+    }
+
+    /**
+     * Every transform the SDK's annotation processor indexed on a class path, and those of more
+     * classes named.
+     *
+     * @param loader the class path
+     * @param moreClasses names of more classes holding {@code @Transform} methods
+     * @return the selection
+     */
+    public static Selection indexed(ClassLoader loader, Collection<String> moreClasses) {
+      List<TransformSpec> specs = new ArrayList<>(TransformIndex.discover(loader));
+      List<String> known = specs.stream().map(s -> s.method().getDeclaringClass().getName()).toList();
+      specs.addAll(TransformIndex.ofClasses(loader, moreClasses.stream().filter(c -> !known.contains(c)).toList()));
+      return new Selection(specs, List.of(), BuildListener.NONE);
+    }
+
+    /**
+     * Only the named transforms and everything upstream of them.
+     *
+     * @param transformNames names (or {@code com.example.Class.method} for a name two transforms
+     *     share); none for all
+     * @return a new selection
+     */
+    public Selection only(Collection<String> transformNames) {
+      return new Selection(transforms, List.copyOf(transformNames), listener);
+    }
+
+    /**
+     * Who hears the build's progress.
+     *
+     * @param progress the listener
+     * @return a new selection
+     */
+    public Selection listener(BuildListener progress) {
+      return new Selection(transforms, names, Objects.requireNonNull(progress, "listener"));
+    }
+
+    /**
+     * The transforms selected, in the order a build runs them.
+     *
+     * @return their names
+     * @throws dev.transforms.api.PlanException if they cannot be ordered
+     */
+    public List<String> transforms() {
+      return plan().transforms().stream().map(TransformSpec::name).toList();
+    }
+
+    /**
+     * The engines the selected transforms run on, such as {@code spark} and {@code single-node}.
+     *
+     * @return the engines' names, each once
+     * @throws dev.transforms.api.PlanException if the transforms cannot be ordered
+     */
+    public Set<String> engines() {
+      return new TreeSet<>(plan().transforms().stream().map(TransformSpec::engine).toList());
+    }
+
+    /**
+     * The dataset paths of the tables the selected transforms write.
+     *
+     * @return the paths, in build order
+     * @throws dev.transforms.api.PlanException if the transforms cannot be ordered
+     */
+    public List<String> tableOutputs() {
+      return plan().transforms().stream().flatMap(t -> t.outputs().stream())
+          .filter(p -> p.kind().orElse(null) == DatasetKind.TABLE).map(p -> p.requirePath().toString()).toList();
+    }
+
+    BuildPlan plan() {
+      return names.isEmpty() ? BuildPlan.of(transforms) : BuildPlan.of(transforms, names);
+    }
+  }
+}

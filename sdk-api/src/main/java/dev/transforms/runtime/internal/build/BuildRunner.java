@@ -1,0 +1,354 @@
+package dev.transforms.runtime.internal.build;
+
+import dev.transforms.api.DatasetNotFoundException;
+import dev.transforms.api.IncrementalRequiredException;
+import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.BuildListener;
+import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.CheckResult;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.OutputWrites;
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.internal.engine.BoundInput;
+import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.internal.engine.BuildEnvironment;
+import dev.transforms.runtime.internal.engine.Engine;
+import dev.transforms.runtime.internal.engine.EngineProvider;
+import dev.transforms.runtime.internal.engine.EngineRegistry;
+import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.internal.incremental.IncrementalDecider;
+import dev.transforms.runtime.internal.incremental.IncrementalDecision;
+import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.internal.publish.BuildRecovery;
+import dev.transforms.runtime.internal.publish.CrashPoints;
+import dev.transforms.runtime.internal.publish.OutputPublisher;
+import dev.transforms.runtime.internal.spec.DatasetKind;
+import dev.transforms.runtime.internal.spec.IncrementalSpec;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+
+/**
+ * Runs a planned build: for each transform in dependency order, resolves its paths, loads its tables,
+ * decides whether it runs incrementally, stages its outputs, has its engine invoke it, and publishes
+ * its outputs, or discards everything it wrote if it fails.
+ *
+ * <p>A failed transform does not stop the build: transforms downstream of it are skipped, the others
+ * run. This is the one code path behind the command line and the testing kit.
+ */
+public final class BuildRunner implements AutoCloseable {
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final TransformsConfig config;
+  private final Catalogs catalogs;
+  private final TableResolver resolver;
+  private final ClassLoader loader;
+  private final List<EngineProvider> providers;
+
+  /**
+   * Creates a runner whose engines are found on the context class loader.
+   *
+   * @param config the configuration
+   */
+  public BuildRunner(TransformsConfig config) {
+    this(config, Thread.currentThread().getContextClassLoader(), null);
+  }
+
+  /**
+   * Creates a runner with explicit engines, for tests and embedding.
+   *
+   * @param config the configuration
+   * @param loader the class loader to find engines with, when {@code providers} is null
+   * @param providers the engines to use, or {@code null} to find them with {@link java.util.ServiceLoader}
+   */
+  public BuildRunner(TransformsConfig config, ClassLoader loader, List<EngineProvider> providers) {
+    this.config = config;
+    this.catalogs = new Catalogs(config);
+    this.resolver = new TableResolver(config);
+    this.loader = loader;
+    this.providers = providers;
+  }
+
+  /**
+   * The catalogs this runner writes through.
+   *
+   * @return the catalogs
+   */
+  public Catalogs catalogs() {
+    return catalogs;
+  }
+
+  /**
+   * The resolver of dataset paths.
+   *
+   * @return the resolver
+   */
+  public TableResolver resolver() {
+    return resolver;
+  }
+
+  /**
+   * Runs a build.
+   *
+   * @param plan the transforms, in dependency order
+   * @param listener hears progress
+   * @return the report
+   */
+  public BuildReport run(BuildPlan plan, BuildListener listener) {
+    long start = System.nanoTime();
+    String buildId = HexFormat.of().formatHex(randomBytes());
+    BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver);
+    List<TransformResult> results = new ArrayList<>();
+    Set<String> failed = new HashSet<>();
+    List<TransformSpec> transforms = plan.transforms();
+    try (EngineRegistry engines = providers == null ? new EngineRegistry(environment, loader)
+        : new EngineRegistry(environment, providers)) {
+      for (int i = 0; i < transforms.size(); i++) {
+        TransformSpec spec = transforms.get(i);
+        listener.started(spec.name(), i + 1, transforms.size());
+        Optional<String> failedUpstream = plan.upstreamOf(spec.name()).stream().filter(failed::contains).findFirst();
+        TransformResult result;
+        if (failedUpstream.isPresent()) {
+          result = new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SKIPPED, false,
+              "skipped: upstream transform " + failedUpstream.get() + " did not succeed", List.of(), Duration.ZERO,
+              Optional.empty(), List.of(), List.of());
+        } else {
+          result = runOne(environment, engines, spec);
+        }
+        if (result.status() != TransformResult.Status.SUCCEEDED) {
+          failed.add(spec.name());
+        }
+        results.add(result);
+        listener.finished(result, i + 1, transforms.size());
+      }
+    }
+    return new BuildReport(buildId, results, Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  private static byte[] randomBytes() {
+    byte[] bytes = new byte[6];
+    RANDOM.nextBytes(bytes);
+    return bytes;
+  }
+
+  private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec) {
+    long start = System.nanoTime();
+    OutputPublisher publisher = null;
+    IncrementalDecision decision = IncrementalDecision.full("");
+    List<String> notes = List.of();
+    List<CheckResult> checks = List.of();
+    try {
+      Engine engine = engines.engineFor(spec);
+      List<LoadedInput> loaded = loadInputs(spec);
+      List<BoundOutput> outputs = loadOutputs(spec);
+
+      // What dead builds left on the outputs goes first: their branches, or the rest of their publication.
+      BuildRecovery.Result recovery = BuildRecovery.recover(spec.name(), environment.buildId(), staged(outputs));
+      notes = recovery.notes();
+      if (!recovery.dropped().isEmpty()) {
+        outputs = loadOutputs(spec);
+      }
+
+      // Decide from what the outputs remember of the last build and how the inputs changed since.
+      Map<DatasetPath, Table> inputTables = new LinkedHashMap<>();
+      Map<DatasetPath, OptionalLong> current = new LinkedHashMap<>();
+      for (LoadedInput input : loaded) {
+        input.table().ifPresent(t -> {
+          inputTables.put(input.parameter().requirePath(), t);
+          current.put(input.parameter().requirePath(), input.snapshot());
+        });
+      }
+      Map<DatasetPath, Table> existingOutputs = new LinkedHashMap<>();
+      outputs.forEach(o -> o.existing().ifPresent(t -> existingOutputs.put(o.parameter().requirePath(), t)));
+      int outputTables = (int) outputs.stream().filter(o -> o.fileLocation().isEmpty()).count();
+      IncrementalDecider.StoredState stored = IncrementalDecider.storedState(spec.name(), existingOutputs, outputTables);
+      decision = IncrementalDecider.decide(spec, stored, inputTables, current);
+      Optional<IncrementalSpec> options = spec.incremental();
+      if (options.isPresent() && options.get().requireIncremental() && !decision.incremental()
+          && stored.state().isPresent()) {
+        throw new IncrementalRequiredException("Transform " + spec.name()
+            + " requires an incremental build, but this build must be full: " + decision.reason());
+      }
+      List<BoundInput> inputs = bindInputs(spec, loaded, stored, decision);
+      IncrementalState state = new IncrementalState(spec.name(),
+          options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), current);
+
+      publisher = OutputPublisher.stage(spec.name(), environment.buildId(), staged(outputs));
+      Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
+      TransformRun run = new TransformRun(environment, spec, target, inputs, outputs, decision, publisher,
+          IncrementalState.provenance(spec.name(), environment.buildId()));
+      engine.run(run);
+      CrashPoints.reached("run.returned");
+      checks = OutputAudit.audit(engine, run, publisher.publishedSnapshots());
+      OutputAudit.enforce(spec.name(), checks);
+      OutputPublisher publishing = publisher;
+      publisher = null;
+      notes = withEngineNotes(notes, publishing);
+      List<OutputWrites> writes = publishing.publish(state, OutputAudit.properties(checks));
+      return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
+          decision.incremental(), decision.reason(), writes, Duration.ofNanos(System.nanoTime() - start),
+          Optional.empty(), notes, checks);
+    } catch (RuntimeException | LinkageError e) {
+      if (publisher != null) {
+        notes = withEngineNotes(notes, publisher);
+        publisher.discard();
+      }
+      return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, decision.incremental(),
+          decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes,
+          checks);
+    }
+  }
+
+  private static List<String> withEngineNotes(List<String> notes, OutputPublisher publisher) {
+    List<String> all = new ArrayList<>(notes);
+    all.addAll(publisher.recoveryNotes());
+    return all;
+  }
+
+  /** Resolves and loads every input, pinning each table's current snapshot. */
+  private List<LoadedInput> loadInputs(TransformSpec spec) {
+    List<LoadedInput> loaded = new ArrayList<>();
+    for (ParameterSpec parameter : spec.inputs()) {
+      ResolvedTable resolved = resolver.resolve(parameter.requirePath());
+      Optional<Table> table = loadInput(spec, parameter, resolved, catalogs.catalog(resolved.catalog()));
+      Optional<Path> files = table.isPresent() ? Optional.empty() : Optional.of(fileLocation(spec, parameter));
+      OptionalLong snapshot = table.map(BuildRunner::currentSnapshot).orElse(OptionalLong.empty());
+      loaded.add(new LoadedInput(parameter, resolved, table, files, snapshot));
+    }
+    return loaded;
+  }
+
+  /** Resolves every output and loads the tables that exist; creates the namespaces of those that do not. */
+  private List<BoundOutput> loadOutputs(TransformSpec spec) {
+    List<BoundOutput> outputs = new ArrayList<>();
+    for (ParameterSpec parameter : spec.outputs()) {
+      ResolvedTable resolved = resolver.resolve(parameter.requirePath());
+      if (parameter.kind().orElseThrow() == DatasetKind.FILES) {
+        outputs.add(new BoundOutput(parameter, resolved, Optional.empty(),
+            Optional.of(config.filesRoot().resolve(relative(parameter.requirePath())))));
+        continue;
+      }
+      Catalog catalog = catalogs.catalog(resolved.catalog());
+      Table existing = loadIfExists(catalog, resolved);
+      if (existing == null) {
+        Catalogs.createNamespaceIfMissing(catalog, resolved.identifier().namespace());
+      }
+      outputs.add(new BoundOutput(parameter, resolved, Optional.ofNullable(existing), Optional.empty()));
+    }
+    return outputs;
+  }
+
+  /** Completes the inputs with what the last build consumed and whether they read added rows only. */
+  private static List<BoundInput> bindInputs(TransformSpec spec, List<LoadedInput> loaded,
+      IncrementalDecider.StoredState stored, IncrementalDecision decision) {
+    List<BoundInput> inputs = new ArrayList<>();
+    for (LoadedInput input : loaded) {
+      DatasetPath path = input.parameter().requirePath();
+      OptionalLong stamped = stored.previousSnapshot(path);
+      // The snapshot the last build consumed is "previous" only while it still exists.
+      boolean exists = stamped.isPresent()
+          && input.table().map(t -> t.snapshot(stamped.getAsLong()) != null).orElse(false);
+      boolean snapshotInput = spec.incremental().map(o -> o.snapshotInputs().contains(path)).orElse(false);
+      inputs.add(new BoundInput(input.parameter(), input.resolved(), input.table(), input.files(), input.snapshot(),
+          exists ? stamped : OptionalLong.empty(), decision.incremental() && !snapshotInput));
+    }
+    return inputs;
+  }
+
+  private List<OutputPublisher.Output> staged(List<BoundOutput> outputs) {
+    List<OutputPublisher.Output> staged = new ArrayList<>();
+    for (BoundOutput output : outputs) {
+      if (output.fileLocation().isEmpty()) {
+        staged.add(new OutputPublisher.Output(output.parameter().requirePath(), output.resolved(),
+            catalogs.catalog(output.resolved().catalog()), output.existing().orElse(null)));
+      }
+    }
+    return staged;
+  }
+
+  private Throwable masked(Throwable e) {
+    return CauseChain.masked(e, config.masker());
+  }
+
+  private Optional<Table> loadInput(TransformSpec spec, ParameterSpec parameter, ResolvedTable resolved,
+      Catalog catalog) {
+    try {
+      return Optional.of(catalog.loadTable(resolved.identifier()));
+    } catch (NoSuchTableException e) {
+      if (parameter.kind().orElseThrow() == DatasetKind.FILES) {
+        return Optional.empty();
+      }
+      throw new DatasetNotFoundException("Input " + parameter.requirePath() + " of transform " + spec.name()
+          + " does not exist: no table " + resolved.sparkIdentifier() + " in catalog '" + resolved.catalog()
+          + "'. Build its producer first, or check the mounts in " + TransformsConfig.FILE_NAME);
+    }
+  }
+
+  private static Table loadIfExists(Catalog catalog, ResolvedTable resolved) {
+    try {
+      return catalog.loadTable(resolved.identifier());
+    } catch (NoSuchTableException e) {
+      return null;
+    }
+  }
+
+  private Path fileLocation(TransformSpec spec, ParameterSpec parameter) {
+    Path location = config.filesRoot().resolve(relative(parameter.requirePath()));
+    if (!Files.exists(location)) {
+      throw new DatasetNotFoundException("Input " + parameter.requirePath() + " of transform " + spec.name()
+          + " does not exist: it is neither a table (" + resolver.resolve(parameter.requirePath()).sparkIdentifier()
+          + ") nor files under " + location);
+    }
+    return location;
+  }
+
+  private static String relative(DatasetPath path) {
+    return String.join("/", path.segments());
+  }
+
+  private static OptionalLong currentSnapshot(Table table) {
+    Snapshot snapshot = table.currentSnapshot();
+    return snapshot == null ? OptionalLong.empty() : OptionalLong.of(snapshot.snapshotId());
+  }
+
+  private static Object instantiate(TransformSpec spec) {
+    try {
+      return spec.method().getDeclaringClass().getConstructor().newInstance();
+    } catch (ReflectiveOperationException e) {
+      throw new TransformsException("Cannot create " + spec.method().getDeclaringClass().getName()
+          + " to run transform " + spec.name() + ": " + e, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    catalogs.close();
+  }
+
+  /** An input resolved and loaded, before the incremental decision completes its binding. */
+  private record LoadedInput(ParameterSpec parameter, ResolvedTable resolved, Optional<Table> table,
+      Optional<Path> files, OptionalLong snapshot) {}
+}

@@ -1,0 +1,42 @@
+package dev.transforms.runtime.internal.engine;
+
+import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.spec.DatasetKind;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.iceberg.Table;
+
+/**
+ * An input parameter bound to its dataset for one build.
+ *
+ * @param parameter the validated parameter
+ * @param resolved the catalog table the path resolves to
+ * @param table the loaded Iceberg table; empty for a file dataset
+ * @param fileLocation the folder of a file dataset; empty for a table
+ * @param currentSnapshotId the snapshot this build reads, pinned when the transform starts; empty for
+ *     a table without snapshots or a file dataset
+ * @param previousSnapshotId the snapshot this transform's last successful build consumed; empty on the
+ *     first build or when that snapshot no longer exists
+ * @param readsAdded whether {@code ADDED} reads return only rows appended after
+ *     {@code previousSnapshotId} (an incremental build, not a snapshot input)
+ */
+public record BoundInput(
+    ParameterSpec parameter,
+    ResolvedTable resolved,
+    Optional<Table> table,
+    Optional<Path> fileLocation,
+    OptionalLong currentSnapshotId,
+    OptionalLong previousSnapshotId,
+    boolean readsAdded) {
+
+  /**
+   * Whether this input is an Iceberg table or plain files.
+   *
+   * @return the dataset kind
+   */
+  public DatasetKind kind() {
+    return table.isPresent() ? DatasetKind.TABLE : DatasetKind.FILES;
+  }
+}

@@ -1,0 +1,25 @@
+package dev.transforms.runtime.internal.engine;
+
+/**
+ * Plugs an engine into the runtime. Implementations are found with {@link java.util.ServiceLoader}
+ * (list the class in {@code META-INF/services/dev.transforms.runtime.internal.engine.EngineProvider}), so
+ * {@code sdk-api} knows no engine.
+ */
+public interface EngineProvider {
+
+  /**
+   * The engine's name, as handle types name it in {@code @Handle(engine = ...)}.
+   *
+   * @return the engine name, such as {@code spark} or {@code single-node}
+   */
+  String name();
+
+  /**
+   * Starts the engine for one build. Called once per build, when the first transform that needs this
+   * engine is about to run; the engine is closed when the build ends.
+   *
+   * @param build what the build shares with its engines: configuration, catalogs, build id
+   * @return the started engine
+   */
+  Engine start(BuildEnvironment build);
+}

@@ -1,0 +1,83 @@
+package dev.transforms.runtime.internal.engine;
+
+import dev.transforms.api.EngineNotFoundException;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+/**
+ * The engines of one build: found with {@link ServiceLoader}, each started when the first transform
+ * that needs it runs, and all closed with the registry.
+ */
+public final class EngineRegistry implements AutoCloseable {
+
+  private final BuildEnvironment build;
+  private final Map<String, EngineProvider> providers = new LinkedHashMap<>();
+  private final Map<String, Engine> started = new LinkedHashMap<>();
+
+  /**
+   * Finds the engines on a class loader's classpath.
+   *
+   * @param build the build the engines serve
+   * @param loader the class loader to search
+   */
+  public EngineRegistry(BuildEnvironment build, ClassLoader loader) {
+    this(build, ServiceLoader.load(EngineProvider.class, loader).stream().map(ServiceLoader.Provider::get).toList());
+  }
+
+  /**
+   * Uses the given engines.
+   *
+   * @param build the build the engines serve
+   * @param providers the engine providers
+   */
+  public EngineRegistry(BuildEnvironment build, List<EngineProvider> providers) {
+    this.build = build;
+    providers.forEach(p -> this.providers.putIfAbsent(p.name(), p));
+  }
+
+  /**
+   * The engine that runs a transform, started on first use.
+   *
+   * @param spec a validated transform
+   * @return its engine
+   * @throws EngineNotFoundException if no engine on the classpath runs it, naming the handle and the
+   *     artifact to add
+   */
+  public synchronized Engine engineFor(TransformSpec spec) {
+    Engine engine = started.get(spec.engine());
+    if (engine != null) {
+      return engine;
+    }
+    EngineProvider provider = providers.get(spec.engine());
+    if (provider == null) {
+      String handle = spec.parameters().stream().map(ParameterSpec::simpleTypeName)
+          .filter(n -> !n.equals("TransformContext") && !n.equals("IncrementalTransformContext"))
+          .findFirst().orElse(spec.engine());
+      throw new EngineNotFoundException("No engine handles " + handle + " (transform " + spec.name()
+          + " needs engine '" + spec.engine() + "'): add " + spec.engineArtifact() + " to the classpath");
+    }
+    engine = provider.start(build);
+    started.put(spec.engine(), engine);
+    return engine;
+  }
+
+  @Override
+  public synchronized void close() {
+    RuntimeException first = null;
+    for (Engine engine : started.values()) {
+      try {
+        engine.close();
+      } catch (RuntimeException e) {
+        first = first == null ? e : first;
+      }
+    }
+    started.clear();
+    if (first != null) {
+      throw first;
+    }
+  }
+}

@@ -1,0 +1,203 @@
+package dev.transforms.runtime.internal.engine;
+
+import dev.transforms.api.PublishConflictException;
+import dev.transforms.api.TransformFailedException;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.incremental.IncrementalDecision;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * One transform about to run in one build: what an {@link Engine} needs to build the handles and
+ * invoke the method.
+ */
+public final class TransformRun {
+
+  private final BuildEnvironment build;
+  private final TransformSpec spec;
+  private final Object target;
+  private final List<BoundInput> inputs;
+  private final List<BoundOutput> outputs;
+  private final IncrementalDecision decision;
+  private final OutputStaging staging;
+  private final Map<String, String> commitProperties;
+
+  /**
+   * Creates a run; the runtime does this.
+   *
+   * @param build the build's shared environment
+   * @param spec the validated transform
+   * @param target the instance the method is invoked on, or {@code null} for a static method
+   * @param inputs the bound inputs, in signature order
+   * @param outputs the bound outputs, in signature order
+   * @param decision whether this build is incremental, and why
+   * @param staging where the run's writes to its outputs go until they are published
+   * @param commitProperties the snapshot summary properties every commit to an output carries
+   */
+  public TransformRun(
+      BuildEnvironment build,
+      TransformSpec spec,
+      Object target,
+      List<BoundInput> inputs,
+      List<BoundOutput> outputs,
+      IncrementalDecision decision,
+      OutputStaging staging,
+      Map<String, String> commitProperties) {
+    this.build = build;
+    this.spec = spec;
+    this.target = target;
+    this.inputs = List.copyOf(inputs);
+    this.outputs = List.copyOf(outputs);
+    this.decision = decision;
+    this.staging = staging;
+    this.commitProperties = Map.copyOf(commitProperties);
+  }
+
+  /**
+   * The build's shared environment.
+   *
+   * @return the build environment
+   */
+  public BuildEnvironment build() {
+    return build;
+  }
+
+  /**
+   * The validated transform.
+   *
+   * @return the spec
+   */
+  public TransformSpec spec() {
+    return spec;
+  }
+
+  /**
+   * The inputs, in signature order.
+   *
+   * @return the bound inputs
+   */
+  public List<BoundInput> inputs() {
+    return inputs;
+  }
+
+  /**
+   * The outputs, in signature order.
+   *
+   * @return the bound outputs
+   */
+  public List<BoundOutput> outputs() {
+    return outputs;
+  }
+
+  /**
+   * The input bound to a parameter.
+   *
+   * @param parameter an input parameter of this transform
+   * @return its binding
+   */
+  public BoundInput input(ParameterSpec parameter) {
+    return inputs.stream().filter(i -> i.parameter().index() == parameter.index()).findFirst()
+        .orElseThrow(() -> new NoSuchElementException("No input at parameter " + parameter.index()));
+  }
+
+  /**
+   * The output bound to a parameter.
+   *
+   * @param parameter an output parameter of this transform
+   * @return its binding
+   */
+  public BoundOutput output(ParameterSpec parameter) {
+    return outputs.stream().filter(o -> o.parameter().index() == parameter.index()).findFirst()
+        .orElseThrow(() -> new NoSuchElementException("No output at parameter " + parameter.index()));
+  }
+
+  /**
+   * The input of a path.
+   *
+   * @param path a dataset path this transform reads
+   * @return its binding
+   */
+  public BoundInput input(DatasetPath path) {
+    return inputs.stream().filter(i -> i.parameter().requirePath().equals(path)).findFirst()
+        .orElseThrow(() -> new NoSuchElementException("No input " + path));
+  }
+
+  /**
+   * Whether this build is incremental, and why.
+   *
+   * @return the decision
+   */
+  public IncrementalDecision decision() {
+    return decision;
+  }
+
+  /**
+   * Shorthand for {@code decision().incremental()}.
+   *
+   * @return whether this build is incremental
+   */
+  public boolean isIncremental() {
+    return decision.incremental();
+  }
+
+  /**
+   * Where the run's writes to its outputs go: every output's staging branch, and the creation of new
+   * outputs. The runtime publishes all of it when the method returns, or throws it away.
+   *
+   * @return the run's output staging
+   */
+  public OutputStaging staging() {
+    return staging;
+  }
+
+  /**
+   * The branch every write to an output table must land on; shorthand for
+   * {@code staging().branch()}. The runtime fast-forwards each output's {@code main} to it after the
+   * method returns.
+   *
+   * @return the staging branch name
+   */
+  public String stagingBranch() {
+    return staging.branch();
+  }
+
+  /**
+   * The snapshot summary properties each commit to an output carries: which transform and build
+   * committed it. Provenance only: the incremental state is stored by the publishing commit.
+   *
+   * @return the properties to stamp
+   */
+  public Map<String, String> commitProperties() {
+    return commitProperties;
+  }
+
+  /**
+   * Invokes the transform method.
+   *
+   * @param arguments one argument per parameter, in signature order
+   * @throws TransformFailedException wrapping whatever the method threw, naming the transform
+   * @throws PublishConflictException if the method failed because another build created or moved one
+   *     of its outputs meanwhile
+   */
+  public void invoke(Object[] arguments) {
+    try {
+      spec.method().invoke(target, arguments);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        if (t instanceof PublishConflictException conflict) {
+          // Another build got to an output first: that, not the method, is why this run fails.
+          throw conflict;
+        }
+      }
+      throw new TransformFailedException("Transform " + spec.name() + " failed: "
+          + build.config().masker().mask(String.valueOf(cause)), cause);
+    } catch (IllegalAccessException e) {
+      throw new TransformFailedException("Transform " + spec.name() + " cannot be invoked: " + e.getMessage(), e);
+    }
+  }
+}

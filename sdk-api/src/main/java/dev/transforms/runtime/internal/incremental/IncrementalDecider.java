@@ -1,0 +1,207 @@
+package dev.transforms.runtime.internal.incremental;
+
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.spec.IncrementalSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+
+/**
+ * Decides whether a build of a transform can be incremental. Engine-neutral: both engines use it.
+ *
+ * <p>A build is incremental only when every output carries the state of this transform's last
+ * successful build, all outputs agree on it, the semantic version is unchanged, and every input that
+ * is not a snapshot input changed only by appends since the stored snapshot, which must still exist.
+ * Every other case is a full build whose reason names the output, input or snapshot at fault.
+ */
+public final class IncrementalDecider {
+
+  private IncrementalDecider() {}
+
+  /**
+   * The state the outputs carry: the state of the first output, when every output carries the same
+   * state for this transform.
+   *
+   * @param transform the transform's name
+   * @param outputs the output tables that exist, by path (a missing output is a first build)
+   * @param outputCount the number of outputs the transform declares
+   * @return the stored state, or the reason there is none usable
+   */
+  public static StoredState storedState(String transform, Map<DatasetPath, Table> outputs, int outputCount) {
+    if (outputs.isEmpty()) {
+      return StoredState.none("first build: no output exists yet");
+    }
+    if (outputs.size() < outputCount) {
+      return StoredState.none("first build of some outputs: not every output exists yet");
+    }
+    IncrementalState first = null;
+    for (Map.Entry<DatasetPath, Table> output : outputs.entrySet()) {
+      Map<String, String> properties = output.getValue().properties();
+      Optional<IncrementalState> state = IncrementalState.fromProperties(properties);
+      if (state.isEmpty()) {
+        return StoredState.none("output " + output.getKey() + " carries no state of a previous build");
+      }
+      if (!state.get().transform().equals(transform)) {
+        return StoredState.none("output " + output.getKey() + " was last written by transform "
+            + state.get().transform());
+      }
+      Optional<String> moved = rolledBack(output.getKey(), output.getValue(), state.get());
+      if (moved.isPresent()) {
+        return StoredState.none(moved.get());
+      }
+      if (first == null) {
+        first = state.get();
+      } else if (!first.buildId().equals(state.get().buildId())
+          || !first.inputSnapshots().equals(state.get().inputSnapshots())
+          || first.semanticVersion() != state.get().semanticVersion()) {
+        return StoredState.none("outputs disagree on the last build's state: output " + output.getKey()
+            + " was published by build " + state.get().buildId() + ", the others by build " + first.buildId());
+      }
+    }
+    return new StoredState(Optional.of(first), "");
+  }
+
+  /**
+   * Checks that an output still holds what the build that stored its state published: its
+   * {@code main} then must be its {@code main} now, or an ancestor of it (writers may add to an
+   * output, and maintenance may compact it). A rollback, a replace or an emptied table makes the state
+   * describe rows the output no longer has.
+   *
+   * @param path the output's path, for the reason
+   * @param table the output table
+   * @param state the state it carries
+   * @return the reason the state no longer holds, or empty
+   */
+  static Optional<String> rolledBack(DatasetPath path, Table table, IncrementalState state) {
+    OptionalLong published = IncrementalState.parseSnapshot(table.properties().get(IncrementalState.SNAPSHOT_ID));
+    if (published.isEmpty()) {
+      return Optional.empty();
+    }
+    Snapshot current = table.currentSnapshot();
+    String since = " since build " + state.buildId() + " published snapshot " + published.getAsLong();
+    if (current == null) {
+      return Optional.of("output " + path + " has no snapshot any more (emptied or replaced" + since + ")");
+    }
+    if (table.snapshot(published.getAsLong()) != null) {
+      for (Snapshot s = current; s != null; s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+        if (s.snapshotId() == published.getAsLong()) {
+          return Optional.empty();
+        }
+      }
+      return Optional.of("output " + path + " was rolled back or replaced" + since);
+    }
+    // The published snapshot expired: sequence numbers still tell a rollback (they only grow).
+    OptionalLong sequence = IncrementalState.parseSnapshot(table.properties().get(IncrementalState.SEQUENCE_NUMBER));
+    if (sequence.isPresent() && current.sequenceNumber() < sequence.getAsLong()) {
+      return Optional.of("output " + path + " was rolled back" + since);
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Decides one build.
+   *
+   * @param spec the transform; a transform without {@code @Incremental} is always full
+   * @param stored the state its outputs carry (see {@link #storedState})
+   * @param inputs the input tables by path, each at the snapshot this build reads ({@code current});
+   *     file inputs are absent
+   * @param current the snapshot id this build reads of each input table (empty for an empty table)
+   * @return the decision
+   */
+  public static IncrementalDecision decide(
+      TransformSpec spec, StoredState stored, Map<DatasetPath, Table> inputs, Map<DatasetPath, OptionalLong> current) {
+    if (spec.incremental().isEmpty()) {
+      return IncrementalDecision.full("not an incremental transform");
+    }
+    IncrementalSpec options = spec.incremental().get();
+    if (stored.state().isEmpty()) {
+      return IncrementalDecision.full(stored.reason());
+    }
+    IncrementalState state = stored.state().get();
+    if (state.semanticVersion() != options.semanticVersion()) {
+      return IncrementalDecision.full("semantic version changed from " + state.semanticVersion() + " to "
+          + options.semanticVersion());
+    }
+    for (DatasetPath path : spec.inputPaths()) {
+      if (options.snapshotInputs().contains(path)) {
+        continue;
+      }
+      Table table = inputs.get(path);
+      if (table == null) {
+        return IncrementalDecision.full("input " + path + " is not an Iceberg table, so its changes cannot be told");
+      }
+      if (!state.inputSnapshots().containsKey(path)) {
+        return IncrementalDecision.full("input " + path + " is new since the last build");
+      }
+      OptionalLong from = state.inputSnapshots().get(path);
+      OptionalLong to = current.getOrDefault(path, OptionalLong.empty());
+      Optional<String> problem = appendsOnly(path, table, from, to);
+      if (problem.isPresent()) {
+        return IncrementalDecision.full(problem.get());
+      }
+    }
+    return IncrementalDecision.incrementalBuild();
+  }
+
+  /**
+   * Checks that a table changed only by appends between two snapshots.
+   *
+   * @param path the input's path, for the reason
+   * @param table the input table
+   * @param from the snapshot the last build read (exclusive); empty if the table was empty then
+   * @param to the snapshot this build reads (inclusive); empty if the table is empty now
+   * @return empty if only appends happened, or the reason otherwise
+   */
+  static Optional<String> appendsOnly(DatasetPath path, Table table, OptionalLong from, OptionalLong to) {
+    if (to.isEmpty()) {
+      return from.isEmpty() ? Optional.empty()
+          : Optional.of("input " + path + " has no snapshot any more (it was replaced or emptied)");
+    }
+    if (from.isPresent() && table.snapshot(from.getAsLong()) == null) {
+      return Optional.of("snapshot " + from.getAsLong() + " of input " + path
+          + " that the last build read no longer exists (expired)");
+    }
+    long stop = from.isPresent() ? from.getAsLong() : -1L;
+    Snapshot snapshot = table.snapshot(to.getAsLong());
+    while (snapshot != null && snapshot.snapshotId() != stop) {
+      String operation = snapshot.operation();
+      if (!DataOperations.APPEND.equals(operation)) {
+        return Optional.of("input " + path + " changed by '" + operation + "' in snapshot " + snapshot.snapshotId()
+            + ", not only by appends");
+      }
+      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+    }
+    if (from.isPresent() && snapshot == null) {
+      return Optional.of("snapshot " + from.getAsLong() + " of input " + path
+          + " is not an ancestor of its current snapshot (the table was rolled back or replaced)");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The state stored by the last build, or why there is none.
+   *
+   * @param state the state, when all outputs agree on one
+   * @param reason why there is none, when empty
+   */
+  public record StoredState(Optional<IncrementalState> state, String reason) {
+    static StoredState none(String reason) {
+      return new StoredState(Optional.empty(), reason);
+    }
+
+    /**
+     * The snapshot the last build consumed of an input.
+     *
+     * @param path an input path
+     * @return the snapshot id, or empty on a first build, an input new since then, or one that was empty
+     */
+    public OptionalLong previousSnapshot(DatasetPath path) {
+      return state.map(s -> s.inputSnapshots().getOrDefault(path, OptionalLong.empty())).orElse(OptionalLong.empty());
+    }
+  }
+
+}

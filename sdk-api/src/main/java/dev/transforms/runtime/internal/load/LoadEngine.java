@@ -1,0 +1,54 @@
+package dev.transforms.runtime.internal.load;
+
+import dev.transforms.api.BadRowsException;
+import java.util.List;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+
+/**
+ * Reads files and writes their rows as data files of a table: the part of a load that depends on an
+ * engine. The runtime ({@link TableLoad}) does the rest: it resolves the table, stages and publishes.
+ *
+ * <p>Implementations are found with {@link java.util.ServiceLoader}; the single-node engine
+ * ({@code dev.transforms:sdk-single-node}) provides one.
+ */
+public interface LoadEngine {
+
+  /**
+   * The schema Parquet files carry. All files must agree.
+   *
+   * @param files Parquet files
+   * @return their schema, with the files' field ids or fresh ones
+   * @throws dev.transforms.api.InvalidLoadException if a file cannot be read or the files disagree,
+   *     naming the file and the columns
+   */
+  Schema fileSchema(List<SourceFile> files);
+
+  /**
+   * Guesses the columns of CSV or JSON files from their values, for {@code --infer-schema} only: every
+   * value is read, and a column whose values all parse as a long is a long, and so on.
+   *
+   * @param files CSV or JSON files
+   * @param text how CSV files are laid out
+   * @return the guessed schema, every column optional
+   */
+  Schema inferSchema(List<SourceFile> files, LoadRequest.TextOptions text);
+
+  /**
+   * Reads every row of the files and writes them as new data files of the table, without committing
+   * anything.
+   *
+   * @param table the table; data files follow its schema, partition spec and properties
+   * @param columns the columns the files hold, each with the table's type: the values are parsed as
+   *     those types, a required column refuses an empty value
+   * @param files the files, of one format
+   * @param text how CSV files are laid out
+   * @param listener hears progress
+   * @return the data files written, for the caller to commit
+   * @throws BadRowsException listing the rows that do not fit (file, line and field), after every file
+   *     was read; the data files written are deleted then
+   */
+  List<DataFile> write(Table table, Schema columns, List<SourceFile> files, LoadRequest.TextOptions text,
+      LoadListener listener);
+}

@@ -1,0 +1,97 @@
+package dev.transforms.runtime.internal.load;
+
+import dev.transforms.api.InvalidLoadException;
+import dev.transforms.runtime.DatasetPath;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One table to load and the files to load it from.
+ *
+ * @param path the table's dataset path
+ * @param files the files, all of one format, loaded in one commit
+ * @param declaration the declared columns (and partitioning) for CSV and JSON; empty for Parquet, or to
+ *     read the files by the schema of the table when it exists
+ * @param partitionBy the partition spec given on the command line, for a table the load creates
+ * @param mode what to do with the table
+ * @param inferSchema whether CSV or JSON columns may be guessed from the data when nothing declares them
+ * @param text how CSV files are laid out
+ */
+public record LoadRequest(
+    DatasetPath path,
+    List<SourceFile> files,
+    Optional<TableDeclaration> declaration,
+    Optional<String> partitionBy,
+    LoadMode mode,
+    boolean inferSchema,
+    TextOptions text) {
+
+  /**
+   * Checks the request holds together.
+   *
+   * @param path the table's dataset path
+   * @param files the files
+   * @param declaration the declared columns
+   * @param partitionBy the partition spec text
+   * @param mode the mode
+   * @param inferSchema whether to guess columns
+   * @param text the CSV layout
+   * @throws InvalidLoadException if there is no file, the files mix formats, a schema is declared for
+   *     Parquet, or the partitioning is given twice
+   */
+  public LoadRequest {
+    files = List.copyOf(files);
+    if (files.isEmpty()) {
+      throw new InvalidLoadException("No file to load into " + path + "; name at least one");
+    }
+    SourceFormat format = files.get(0).format();
+    for (SourceFile file : files) {
+      if (file.format() != format) {
+        throw new InvalidLoadException("The files to load into " + path + " mix formats: " + files.get(0) + " is "
+            + format + ", " + file + " is " + file.format() + "; load one format at a time");
+      }
+    }
+    if (format.carriesSchema() && declaration.isPresent()) {
+      throw new InvalidLoadException("Parquet files carry their schema, but " + declaration.get().origin()
+          + " declares one for " + path + "; leave it out");
+    }
+    if (format.carriesSchema() && inferSchema) {
+      throw new InvalidLoadException("Parquet files carry their schema; --infer-schema applies to CSV and JSON only");
+    }
+    if (partitionBy.isPresent() && declaration.flatMap(TableDeclaration::partitionBy).isPresent()) {
+      throw new InvalidLoadException("The partitioning of " + path + " is given twice: by --partition-by and by "
+          + declaration.get().origin() + "; keep one");
+    }
+  }
+
+  /**
+   * The format of the files.
+   *
+   * @return the format
+   */
+  public SourceFormat format() {
+    return files.get(0).format();
+  }
+
+  /**
+   * The partition spec text for a table the load creates: {@code --partition-by}, or the schema file's.
+   *
+   * @return the text, or empty for an unpartitioned table
+   */
+  public Optional<String> partitioning() {
+    return partitionBy.or(() -> declaration.flatMap(TableDeclaration::partitionBy));
+  }
+
+  /**
+   * How CSV files are laid out.
+   *
+   * @param delimiter the field separator, {@code ,} by default ({@code \t} for {@code .tsv} files)
+   * @param header whether the first line names the columns (then matched by name); without a header,
+   *     fields come in the declared order
+   */
+  public record TextOptions(char delimiter, boolean header) {
+
+    /** Commas, and a header line. */
+    public static final TextOptions DEFAULT = new TextOptions(',', true);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.transforms.runtime.internal.load;
+
+import dev.transforms.api.InvalidLoadException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * One file a load reads, with its format.
+ *
+ * @param path the file
+ * @param format its format
+ */
+public record SourceFile(Path path, SourceFormat format) {
+
+  /**
+   * A file whose format comes from its name, unless one is given.
+   *
+   * @param path the file, which must exist
+   * @param format the format named on the command line, or empty to go by the file name
+   * @return the file
+   * @throws InvalidLoadException if the file does not exist, is a folder, or its name says no format
+   *     and none is given
+   */
+  public static SourceFile of(Path path, Optional<SourceFormat> format) {
+    if (Files.isDirectory(path)) {
+      throw new InvalidLoadException("File " + path + " is a folder; name the files to load");
+    }
+    if (!Files.isRegularFile(path)) {
+      throw new InvalidLoadException("File " + path + " does not exist");
+    }
+    if (!Files.isReadable(path)) {
+      throw new InvalidLoadException("File " + path + " cannot be read: permission denied");
+    }
+    SourceFormat chosen = format.or(() -> SourceFormat.ofFileName(path)).orElseThrow(() ->
+        new InvalidLoadException("File " + path + " has no extension that names its format (.csv, .tsv, .json, "
+            + ".jsonl, .ndjson, .parquet, or .gz after a text one); give --format csv, json or parquet"));
+    return new SourceFile(path, chosen);
+  }
+
+  /**
+   * Whether the file is gzip-compressed (its name ends with {@code .gz}).
+   *
+   * @return whether to decompress it
+   */
+  public boolean gzipped() {
+    return path.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".gz");
+  }
+
+  /**
+   * The file's size on disk.
+   *
+   * @return bytes, or 0 if it cannot be read
+   */
+  public long size() {
+    try {
+      return Files.size(path);
+    } catch (java.io.IOException e) {
+      return 0;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return path.toString();
+  }
+}

@@ -1,0 +1,115 @@
+package dev.transforms.runtime.internal.publish;
+
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.Table;
+
+/**
+ * The marks a build leaves on an output table while it stages it, and only then:
+ * <ul>
+ *   <li>the staging branch {@code transforms_BUILD};
+ *   <li>the lease {@code transforms.lease.BUILD} (a table property, see {@link BuildLease}), committed
+ *       together with the branch and removed together with it;
+ *   <li>on a table the build created, {@code transforms.created-by-build=BUILD} until its first publish.
+ * </ul>
+ * A build that dies leaves its marks behind; the next build that touches the output finds them, judges
+ * the lease, and removes what a dead build left.
+ */
+public final class StagingMarks {
+
+  /** Prefix of staging branch names. */
+  public static final String BRANCH_PREFIX = "transforms_";
+  /** Prefix of lease properties. */
+  public static final String LEASE_PREFIX = "transforms.lease.";
+  /** Property naming the build that created a table which no build has published yet. */
+  public static final String CREATED_BY = "transforms.created-by-build";
+
+  private StagingMarks() {}
+
+  /**
+   * The staging branch of a build.
+   *
+   * @param buildId the build
+   * @return the branch name
+   */
+  public static String branch(String buildId) {
+    return BRANCH_PREFIX + buildId;
+  }
+
+  /**
+   * The build a staging branch belongs to.
+   *
+   * @param branch a branch name
+   * @return the build id, or empty if the branch is not a staging branch (also accepts the
+   *     {@code transforms_BUILD_N} names of earlier versions)
+   */
+  public static Optional<String> buildOfBranch(String branch) {
+    if (!branch.startsWith(BRANCH_PREFIX) || branch.length() == BRANCH_PREFIX.length()) {
+      return Optional.empty();
+    }
+    String rest = branch.substring(BRANCH_PREFIX.length());
+    int underscore = rest.indexOf('_');
+    return Optional.of(underscore < 0 ? rest : rest.substring(0, underscore));
+  }
+
+  /**
+   * The lease property of a build.
+   *
+   * @param buildId the build
+   * @return the property key
+   */
+  public static String leaseKey(String buildId) {
+    return LEASE_PREFIX + buildId;
+  }
+
+  /**
+   * The lease a build holds on a table, if any.
+   *
+   * @param table the table
+   * @param buildId the build
+   * @return the lease
+   */
+  public static Optional<BuildLease> lease(Table table, String buildId) {
+    return BuildLease.decode(buildId, table.properties().get(leaseKey(buildId)));
+  }
+
+  /**
+   * Every build that left a mark on a table: a staging branch, a lease or the created-by mark.
+   *
+   * @param table the table, as loaded
+   * @return the build ids, in the order met
+   */
+  public static Set<String> buildsMarking(Table table) {
+    Set<String> builds = new LinkedHashSet<>();
+    table.refs().keySet().forEach(ref -> buildOfBranch(ref).ifPresent(builds::add));
+    for (Map.Entry<String, String> property : table.properties().entrySet()) {
+      if (property.getKey().startsWith(LEASE_PREFIX)) {
+        builds.add(property.getKey().substring(LEASE_PREFIX.length()));
+      }
+    }
+    String creator = table.properties().get(CREATED_BY);
+    if (creator != null) {
+      builds.add(creator);
+    }
+    return builds;
+  }
+
+  /**
+   * The staging branches of a build on a table.
+   *
+   * @param table the table
+   * @param buildId the build
+   * @return the branch names
+   */
+  public static Set<String> branchesOf(Table table, String buildId) {
+    Set<String> branches = new LinkedHashSet<>();
+    table.refs().forEach((name, ref) -> {
+      if (ref.isBranch() && buildOfBranch(name).filter(buildId::equals).isPresent()) {
+        branches.add(name);
+      }
+    });
+    return branches;
+  }
+}

@@ -1,0 +1,43 @@
+package dev.transforms.singlenode.internal.load;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** Counts the bytes read through it, for progress. */
+final class CountingInputStream extends FilterInputStream {
+  private long count;
+
+  CountingInputStream(InputStream in) {
+    super(in);
+  }
+
+  long count() {
+    return count;
+  }
+
+  @Override
+  public int read() throws IOException {
+    int b = super.read();
+    if (b >= 0) {
+      count++;
+    }
+    return b;
+  }
+
+  @Override
+  public int read(byte[] buffer, int offset, int length) throws IOException {
+    int n = super.read(buffer, offset, length);
+    if (n > 0) {
+      count += n;
+    }
+    return n;
+  }
+
+  @Override
+  public long skip(long n) throws IOException {
+    long skipped = super.skip(n);
+    count += skipped;
+    return skipped;
+  }
+}

@@ -1,0 +1,120 @@
+package dev.transforms.singlenode.internal.load;
+
+import dev.transforms.api.InvalidLoadException;
+import dev.transforms.runtime.internal.load.SourceFile;
+import dev.transforms.singlenode.arrow.ArrowRecords;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.Files;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.mapping.MappingUtil;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.parquet.ParquetSchemaUtil;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
+import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The rows of a Parquet file, read by column name with Iceberg's generic Parquet reader, whatever field
+ * ids the file carries (a file written for another table has ids that mean nothing here).
+ *
+ * <p>The relocated Parquet classes of the Iceberg runtime jar read the footer, as the engine's own
+ * Parquet reader does (see {@code docs/architecture.md}); none appears outside this class.
+ */
+final class ParquetSource implements RowSource {
+  private final SourceFile file;
+  private final Schema read;
+  private final CloseableIterable<Record> records;
+  private final Iterator<Record> iterator;
+  private final BufferAllocator allocator;
+  private final int batchSize;
+  private final long size;
+  private VectorSchemaRoot root;
+  private long rows;
+
+  ParquetSource(SourceFile file, Schema columns, BufferAllocator allocator, int batchSize) {
+    this.file = file;
+    this.allocator = allocator;
+    this.batchSize = batchSize;
+    this.size = file.size();
+    Schema fileSchema = schemaOf(file);
+    List<Types.NestedField> fields = new ArrayList<>();
+    for (Types.NestedField column : columns.columns()) {
+      Types.NestedField field = fileSchema.findField(column.name());
+      if (field == null) {
+        throw new InvalidLoadException("Parquet file " + file + " has no column " + column.name() + "; its columns: "
+            + fileSchema.columns().stream().map(Types.NestedField::name).toList());
+      }
+      fields.add(field);
+    }
+    this.read = new Schema(fields);
+    this.records = Parquet.read(Files.localInput(file.path().toFile()))
+        .project(read)
+        .withNameMapping(MappingUtil.create(fileSchema))
+        .createReaderFunc(type -> GenericParquetReaders.buildReader(read, type))
+        .build();
+    this.iterator = records.iterator();
+  }
+
+  /**
+   * The Iceberg schema of a Parquet file: its own field ids, or ids in column order when it has none.
+   *
+   * @throws InvalidLoadException if the file is not Parquet
+   */
+  static Schema schemaOf(SourceFile file) {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file.path()))) {
+      MessageType type = reader.getFooter().getFileMetaData().getSchema();
+      return ParquetSchemaUtil.convert(type);
+    } catch (IOException | RuntimeException e) {
+      throw new InvalidLoadException("Cannot read the schema of Parquet file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public VectorSchemaRoot next() {
+    if (root != null) {
+      root.close();
+      root = null;
+    }
+    if (!iterator.hasNext()) {
+      return null;
+    }
+    List<Record> batch = new ArrayList<>(Math.min(batchSize, 1024));
+    while (batch.size() < batchSize && iterator.hasNext()) {
+      batch.add(iterator.next());
+    }
+    rows += batch.size();
+    root = ArrowRecords.toRoot(batch, read, allocator);
+    return root;
+  }
+
+  @Override
+  public long rows() {
+    return rows;
+  }
+
+  @Override
+  public long bytesRead() {
+    // The reader does not say how far it is; rows go up, and the file counts as read at its end.
+    return iterator.hasNext() ? 0 : size;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      records.close();
+    } finally {
+      if (root != null) {
+        root.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.transforms.singlenode.internal.parquet;
+
+import com.github.luben.zstd.Zstd;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.iceberg.shaded.org.apache.parquet.ParquetReadOptions;
+import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
+import org.apache.iceberg.shaded.org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * Parquet's codecs, except that zstd pages (Iceberg's default compression) are decompressed in one
+ * call from array to array instead of through Parquet's zstd input stream, which copies each page
+ * several times and dominated the time of reading a key column.
+ *
+ * <p>One instance serves every reader in the JVM, from any thread (building Parquet's read options
+ * costs milliseconds, too much per file). The zstd path keeps no state; Parquet's own decompressors
+ * do, and one is shared per codec, so each is used by one thread at a time.
+ */
+final class ParquetCodecs implements CompressionCodecFactory {
+  private final CompressionCodecFactory parquet = ParquetReadOptions.builder().build().getCodecFactory();
+  private final java.util.Map<CompressionCodecName, BytesInputDecompressor> decompressors =
+      new java.util.EnumMap<>(CompressionCodecName.class);
+
+  @Override
+  public synchronized BytesInputCompressor getCompressor(CompressionCodecName codec) {
+    throw new UnsupportedOperationException("Parquet files are only read here");
+  }
+
+  @Override
+  public synchronized BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
+    return decompressors.computeIfAbsent(
+        codec,
+        name -> {
+          BytesInputDecompressor shared = new OneThreadAtATime(parquet.getDecompressor(name));
+          return name == CompressionCodecName.ZSTD ? new ZstdPages(shared) : shared;
+        });
+  }
+
+  @Override
+  public void release() {
+    // shared for the life of the JVM
+  }
+
+  /** Parquet's decompressor for a codec, used by one thread at a time. */
+  private static final class OneThreadAtATime implements BytesInputDecompressor {
+    private final BytesInputDecompressor decompressor;
+
+    private OneThreadAtATime(BytesInputDecompressor decompressor) {
+      this.decompressor = decompressor;
+    }
+
+    @Override
+    public synchronized BytesInput decompress(BytesInput compressed, int uncompressedSize)
+        throws IOException {
+      // Parquet's result may still read from the decompressor's stream: copy it out while the
+      // decompressor is ours, before another page resets it
+      return BytesInput.copy(decompressor.decompress(compressed, uncompressedSize));
+    }
+
+    @Override
+    public synchronized void decompress(
+        ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
+        throws IOException {
+      decompressor.decompress(input, compressedSize, output, uncompressedSize);
+    }
+
+    @Override
+    public void release() {
+      // shared
+    }
+  }
+
+  /** Decompresses a zstd page in one call; falls back to Parquet's stream for anything unusual. */
+  private static final class ZstdPages implements BytesInputDecompressor {
+    private final BytesInputDecompressor stream;
+
+    private ZstdPages(BytesInputDecompressor stream) {
+      this.stream = stream;
+    }
+
+    @Override
+    public BytesInput decompress(BytesInput compressed, int uncompressedSize) throws IOException {
+      ByteBuffer source = compressed.toByteBuffer();
+      byte[] sourceBytes;
+      int sourceOffset;
+      if (source.hasArray()) {
+        sourceBytes = source.array();
+        sourceOffset = source.arrayOffset() + source.position();
+      } else {
+        sourceBytes = new byte[source.remaining()];
+        source.duplicate().get(sourceBytes);
+        sourceOffset = 0;
+      }
+      byte[] target = new byte[uncompressedSize];
+      long written =
+          Zstd.decompressByteArray(
+              target, 0, uncompressedSize, sourceBytes, sourceOffset, source.remaining());
+      if (Zstd.isError(written) || written != uncompressedSize) {
+        return stream.decompress(BytesInput.from(source), uncompressedSize);
+      }
+      return BytesInput.from(target);
+    }
+
+    @Override
+    public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
+        throws IOException {
+      stream.decompress(input, compressedSize, output, uncompressedSize);
+    }
+
+    @Override
+    public void release() {
+      // shared
+    }
+  }
+}

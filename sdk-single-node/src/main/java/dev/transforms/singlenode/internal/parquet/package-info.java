@@ -1,0 +1,11 @@
+/**
+ * The single-node engine's own Parquet reader: {@link
+ * dev.transforms.singlenode.internal.parquet.ParquetRowCursor} reads the rows of a flat file, decoding a
+ * value only when it is asked for, faster than Iceberg's generic reader. It applies no deletes
+ * itself; {@link dev.transforms.singlenode.internal.read.LiveRows} decides when it reads a file and hands it
+ * the deleted positions.
+ *
+ * <p>This package is the engine's internals, not the SDK's API: its classes are public only so that
+ * the engine's other packages can use them, and they may change in any release.
+ */
+package dev.transforms.singlenode.internal.parquet;
