@@ -4,6 +4,7 @@ import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.InvalidLoadException;
 import dev.transforms.api.InvalidPathException;
 import dev.transforms.api.InvalidTransformException;
+import dev.transforms.api.MaintenanceRefusedException;
 import dev.transforms.api.PlanException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.BuildListener;
@@ -68,6 +69,8 @@ import picocli.CommandLine;
         TransformsCli.BuildCommand.class,
         TransformsCli.ShowCommand.class,
         LoadCommand.class,
+        MaintainCommand.class,
+        HealthCommand.class,
         CommandLine.HelpCommand.class})
 public final class TransformsCli implements Callable<Integer> {
 
@@ -162,7 +165,8 @@ public final class TransformsCli implements Callable<Integer> {
     SecretMasker masker = SecretMasker.allLoaded();
     int code = error instanceof ConfigurationException || error instanceof InvalidTransformException
         || error instanceof PlanException || error instanceof InvalidPathException
-        || error instanceof InvalidLoadException ? BAD_USAGE : TRANSFORM_FAILED;
+        || error instanceof InvalidLoadException
+        || error instanceof MaintenanceRefusedException ? BAD_USAGE : TRANSFORM_FAILED;
     err.print(CauseChain.of(error, masker).format("error: ", "  "));
     if (verbose) {
       err.print(CauseChain.stackTrace(error, masker));
@@ -409,6 +413,8 @@ public final class TransformsCli implements Callable<Integer> {
         out.printf("sort order: %s%n", table.sortOrder().isUnsorted() ? "unsorted" : table.sortOrder());
         out.println("properties:");
         config.masker().maskAll(new TreeMap<>(table.properties())).forEach((k, v) -> out.printf("  %s = %s%n", k, v));
+        out.printf("health: %s%n", dev.transforms.runtime.maintenance.TableHealth.of(datasetPath.toString(), table)
+            .summary());
         out.println("snapshots:");
         for (Snapshot snapshot : table.snapshots()) {
           Map<String, String> summary = snapshot.summary() == null ? Map.of() : snapshot.summary();

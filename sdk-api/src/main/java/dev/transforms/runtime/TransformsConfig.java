@@ -66,6 +66,9 @@ public final class TransformsConfig {
   /** The name of the configuration file looked up in the working directory. */
   public static final String FILE_NAME = "transforms.properties";
 
+  /** Prefix of the keys of maintenance policies. */
+  public static final String MAINTAIN_PREFIX = "maintain.";
+
   /** The name of the embedded default catalog. */
   public static final String DEFAULT_CATALOG = "local";
 
@@ -91,6 +94,7 @@ public final class TransformsConfig {
   private final Map<String, Map<String, String>> catalogs;
   private final List<Mount> mounts;
   private final Map<String, String> sparkProperties;
+  private final Map<String, String> maintenanceProperties;
   private final SecretMasker masker;
 
   private TransformsConfig(
@@ -100,6 +104,7 @@ public final class TransformsConfig {
       Map<String, Map<String, String>> catalogs,
       List<Mount> mounts,
       Map<String, String> sparkProperties,
+      Map<String, String> maintenanceProperties,
       SecretMasker masker) {
     this.source = source;
     this.warehouse = warehouse;
@@ -107,6 +112,7 @@ public final class TransformsConfig {
     this.catalogs = catalogs;
     this.mounts = mounts;
     this.sparkProperties = sparkProperties;
+    this.maintenanceProperties = maintenanceProperties;
     this.masker = masker;
   }
 
@@ -213,6 +219,7 @@ public final class TransformsConfig {
     Map<String, Map<String, String>> declared = new TreeMap<>();
     List<Mount> mounts = new ArrayList<>();
     Map<String, String> spark = new TreeMap<>();
+    Map<String, String> maintenance = new TreeMap<>();
     for (Map.Entry<String, String> entry : merged.entrySet()) {
       String key = entry.getKey();
       String value = entry.getValue();
@@ -228,10 +235,12 @@ public final class TransformsConfig {
         mounts.add(parseMount(key.substring("mount.".length()), value));
       } else if (key.startsWith("spark.")) {
         spark.put(key, value);
+      } else if (key.startsWith(MAINTAIN_PREFIX)) {
+        maintenance.put(key, value);
       } else if (!key.equals("warehouse")) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
-            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX and spark.*");
+            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION and spark.*");
       }
     }
     catalogs.putAll(declared);
@@ -269,7 +278,7 @@ public final class TransformsConfig {
     Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
     return new TransformsConfig(source, warehousePath, filesRoot, java.util.Collections.unmodifiableMap(frozen),
-        List.copyOf(mounts), Map.copyOf(spark), masker);
+        List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance), masker);
   }
 
   /**
@@ -523,6 +532,16 @@ public final class TransformsConfig {
    */
   public Map<String, String> sparkProperties() {
     return sparkProperties;
+  }
+
+  /**
+   * The {@code maintain.PREFIX.OPTION} keys: maintenance policies by path prefix, as
+   * {@code transforms maintain --all} applies them ({@code dev.transforms.runtime.maintenance.MaintenancePolicies}).
+   *
+   * @return the keys with their values
+   */
+  public Map<String, String> maintenanceProperties() {
+    return maintenanceProperties;
   }
 
   /**

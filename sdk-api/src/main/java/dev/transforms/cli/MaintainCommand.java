@@ -1,0 +1,172 @@
+package dev.transforms.cli;
+
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.maintenance.MaintenanceEngine;
+import dev.transforms.runtime.maintenance.MaintenanceOptions;
+import dev.transforms.runtime.maintenance.MaintenancePolicies;
+import dev.transforms.runtime.maintenance.TableMaintenance;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
+
+/**
+ * {@code transforms maintain PATH...}: compacts, rewrites manifests, expires snapshots and looks for
+ * orphan files, through {@link TableMaintenance}, under its safety rules.
+ */
+@Command(name = "maintain",
+    description = {"Maintains tables: compacts small files and files with deletes, rewrites manifests, expires old "
+        + "snapshots and lists orphan files (deleting them only with --delete-orphans).",
+        "With no action named, does them all. Branches, tags and the SDK's staging branches are never expired; a "
+        + "table that a running build writes is refused."},
+    footer = {"", "Examples:",
+        "  transforms maintain /Shop/orders",
+        "  transforms maintain /Shop/orders --compact",
+        "  transforms maintain /Shop/orders --expire --older-than 7d --retain-last 10 --keep-incremental-state",
+        "  transforms maintain /Shop/orders --remove-orphans --delete-orphans"})
+final class MaintainCommand implements Callable<Integer> {
+
+  @ParentCommand TransformsCli parent;
+
+  @Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(paramLabel = "PATH", arity = "0..*", description = "Dataset paths of the tables to maintain.")
+  List<String> paths = new ArrayList<>();
+
+  @Option(names = "--all", description = "Maintain every table under a prefix with a policy in "
+      + "transforms.properties (maintain.PREFIX.OPTION=VALUE), each with its policy's options.")
+  boolean all;
+
+  @Option(names = "--compact", description = "Rewrite small data files and files with deletes.")
+  boolean compact;
+
+  @Option(names = "--rewrite-manifests", description = "Regroup the current snapshot's manifests by partition.")
+  boolean rewriteManifests;
+
+  @Option(names = "--expire", description = "Expire snapshots of main older than --older-than, keeping the last "
+      + "--retain-last.")
+  boolean expire;
+
+  @Option(names = "--remove-orphans", description = "Look for files no snapshot or metadata file references (a dry "
+      + "run unless --delete-orphans).")
+  boolean removeOrphans;
+
+  @Option(names = "--older-than", paramLabel = "AGE", defaultValue = "5d",
+      description = "Snapshots older than this expire: 5d, 12h, 30m or ISO-8601 (default: ${DEFAULT-VALUE}).")
+  String olderThan;
+
+  @Option(names = "--retain-last", paramLabel = "N", defaultValue = "1",
+      description = "Snapshots of main kept whatever their age (default: ${DEFAULT-VALUE}).")
+  int retainLast;
+
+  @Option(names = "--keep-incremental-state", description = "Keep the snapshots that downstream incremental "
+      + "transforms recorded as their input, so they stay incremental.")
+  boolean keepIncrementalState;
+
+  @Option(names = "--orphans-older-than", paramLabel = "AGE", defaultValue = "3d",
+      description = "Only files older than this are orphans; under 3d is refused (default: ${DEFAULT-VALUE}).")
+  String orphansOlderThan;
+
+  @Option(names = "--delete-orphans", description = "Delete the orphan files found (otherwise they are listed).")
+  boolean deleteOrphans;
+
+  @Option(names = "--allow-deleting-files-of-running-writes", description = "Accept --orphans-older-than under 3 "
+      + "days: files of a write still running will be deleted.")
+  boolean allowShortRetention;
+
+  @Option(names = "--equal-scheme", paramLabel = "LISTED=METADATA",
+      description = "Treat two URI schemes as one storage when comparing listed files with the metadata (s3a=s3).")
+  List<String> equalSchemes = new ArrayList<>();
+
+  @Option(names = "--equal-authority", paramLabel = "LISTED=METADATA",
+      description = "Treat two URI authorities as one storage (bucket.internal=bucket).")
+  List<String> equalAuthorities = new ArrayList<>();
+
+  @Option(names = "--metadata-delete-after-commit", paramLabel = "true|false",
+      description = "Set write.metadata.delete-after-commit.enabled: commits delete metadata files beyond "
+          + "--metadata-previous-versions.")
+  Boolean metadataDeleteAfterCommit;
+
+  @Option(names = "--metadata-previous-versions", paramLabel = "N",
+      description = "Set write.metadata.previous-versions-max.")
+  Integer metadataPreviousVersions;
+
+  @Option(names = "--engine", paramLabel = "ENGINE",
+      description = "single-node or spark (default: single-node when on the classpath).")
+  String engine;
+
+  @Override
+  public Integer call() {
+    if (all == !paths.isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), all
+          ? "--all maintains the tables that policies cover: leave out PATH"
+          : "Name the tables to maintain: transforms maintain PATH... (or --all for the policies of "
+              + TransformsConfig.FILE_NAME + ")");
+    }
+    MaintenanceOptions options = all ? null : options();
+    TransformsConfig config = parent.loadConfig();
+    MaintenancePolicies policies = MaintenancePolicies.of(config);
+    PrintWriter out = parent.out();
+    PrintWriter err = spec.commandLine().getErr();
+    TableResolver resolver = new TableResolver(config);
+    int failed = 0;
+    try (Catalogs catalogs = new Catalogs(config);
+        MaintenanceEngine chosen = TableMaintenance.findEngine(Thread.currentThread().getContextClassLoader(),
+            Optional.ofNullable(engine))) {
+      List<DatasetPath> tables = all ? policies.tables(catalogs) : paths.stream().map(DatasetPath::of).toList();
+      if (all && tables.isEmpty()) {
+        out.println(policies.prefixes().isEmpty()
+            ? "No maintenance policy in " + config.source().map(Object::toString).orElse(TransformsConfig.FILE_NAME)
+                + ": add maintain.PREFIX.OPTION=VALUE keys (see docs/maintenance.md)"
+            : "No table under " + String.join(", ", policies.prefixes()));
+        out.flush();
+        return TransformsCli.OK;
+      }
+      chosen.start(config);
+      TableMaintenance maintenance = new TableMaintenance(catalogs, chosen);
+      for (DatasetPath path : tables) {
+        out.printf("%s (%s), %s engine:%n", path, resolver.resolve(path).sparkIdentifier(), chosen.name());
+        out.flush();
+        MaintenanceOptions chosenOptions = all ? policies.optionsFor(path.toString()) : options;
+        try {
+          maintenance.maintain(path, chosenOptions, line -> {
+            out.println("  " + line);
+            out.flush();
+          });
+        } catch (RuntimeException e) {
+          if (!all) {
+            throw e;
+          }
+          // --all goes on with the other tables; the exit code tells
+          failed++;
+          err.println("error: " + path + ": " + e.getMessage());
+          err.flush();
+        }
+      }
+    }
+    return failed == 0 ? TransformsCli.OK : TransformsCli.TRANSFORM_FAILED;
+  }
+
+  private MaintenanceOptions options() {
+    boolean none = !compact && !rewriteManifests && !expire && !removeOrphans;
+    try {
+      return new MaintenanceOptions(none || expire, MaintenancePolicies.age("--older-than", olderThan), retainLast,
+          keepIncrementalState, none || rewriteManifests, none || compact, none || removeOrphans,
+          MaintenancePolicies.age("--orphans-older-than", orphansOlderThan), deleteOrphans, allowShortRetention,
+          MaintenancePolicies.pairs("--equal-scheme", String.join(",", equalSchemes)), MaintenancePolicies.pairs("--equal-authority", String.join(",", equalAuthorities)),
+          Optional.ofNullable(metadataDeleteAfterCommit), Optional.ofNullable(metadataPreviousVersions));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+}
