@@ -52,7 +52,7 @@ import org.apache.iceberg.CatalogUtil;
  * {@code warehouse}, {@code files.root}, the embedded catalog's properties (unless the file defines
  * catalog {@code local}) and the default mount (unless the file declares mounts). A value may reference
  * environment variables as {@code ${VAR}} or {@code ${VAR:-default}}, which keeps secrets out of the
- * file; a {@code ${} that starts no valid reference is an error. Secrets are masked by
+ * file; a <code>${</code> that starts no valid reference is an error. Secrets are masked by
  * {@link #masker()} in every error, and by {@link SecretMasker#allLoaded()} in log lines.
  *
  * <p>Every catalog's {@code type} (or {@code catalog-impl} class) is checked on loading, so that a
