@@ -4,6 +4,7 @@ import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.MaintenanceRefusedException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.publish.BuildLease;
@@ -51,21 +52,49 @@ import org.apache.iceberg.util.SnapshotUtil;
  * <p>Compaction and manifest rewriting go through a {@link MaintenanceEngine}; the rest uses Iceberg
  * core and is the same for every engine.
  */
-public final class TableMaintenance {
+public final class TableMaintenance implements AutoCloseable {
   private final Catalogs catalogs;
   private final TableResolver resolver;
   private final MaintenanceEngine engine;
+  /** Whether the catalogs were opened here, and are closed with this instance. */
+  private final boolean ownsCatalogs;
 
   /**
-   * Creates the maintenance of the tables of some catalogs.
+   * Creates the maintenance of the tables of catalogs someone else opened and closes: for the command
+   * line and tests, which hold the runtime's catalogs already. Programs use {@link #open}.
    *
    * @param catalogs the catalogs, whose configuration's mounts resolve paths
    * @param engine the engine that compacts and rewrites manifests
    */
   public TableMaintenance(Catalogs catalogs, MaintenanceEngine engine) {
+    this(catalogs, engine, false);
+  }
+
+  private TableMaintenance(Catalogs catalogs, MaintenanceEngine engine, boolean ownsCatalogs) {
     this.catalogs = catalogs;
     this.resolver = new TableResolver(catalogs.config());
     this.engine = engine;
+    this.ownsCatalogs = ownsCatalogs;
+  }
+
+  /**
+   * Opens the catalogs of a configuration for maintenance; close the result to close them.
+   *
+   * @param config the configuration, whose mounts resolve paths
+   * @param engine the engine that compacts and rewrites manifests (see {@link #findEngine}); it stays
+   *     the caller's to start and close
+   * @return the maintenance of the configuration's tables
+   */
+  public static TableMaintenance open(TransformsConfig config, MaintenanceEngine engine) {
+    return new TableMaintenance(new Catalogs(config), engine, true);
+  }
+
+  /** Closes the catalogs if {@link #open} opened them; the engine stays open. */
+  @Override
+  public void close() {
+    if (ownsCatalogs) {
+      catalogs.close();
+    }
   }
 
   /**

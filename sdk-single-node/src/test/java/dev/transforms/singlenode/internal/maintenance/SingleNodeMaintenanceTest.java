@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.MaintenanceRefusedException;
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.publish.BuildLease;
@@ -51,6 +52,23 @@ class SingleNodeMaintenanceTest {
 
   private MaintenanceReport maintain(Catalogs catalogs, MaintenanceOptions options) {
     return new TableMaintenance(catalogs, new SingleNodeMaintenanceEngine()).maintain(PATH, options, log::add);
+  }
+
+  @Test
+  void aProgramOpensTheMaintenanceOfAConfiguration() {
+    Set<String> before;
+    try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
+      before = rows(MaintenanceTables.smallFilesWithDeletes(catalogs, "orders", Deletes.V2_POSITION, 4, 50));
+    }
+    TransformsConfig config = TransformsConfig.embedded(dir.resolve("warehouse"));
+    try (SingleNodeMaintenanceEngine engine = new SingleNodeMaintenanceEngine();
+        TableMaintenance maintenance = TableMaintenance.open(config, engine)) {
+      MaintenanceReport report = maintenance.maintain(PATH, MaintenanceOptions.none().withCompact(true), log::add);
+      assertThat(report.compaction().dataFilesRewritten()).isEqualTo(4);
+      Table table = maintenance.load(PATH);
+      assertThat(rows(table)).isEqualTo(before);
+      assertThat(dataFiles(table)).isEqualTo(1);
+    }
   }
 
   @ParameterizedTest
