@@ -82,7 +82,6 @@ public final class StagedChecks {
     Map<CheckSpec, CheckResult> results = new LinkedHashMap<>();
     List<RowRule> rowRules = new ArrayList<>();
     List<KeyRule> keyRules = new ArrayList<>();
-    List<CheckSpec.RowCount> rowCounts = new ArrayList<>();
     for (CheckSpec check : checks) {
       results.put(check, null);
       try {
@@ -94,9 +93,7 @@ public final class StagedChecks {
         }
         if (check instanceof CheckSpec.PrimaryKey || check instanceof CheckSpec.Unique) {
           keyRules.add(new KeyRule(check, check.columns().stream().map(c -> schema.findField(c).fieldId()).toList()));
-        } else if (check instanceof CheckSpec.RowCount rowCount) {
-          rowCounts.add(rowCount);
-        } else if (violation == null) {
+        } else if (violation == null && !(check instanceof CheckSpec.RowCount)) {
           throw new IllegalArgumentException("a single-node output cannot evaluate " + check);
         }
       } catch (TransformsException | ValidationException | IllegalArgumentException e) {
