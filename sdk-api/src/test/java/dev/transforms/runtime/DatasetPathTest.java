@@ -1,10 +1,9 @@
-package dev.transforms.runtime.internal.path;
+package dev.transforms.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.InvalidPathException;
-import dev.transforms.runtime.DatasetPath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,10 +1,10 @@
-package dev.transforms.runtime.internal.catalog;
+package dev.transforms.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Mount;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
