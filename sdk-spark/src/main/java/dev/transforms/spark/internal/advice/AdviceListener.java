@@ -23,7 +23,6 @@ final class AdviceListener extends SparkListener {
   private static final Logger LOG = LoggerFactory.getLogger(AdviceListener.class);
   private static final String JOB_TAGS = "spark.job.tags";
   private static final String EXECUTION_ID = "spark.sql.execution.id";
-  private static final String CALL_SITE = "callSite.short";
 
   private final Map<String, PlanAdvice> byTag = new ConcurrentHashMap<>();
   private final Map<Long, PlanAdvice> byExecution = new ConcurrentHashMap<>();
@@ -81,7 +80,9 @@ final class AdviceListener extends SparkListener {
     for (String tag : tags.split(",")) {
       PlanAdvice advice = byTag.get(tag);
       if (advice != null) {
-        advice.jobOutsideQueries(properties.getProperty(CALL_SITE, ""));
+        // A stage is named after the call site that started its job: "json at MyTransform.java:42".
+        String site = jobStart.stageInfos().isEmpty() ? "" : jobStart.stageInfos().last().name();
+        advice.jobOutsideQueries(site);
         return;
       }
     }

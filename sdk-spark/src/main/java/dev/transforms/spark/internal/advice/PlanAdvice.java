@@ -41,6 +41,7 @@ import org.apache.spark.sql.execution.WholeStageCodegenExec;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import scala.collection.JavaConverters;
 
@@ -366,6 +367,8 @@ final class PlanAdvice {
     for (LogicalPlan node : nodes(plan)) {
       if (node instanceof DataSourceV2Relation relation) {
         names.add(tableName(relation));
+      } else if (node instanceof DataSourceV2ScanRelation scan) {
+        names.add(tableName(scan.relation()));
       }
     }
     return names;
