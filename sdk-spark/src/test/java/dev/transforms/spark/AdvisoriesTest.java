@@ -191,6 +191,176 @@ public class AdvisoriesTest extends SparkTestBase {
     }
   }
 
+  // ---- v1-write, static-overwrite, merge-source-not-unique: outputs that exist before the build
+
+  /** Appends through the v1 writer. */
+  public static class V1Save {
+    @Transform(name = "v1-save")
+    public void run(@TableInput(IN) TableTransformInput in, @TableOutput("/Advice/out/v1") TableTransformOutput out) {
+      in.dataframe().write().format("iceberg").mode("append").save(out.identifier());
+    }
+  }
+
+  /** Appends through the v2 writer. */
+  public static class V2Append {
+    @Transform(name = "v2-append")
+    public void run(@TableInput(IN) TableTransformInput in, @TableOutput("/Advice/out/v2") TableTransformOutput out)
+        throws Exception {
+      in.dataframe().writeTo(out.identifier()).append();
+    }
+  }
+
+  /** INSERT OVERWRITE of a partitioned table in static mode. */
+  public static class StaticInsert {
+    @Transform(name = "static-insert")
+    public void run(@TableInput(IN) TableTransformInput in, @TableOutput(PARTITIONED) TableTransformOutput out) {
+      insertOverwrite(in, out, "static");
+    }
+  }
+
+  /** The same INSERT OVERWRITE in dynamic mode. */
+  public static class DynamicInsert {
+    @Transform(name = "dynamic-insert")
+    public void run(@TableInput(IN) TableTransformInput in,
+        @TableOutput("/Advice/out/partitioned-dynamic") TableTransformOutput out) {
+      insertOverwrite(in, out, "dynamic");
+    }
+  }
+
+  static void insertOverwrite(TableTransformInput in, TableTransformOutput out, String mode) {
+    SparkSession spark = spark(in);
+    spark.conf().set("spark.sql.sources.partitionOverwriteMode", mode);
+    try {
+      spark.sql("INSERT OVERWRITE " + out.identifier() + " SELECT id, k, v FROM " + in.identifier());
+    } finally {
+      spark.conf().set("spark.sql.sources.partitionOverwriteMode", "dynamic");
+    }
+  }
+
+  /** MERGE from the input's rows as they are. */
+  public static class MergeRaw {
+    @Transform(name = "merge-raw")
+    public void run(@TableInput(IN) TableTransformInput in, @TableOutput(MERGED) TableTransformOutput out) {
+      merge(in, out, "SELECT id, k, v FROM " + in.identifier());
+    }
+  }
+
+  /** The same MERGE from the rows grouped by the key. */
+  public static class MergeGrouped {
+    @Transform(name = "merge-grouped")
+    public void run(@TableInput(IN) TableTransformInput in,
+        @TableOutput("/Advice/out/merged-grouped") TableTransformOutput out) {
+      merge(in, out, "SELECT id, max(k) AS k, max(v) AS v FROM " + in.identifier() + " GROUP BY id");
+    }
+  }
+
+  static void merge(TableTransformInput in, TableTransformOutput out, String source) {
+    spark(in).sql("MERGE INTO " + out.identifier() + " t USING (" + source + ") s ON t.id = s.id "
+        + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
+  }
+
+  // ---- levels
+
+  /** Earns cartesian-product at the configured level. */
+  public static class CrossDefault {
+    @Transform(name = "cross-default")
+    public void run(@TableInput(IN) TableTransformInput in,
+        @TableOutput("/Advice/out/cross-default") TableTransformOutput out) {
+      cross(in, out);
+    }
+  }
+
+  /** Earns it with advisories off on the annotation. */
+  public static class CrossOff {
+    @Transform(name = "cross-off", advisories = AdvisoryLevel.OFF)
+    public void run(@TableInput(IN) TableTransformInput in,
+        @TableOutput("/Advice/out/cross-off") TableTransformOutput out) {
+      cross(in, out);
+    }
+  }
+
+  /** Earns it at level warn on the annotation. */
+  public static class CrossWarn {
+    @Transform(name = "cross-warn", advisories = AdvisoryLevel.WARN)
+    public void run(@TableInput(IN) TableTransformInput in,
+        @TableOutput("/Advice/out/cross-warn") TableTransformOutput out) {
+      cross(in, out);
+    }
+  }
+
+  /** Earns it at level error on the annotation. */
+  public static class CrossError {
+    @Transform(name = "cross-error", advisories = AdvisoryLevel.ERROR)
+    public void run(@TableInput(IN) TableTransformInput in,
+        @TableOutput("/Advice/out/cross-error") TableTransformOutput out) {
+      cross(in, out);
+    }
+  }
+
+  static void cross(TableTransformInput in, TableTransformOutput out) {
+    Dataset<Row> a = in.dataframe().as("a");
+    Dataset<Row> b = in.dataframe().as("b");
+    out.writeDataFrame(a.crossJoin(b).select(col("a.id"), col("b.v")));
+  }
+
+  @Test
+  void writesEarnTheirRulesAndTheirTwinsDoNot() throws IOException {
+    configure("");
+    seed();
+    for (String out : List.of("/Advice/out/v1", "/Advice/out/v2", MERGED, "/Advice/out/merged-grouped")) {
+      createTable(out, "id BIGINT, k STRING, v INT", "1, 'old', 0");
+    }
+    for (String out : List.of(PARTITIONED, "/Advice/out/partitioned-dynamic")) {
+      sql("CREATE TABLE " + id(out) + " (id BIGINT, k STRING, v INT) USING iceberg PARTITIONED BY (k)");
+      insert(out, "100, 'other', 0");
+    }
+    BuildReport report = build(V1Save.class, V2Append.class, StaticInsert.class, DynamicInsert.class,
+        MergeRaw.class, MergeGrouped.class);
+    SoftAssertions soft = new SoftAssertions();
+    report.results().forEach(r -> soft.assertThat(r.status()).as(r.transform() + ": " + r.error())
+        .isEqualTo(TransformResult.Status.SUCCEEDED));
+    pair(soft, report, "v1-write", "v1-save", "v2-append");
+    pair(soft, report, "static-overwrite", "static-insert", "dynamic-insert");
+    pair(soft, report, "merge-source-not-unique", "merge-raw", "merge-grouped");
+    soft.assertThat(report.result("merge-raw").orElseThrow().advisories()).filteredOn(a -> a.rule().startsWith("merge"))
+        .allSatisfy(a -> assertThat(a.dataset()).hasValue(dev.transforms.runtime.DatasetPath.of(MERGED)));
+    soft.assertAll();
+  }
+
+  @Test
+  void offRecordsNothingErrorPublishesNothingAndTheAnnotationOverridesTheConfigurationBothWays()
+      throws IOException {
+    configure("advisories=error\n");
+    seed();
+    createTable("/Advice/out/cross-default", "id BIGINT, v INT", "7, 70");
+    long before = mainSnapshot("/Advice/out/cross-default");
+    BuildReport strict = build(CrossDefault.class, CrossOff.class, CrossWarn.class);
+    TransformResult failed = strict.result("cross-default").orElseThrow();
+    assertThat(failed.status()).isEqualTo(TransformResult.Status.FAILED);
+    assertThat(failed.error()).get().isInstanceOf(AdvisoryException.class).asString()
+        .contains("cartesian-product", "Fix:");
+    assertThat(failed.advisories()).extracting(Advisory::rule).contains("cartesian-product");
+    assertThat(mainSnapshot("/Advice/out/cross-default")).isEqualTo(before);
+    assertThat(rows("/Advice/out/cross-default")).containsExactly("[7,70]");
+    assertThat(table("/Advice/out/cross-default").refs()).containsOnlyKeys("main");
+    TransformResult off = strict.result("cross-off").orElseThrow();
+    assertThat(off.status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(off.advisories()).isEmpty();
+    TransformResult warned = strict.result("cross-warn").orElseThrow();
+    assertThat(warned.status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(warned.advisories()).extracting(Advisory::rule).contains("cartesian-product");
+    assertThat(rows("/Advice/out/cross-warn")).hasSize(144);
+
+    configure("advisories=off\n");
+    BuildReport quiet = build(CrossDefault.class, CrossError.class);
+    assertThat(quiet.result("cross-default").orElseThrow().status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(quiet.result("cross-default").orElseThrow().advisories()).isEmpty();
+    assertThat(quiet.advisories()).extracting(Advisory::transform).containsOnly("cross-error");
+    assertThat(quiet.result("cross-error").orElseThrow().status()).isEqualTo(TransformResult.Status.FAILED);
+    assertThat(runner.catalog(resolved("/Advice/out/cross-error").catalog())
+        .tableExists(resolved("/Advice/out/cross-error").identifier())).isFalse();
+  }
+
   @Test
   void eachSparkRuleIsEarnedByOneTransformAndNotByItsTwin() throws IOException {
     configure("");

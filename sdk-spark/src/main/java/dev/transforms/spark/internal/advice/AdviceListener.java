@@ -1,6 +1,8 @@
 package dev.transforms.spark.internal.advice;
 
 import java.util.Map;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.scheduler.SparkListener;
@@ -23,9 +25,19 @@ final class AdviceListener extends SparkListener {
   private static final Logger LOG = LoggerFactory.getLogger(AdviceListener.class);
   private static final String JOB_TAGS = "spark.job.tags";
   private static final String EXECUTION_ID = "spark.sql.execution.id";
+  private static final String OVERWRITE_MODE = "spark.sql.sources.partitionOverwriteMode";
+
+  private final SparkConf conf;
 
   private final Map<String, PlanAdvice> byTag = new ConcurrentHashMap<>();
-  private final Map<Long, PlanAdvice> byExecution = new ConcurrentHashMap<>();
+  private final Map<Long, Execution> byExecution = new ConcurrentHashMap<>();
+
+  /** A watched execution: its run, and the session's overwrite mode when it started. */
+  private record Execution(PlanAdvice advice, String overwriteMode) {}
+
+  AdviceListener(SparkContext context) {
+    this.conf = context.getConf();
+  }
 
   void watch(String tag, PlanAdvice advice) {
     byTag.put(tag, advice);
@@ -34,7 +46,7 @@ final class AdviceListener extends SparkListener {
   void forget(String tag) {
     PlanAdvice advice = byTag.remove(tag);
     if (advice != null) {
-      byExecution.values().removeIf(a -> a == advice);
+      byExecution.values().removeIf(e -> e.advice() == advice);
     }
   }
 
@@ -48,14 +60,18 @@ final class AdviceListener extends SparkListener {
         for (String tag : JavaConverters.setAsJavaSet(start.jobTags())) {
           PlanAdvice advice = byTag.get(tag);
           if (advice != null) {
-            byExecution.put(start.executionId(), advice);
+            // The session's settings may change before the end event is delivered: keep the one that applied.
+            scala.Option<String> mode = start.modifiedConfigs().get(OVERWRITE_MODE);
+            byExecution.put(start.executionId(), new Execution(advice, mode.isDefined() ? mode.get()
+                : conf.get(OVERWRITE_MODE, "static")));
             return;
           }
         }
       } else if (event instanceof SparkListenerSQLExecutionEnd end) {
-        PlanAdvice advice = byExecution.remove(end.executionId());
-        if (advice != null && end.qe() != null) {
-          advice.inspect(end.executionName().isDefined() ? end.executionName().get() : "", end.qe());
+        Execution execution = byExecution.remove(end.executionId());
+        if (execution != null && end.qe() != null) {
+          execution.advice().inspect(end.executionName().isDefined() ? end.executionName().get() : "", end.qe(),
+              execution.overwriteMode());
         }
       }
     } catch (RuntimeException | StackOverflowError e) {

@@ -21,6 +21,8 @@ import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.AppendData;
+import org.apache.spark.sql.catalyst.plans.logical.OverwritePartitionsDynamic;
 import org.apache.spark.sql.catalyst.plans.logical.Deduplicate;
 import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
@@ -75,12 +77,18 @@ final class PlanAdvice {
     return (catalog + "." + String.join(".", namespace) + "." + name).toLowerCase(Locale.ROOT);
   }
 
-  /** Inspects one finished SQL execution. */
-  void inspect(String name, QueryExecution qe) {
+  /**
+   * Inspects one finished SQL execution.
+   *
+   * @param name the execution's name ({@code collect}, {@code append}, {@code command}...)
+   * @param qe the executed query
+   * @param overwriteMode the session's partition overwrite mode when the execution started
+   */
+  void inspect(String name, QueryExecution qe, String overwriteMode) {
     LogicalPlan analyzed = qe.analyzed();
     projectionChains(analyzed);
     nullUnsafeJoins(analyzed);
-    writes(name, analyzed, qe);
+    writes(name, analyzed, overwriteMode);
     LogicalPlan optimized = qe.optimizedPlan();
     cartesianProducts(optimized);
     merges(optimized);
@@ -195,20 +203,24 @@ final class PlanAdvice {
 
   // ---- v1-write and static-overwrite: the write command of an execution
 
-  private void writes(String name, LogicalPlan analyzed, QueryExecution qe) {
+  private void writes(String name, LogicalPlan analyzed, String overwriteMode) {
     if (!(analyzed instanceof V2WriteCommand write) || !(write.table() instanceof DataSourceV2Relation relation)
         || !isIceberg(relation)) {
       return;
     }
     Optional<DatasetPath> dataset = dataset(tableName(relation));
-    if (name.equals("save")) {
-      advisories.add(AdvisoryRule.V1_WRITE, "DataFrameWriter.save() wrote into " + tableName(relation),
+    scala.collection.immutable.Map<String, String> options = analyzed instanceof AppendData append ? append.writeOptions()
+        : analyzed instanceof OverwriteByExpression overwrite ? overwrite.writeOptions()
+        : analyzed instanceof OverwritePartitionsDynamic dynamic ? dynamic.writeOptions() : null;
+    // DataFrameWriter (v1) passes the table it was given as a "path" option; writeTo and SQL never do.
+    if (options != null && options.contains("path")) {
+      advisories.add(AdvisoryRule.V1_WRITE, "the v1 DataFrameWriter (" + name + ") wrote into " + tableName(relation),
           dataset);
     }
     if (analyzed instanceof OverwriteByExpression overwrite && overwrite.deleteExpr() instanceof Literal literal
         && Boolean.TRUE.equals(literal.value()) && relation.table().partitioning().length > 0
         && !overwrite.writeOptions().contains("overwrite-mode")
-        && qe.sparkSession().sessionState().conf().partitionOverwriteMode().toString().equalsIgnoreCase("static")) {
+        && overwriteMode.equalsIgnoreCase("static")) {
       advisories.add(AdvisoryRule.STATIC_OVERWRITE, "an overwrite in static mode replaced every row of the "
           + "partitioned table " + tableName(relation), dataset);
     }

@@ -58,7 +58,7 @@ public final class SparkAdvice implements AutoCloseable {
   private static synchronized AdviceListener listener(SparkContext context) {
     AdviceListener listener = LISTENERS.get(context);
     if (listener == null) {
-      listener = new AdviceListener();
+      listener = new AdviceListener(context);
       context.addSparkListener(listener);
       LISTENERS.put(context, listener);
     }
