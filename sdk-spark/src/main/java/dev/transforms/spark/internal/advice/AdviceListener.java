@@ -52,6 +52,10 @@ final class AdviceListener extends SparkListener {
 
   @Override
   public void onOtherEvent(SparkListenerEvent event) {
+    if (event instanceof DrainMarker marker) {
+      marker.received().complete(null);
+      return;
+    }
     if (byTag.isEmpty()) {
       return;
     }

@@ -3,6 +3,7 @@ package dev.transforms.spark.internal.advice;
 import dev.transforms.runtime.internal.engine.TransformRun;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.SparkContext;
@@ -13,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The advisories of one Spark transform while its method runs: {@link #start} tags the calling
  * thread's jobs with a tag of the run's own and tells the context's listener to inspect what carries
- * it; {@link #finish} removes the tag, waits until the listener bus has delivered every event posted so
- * far (so all of the run's are in, with no sleep) and stops listening for the run.
+ * it; {@link #finish} removes the tag, posts a marker event and waits until the listener receives it
+ * (its queue delivers in order, so all of the run's events are in, with no sleep) and stops listening
+ * for the run.
  *
  * <p>Under level {@code off} nothing is started: no listener, no tag, no plan is looked at.
  */
@@ -24,6 +26,7 @@ public final class SparkAdvice implements AutoCloseable {
   private static final Map<SparkContext, AdviceListener> LISTENERS = new WeakHashMap<>();
   private static final AtomicLong RUNS = new AtomicLong();
   private static final long DRAIN_MILLIS = 60_000;
+  private static final String QUEUE = "transformsAdvice";
 
   private final SparkContext context;
   private final AdviceListener listener;
@@ -59,7 +62,8 @@ public final class SparkAdvice implements AutoCloseable {
     AdviceListener listener = LISTENERS.get(context);
     if (listener == null) {
       listener = new AdviceListener(context);
-      context.addSparkListener(listener);
+      // A queue of its own: draining it never waits for other listeners (the UI's status, the event log).
+      context.listenerBus().addToQueue(listener, QUEUE);
       LISTENERS.put(context, listener);
     }
     return listener;
@@ -76,11 +80,17 @@ public final class SparkAdvice implements AutoCloseable {
     finished = true;
     context.removeJobTag(tag);
     try {
-      // Every event of the run was posted before its actions returned; once the bus is empty, all were seen.
-      context.listenerBus().waitUntilEmpty(DRAIN_MILLIS);
+      // Every event of the run was posted before its actions returned, so it is queued before this marker.
+      DrainMarker marker = new DrainMarker();
+      context.listenerBus().post(marker);
+      marker.received().get(DRAIN_MILLIS, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      LOG.warn("Spark's listener bus did not empty within {} s; the advisories of this transform may be "
+      LOG.warn("Spark's listener bus did not deliver this transform's events within {} s; its advisories may be "
           + "incomplete", DRAIN_MILLIS / 1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException e) {
+      LOG.debug("Draining the listener bus failed", e);
     } finally {
       listener.forget(tag);
     }
