@@ -74,8 +74,10 @@ final class AdviceListener extends SparkListener {
       } else if (event instanceof SparkListenerSQLExecutionEnd end) {
         Execution execution = byExecution.remove(end.executionId());
         if (execution != null && end.qe() != null) {
+          long start = System.nanoTime();
           execution.advice().inspect(end.executionName().isDefined() ? end.executionName().get() : "", end.qe(),
               execution.overwriteMode());
+          SparkAdvice.INSPECTING.addAndGet(System.nanoTime() - start);
         }
       }
     } catch (RuntimeException | StackOverflowError e) {

@@ -27,6 +27,8 @@ public final class SparkAdvice implements AutoCloseable {
   private static final AtomicLong RUNS = new AtomicLong();
   private static final long DRAIN_MILLIS = 60_000;
   private static final String QUEUE = "transformsAdvice";
+  static final AtomicLong INSPECTING = new AtomicLong();
+  static final AtomicLong DRAINING = new AtomicLong();
 
   private final SparkContext context;
   private final AdviceListener listener;
@@ -79,6 +81,7 @@ public final class SparkAdvice implements AutoCloseable {
     }
     finished = true;
     context.removeJobTag(tag);
+    long start = System.nanoTime();
     try {
       // Every event of the run was posted before its actions returned, so it is queued before this marker.
       DrainMarker marker = new DrainMarker();
@@ -93,7 +96,18 @@ public final class SparkAdvice implements AutoCloseable {
       LOG.debug("Draining the listener bus failed", e);
     } finally {
       listener.forget(tag);
+      DRAINING.addAndGet(System.nanoTime() - start);
     }
+  }
+
+  /**
+   * For the benchmark: nanoseconds spent so far in this JVM inspecting plans (on the listener's
+   * thread) and waiting for the listener in {@link #finish()} (on the transforms' thread).
+   *
+   * @return the two totals, inspecting first
+   */
+  public static long[] cost() {
+    return new long[] {INSPECTING.get(), DRAINING.get()};
   }
 
   @Override
