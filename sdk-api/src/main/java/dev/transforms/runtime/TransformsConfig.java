@@ -293,8 +293,12 @@ public final class TransformsConfig {
 
     Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
-    return new TransformsConfig(source, warehousePath, filesRoot, java.util.Collections.unmodifiableMap(frozen),
-        List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance), Map.copyOf(advisories), masker);
+    TransformsConfig config = new TransformsConfig(source, warehousePath, filesRoot,
+        java.util.Collections.unmodifiableMap(frozen), List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance),
+        Map.copyOf(advisories), masker);
+    // The advisory keys are checked now, so that plan refuses what a build would.
+    dev.transforms.runtime.internal.advice.AdvisorySettings.of(config);
+    return config;
   }
 
   /**
@@ -563,7 +567,7 @@ public final class TransformsConfig {
   /**
    * The {@code advisories} key (the level: {@code off}, {@code warn} or {@code error}) and the
    * {@code advisories.OPTION} keys (the rules' thresholds), as the file and environment set them. The
-   * runtime checks the values when a build starts.
+   * values are checked when the configuration is loaded.
    *
    * @return the keys with their values
    */

@@ -10,8 +10,8 @@ import java.util.TreeMap;
 
 /**
  * The advisory level and the rules' thresholds, read from the configuration's {@code advisories} and
- * {@code advisories.OPTION} keys. Every key and value is checked when a build starts: an unknown
- * option or a value that is not a positive number is an error naming the key.
+ * {@code advisories.OPTION} keys. Every key and value is checked when the configuration is loaded: an
+ * unknown option or a value that is not a positive number is an error naming the key.
  *
  * @param level the configured level: {@code OFF}, {@code WARN} or {@code ERROR}
  * @param projections stacked projections that make a {@code withColumn} loop
