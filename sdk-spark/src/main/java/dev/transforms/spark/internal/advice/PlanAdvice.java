@@ -104,7 +104,8 @@ final class PlanAdvice {
   /** A job outside any SQL execution: DataFrameReader runs one only to infer a schema from the files. */
   void jobOutsideQueries(String callSite) {
     String method = callSite.contains(" at ") ? callSite.substring(0, callSite.indexOf(" at ")) : callSite;
-    if (method.equals("csv") || method.equals("json") || method.equals("load")) {
+    // Not "load": format("parquet").load(...) of many files runs a job too, to read footers, not to guess types.
+    if (method.equals("csv") || method.equals("json")) {
       advisories.add(AdvisoryRule.INFERRED_SCHEMA, "a job read the files to infer their schema (" + callSite + ")",
           Optional.empty());
     }
