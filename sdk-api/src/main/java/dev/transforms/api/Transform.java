@@ -45,4 +45,15 @@ public @interface Transform {
    * @return the description, possibly empty
    */
   String description() default "";
+
+  /**
+   * What advisories do for this transform: {@link AdvisoryLevel#DEFAULT} follows the configuration's
+   * {@code advisories} key; {@code OFF}, {@code WARN} and {@code ERROR} override it either way. Use
+   * {@code OFF} to silence a transform whose pattern is deliberate (a cross join of two small frames),
+   * {@code ERROR} to make a transform fail rather than publish anything that earned one. The rules are
+   * listed in the best-practices page of the documentation.
+   *
+   * @return the level for this transform
+   */
+  AdvisoryLevel advisories() default AdvisoryLevel.DEFAULT;
 }

@@ -36,8 +36,18 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
   }
 
   /**
+   * Every advisory of the build, transform by transform in the order they ran.
+   *
+   * @return the advisories; empty when none was earned
+   */
+  public List<Advisory> advisories() {
+    return results.stream().flatMap(r -> r.advisories().stream()).toList();
+  }
+
+  /**
    * The report as a text table, one line per transform and one per output, as the command line
-   * prints it. A failure shows its error and every cause, one line each ({@link CauseChain}).
+   * prints it. A failure shows its error and every cause, one line each ({@link CauseChain}); each
+   * advisory a transform earned gets a line of its own.
    *
    * @return the formatted report
    */
@@ -62,6 +72,7 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
       }
       result.checks().stream().filter(c -> c.outcome() != CheckResult.Outcome.PASSED)
           .forEach(c -> out.append("      check ").append(c.describe()).append('\n'));
+      result.advisories().forEach(a -> out.append("      advisory ").append(a.describe()).append('\n'));
       result.error().ifPresent(e -> out.append(CauseChain.of(e, SecretMasker.allLoaded())
           .format("      error: ", "        ")));
     }

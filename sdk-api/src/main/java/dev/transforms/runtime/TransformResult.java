@@ -20,6 +20,8 @@ import java.util.Optional;
  *     publication finished, a dead build's branch or unpublished table removed), one line each
  * @param checks how the data expectations on its outputs came out, output by output; empty when none
  *     were declared or the transform failed before they were evaluated
+ * @param advisories the patterns of the review guide it was seen doing while it ran (see
+ *     {@link Advisory}); empty when there were none or its advisory level is {@code off}
  */
 public record TransformResult(
     String transform,
@@ -31,7 +33,8 @@ public record TransformResult(
     Duration duration,
     Optional<Throwable> error,
     List<String> recovery,
-    List<CheckResult> checks) {
+    List<CheckResult> checks,
+    List<Advisory> advisories) {
 
   /**
    * Copies the lists so the result stays immutable.
@@ -46,11 +49,33 @@ public record TransformResult(
    * @param error the failure, when it failed
    * @param recovery what was done after builds that died
    * @param checks how the checks came out
+   * @param advisories the advisories it earned
    */
   public TransformResult {
     outputs = List.copyOf(outputs);
     recovery = List.copyOf(recovery);
     checks = List.copyOf(checks);
+    advisories = List.copyOf(advisories);
+  }
+
+  /**
+   * A result without advisories.
+   *
+   * @param transform the transform's name
+   * @param engine the engine that ran it
+   * @param status the outcome
+   * @param incremental whether it ran incrementally
+   * @param reason why full, incremental or skipped
+   * @param outputs what was written to each output
+   * @param duration how long it took
+   * @param error the failure, when it failed
+   * @param recovery what was done after builds that died
+   * @param checks how the checks came out
+   */
+  public TransformResult(String transform, String engine, Status status, boolean incremental, String reason,
+      List<OutputWrites> outputs, Duration duration, Optional<Throwable> error, List<String> recovery,
+      List<CheckResult> checks) {
+    this(transform, engine, status, incremental, reason, outputs, duration, error, recovery, checks, List.of());
   }
 
   /** The outcome of a transform. */

@@ -44,7 +44,11 @@ import org.apache.iceberg.CatalogUtil;
  *       catalog, under the dot-separated namespace. If the file declares any mount, the default
  *       {@code mount./=local} is dropped;
  *   <li>{@code spark.*}: passed to the Spark session as they are ({@code spark.master}...);
- *   <li>{@code files.root}: where plain file datasets live (default {@code WAREHOUSE/files}).
+ *   <li>{@code files.root}: where plain file datasets live (default {@code WAREHOUSE/files});
+ *   <li>{@code maintain.PREFIX.OPTION}: maintenance policies;
+ *   <li>{@code advisories=off|warn|error} (default {@code warn}) and {@code advisories.OPTION}: what the
+ *       engines do with the review guide's patterns they see a transform execute, and the rules'
+ *       thresholds ({@link #advisoryProperties()}).
  * </ul>
  * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides
@@ -68,6 +72,12 @@ public final class TransformsConfig {
 
   /** Prefix of the keys of maintenance policies. */
   public static final String MAINTAIN_PREFIX = "maintain.";
+
+  /**
+   * The key of the advisory level ({@code off}, {@code warn}, {@code error}); its thresholds are keys
+   * under {@code advisories.}.
+   */
+  public static final String ADVISORIES = "advisories";
 
   /** The name of the embedded default catalog. */
   public static final String DEFAULT_CATALOG = "local";
@@ -95,6 +105,7 @@ public final class TransformsConfig {
   private final List<Mount> mounts;
   private final Map<String, String> sparkProperties;
   private final Map<String, String> maintenanceProperties;
+  private final Map<String, String> advisoryProperties;
   private final SecretMasker masker;
 
   private TransformsConfig(
@@ -105,6 +116,7 @@ public final class TransformsConfig {
       List<Mount> mounts,
       Map<String, String> sparkProperties,
       Map<String, String> maintenanceProperties,
+      Map<String, String> advisoryProperties,
       SecretMasker masker) {
     this.source = source;
     this.warehouse = warehouse;
@@ -113,6 +125,7 @@ public final class TransformsConfig {
     this.mounts = mounts;
     this.sparkProperties = sparkProperties;
     this.maintenanceProperties = maintenanceProperties;
+    this.advisoryProperties = advisoryProperties;
     this.masker = masker;
   }
 
@@ -220,6 +233,7 @@ public final class TransformsConfig {
     List<Mount> mounts = new ArrayList<>();
     Map<String, String> spark = new TreeMap<>();
     Map<String, String> maintenance = new TreeMap<>();
+    Map<String, String> advisories = new TreeMap<>();
     for (Map.Entry<String, String> entry : merged.entrySet()) {
       String key = entry.getKey();
       String value = entry.getValue();
@@ -237,10 +251,12 @@ public final class TransformsConfig {
         spark.put(key, value);
       } else if (key.startsWith(MAINTAIN_PREFIX)) {
         maintenance.put(key, value);
+      } else if (key.equals(ADVISORIES) || key.startsWith(ADVISORIES + ".")) {
+        advisories.put(key, value);
       } else if (!key.equals("warehouse")) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
-            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION and spark.*");
+            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION and spark.*");
       }
     }
     catalogs.putAll(declared);
@@ -277,8 +293,12 @@ public final class TransformsConfig {
 
     Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
-    return new TransformsConfig(source, warehousePath, filesRoot, java.util.Collections.unmodifiableMap(frozen),
-        List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance), masker);
+    TransformsConfig config = new TransformsConfig(source, warehousePath, filesRoot,
+        java.util.Collections.unmodifiableMap(frozen), List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance),
+        Map.copyOf(advisories), masker);
+    // The advisory keys are checked now, so that plan refuses what a build would.
+    dev.transforms.runtime.internal.advice.AdvisorySettings.of(config);
+    return config;
   }
 
   /**
@@ -542,6 +562,17 @@ public final class TransformsConfig {
    */
   public Map<String, String> maintenanceProperties() {
     return maintenanceProperties;
+  }
+
+  /**
+   * The {@code advisories} key (the level: {@code off}, {@code warn} or {@code error}) and the
+   * {@code advisories.OPTION} keys (the rules' thresholds), as the file and environment set them. The
+   * values are checked when the configuration is loaded.
+   *
+   * @return the keys with their values
+   */
+  public Map<String, String> advisoryProperties() {
+    return advisoryProperties;
   }
 
   /**

@@ -5,7 +5,10 @@ import dev.transforms.runtime.internal.engine.BoundInput;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
+import dev.transforms.runtime.internal.advice.AdvisoryRule;
+import dev.transforms.runtime.internal.advice.RunAdvisories;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -21,11 +24,23 @@ final class IcebergInputHandle implements IcebergInput {
   private final BoundInput bound;
   private final Table table;
   private final RunMemory memory;
+  private final RunAdvisories advisories;
 
-  IcebergInputHandle(BoundInput bound, RunMemory memory) {
+  IcebergInputHandle(BoundInput bound, RunMemory memory, RunAdvisories advisories) {
     this.bound = bound;
     this.table = bound.table().orElseThrow();
     this.memory = memory;
+    this.advisories = advisories;
+  }
+
+  /** The whole-input-in-memory rule: a read of every row held at once, larger than the threshold. */
+  private VectorSchemaRoot whole(String method, VectorSchemaRoot rows) {
+    if (advisories.enabled() && rows.getRowCount() > advisories.settings().wholeInputRows()) {
+      advisories.add(AdvisoryRule.WHOLE_INPUT_IN_MEMORY, method + "() held " + rows.getRowCount()
+          + " rows in memory at once (more than " + advisories.settings().wholeInputRows() + ")",
+          Optional.of(bound.parameter().requirePath()));
+    }
+    return rows;
   }
 
   @Override
@@ -45,7 +60,7 @@ final class IcebergInputHandle implements IcebergInput {
 
   @Override
   public VectorSchemaRoot arrow() {
-    return scan(Expressions.alwaysTrue(), OptionalLong.empty(), List.of());
+    return whole("arrow", read(Expressions.alwaysTrue(), OptionalLong.empty(), List.of()));
   }
 
   @Override
@@ -61,13 +76,13 @@ final class IcebergInputHandle implements IcebergInput {
   @Override
   public VectorSchemaRoot addedRows() {
     if (!bound.readsAdded() || bound.previousSnapshotId().isEmpty() || bound.currentSnapshotId().isEmpty()) {
-      return arrow();
+      return whole("addedRows", read(Expressions.alwaysTrue(), OptionalLong.empty(), List.of()));
     }
     long from = bound.previousSnapshotId().getAsLong();
     long to = bound.currentSnapshotId().getAsLong();
     Schema schema = schemaAt(bound.currentSnapshotId());
     List<Record> rows = from == to ? List.of() : ArrowBridge.appendedRows(table, from, to, schema);
-    return memory.own(ArrowRecords.toRoot(rows, schema, memory.runtime()));
+    return whole("addedRows", memory.own(ArrowRecords.toRoot(rows, schema, memory.runtime())));
   }
 
   @Override
@@ -77,6 +92,10 @@ final class IcebergInputHandle implements IcebergInput {
 
   @Override
   public VectorSchemaRoot scan(Expression filter, OptionalLong snapshotId, List<String> columns) {
+    return read(filter, snapshotId, columns);
+  }
+
+  private VectorSchemaRoot read(Expression filter, OptionalLong snapshotId, List<String> columns) {
     ArrowTableReader reader = reader(snapshotId).filter(filter);
     if (!columns.isEmpty()) {
       reader = reader.select(columns);

@@ -25,7 +25,7 @@ final class SingleNodeEngine implements Engine {
       if (p.role() == Handle.Role.CONTEXT) {
         args[p.index()] = context(run, memory);
       } else if (p.role() == Handle.Role.INPUT) {
-        args[p.index()] = new IcebergInputHandle(run.input(p), memory);
+        args[p.index()] = new IcebergInputHandle(run.input(p), memory, run.advisories());
       } else {
         args[p.index()] = new IcebergOutputHandle(run, run.output(p));
       }

@@ -2,6 +2,7 @@ package dev.transforms.spark;
 
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.internal.advice.FileSizes;
 import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.engine.BuildEnvironment;
 import dev.transforms.runtime.internal.engine.Engine;
@@ -17,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import dev.transforms.spark.internal.advice.SparkAdvice;
 import org.apache.iceberg.spark.CommitMetadata;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -87,6 +89,9 @@ final class SparkEngine implements Engine {
       Object[] arguments = arguments(run, scope);
       invoke(run, arguments);
       checkMainUntouched(run, bases);
+      // File outputs are published here, so advisories are judged (and fail an error-level run) first.
+      FileSizes.inspect(run);
+      run.advisories().judge();
       scope.publishFiles();
       published = true;
     } finally {
@@ -100,6 +105,7 @@ final class SparkEngine implements Engine {
     RunningOutputs running = RunningOutputs.register(run);
     session.conf().set(RunningOutputs.SESSION_KEY, run.stagingBranch());
     SparkSession.setActiveSession(session);
+    SparkAdvice advice = SparkAdvice.start(session, run);
     try {
       CommitMetadata.withCommitProperties(run.commitProperties(), () -> {
         run.invoke(arguments);
@@ -112,6 +118,9 @@ final class SparkEngine implements Engine {
       }
       throw Errors.translate(run, e);
     } finally {
+      if (advice != null) {
+        advice.finish();
+      }
       session.conf().unset(RunningOutputs.SESSION_KEY);
       running.unregister();
       if (previousActive.isDefined()) {

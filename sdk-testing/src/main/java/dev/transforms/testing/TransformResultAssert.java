@@ -212,6 +212,39 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
     return myself;
   }
 
+  /**
+   * Checks that the transform earned an advisory of a rule while it ran.
+   *
+   * <pre>{@code
+   * assertThat(result).only().succeeded().earnedAdvisory("withcolumn-loop");
+   * }</pre>
+   *
+   * @param rule the rule's identifier, such as {@code cartesian-product}
+   * @return this assertion
+   */
+  public TransformResultAssert earnedAdvisory(String rule) {
+    isNotNull();
+    if (actual.advisories().stream().noneMatch(a -> a.rule().equals(rule))) {
+      throw failure("Expecting transform %s to earn advisory %s but it earned %s", actual.transform(), rule,
+          actual.advisories().stream().map(dev.transforms.runtime.Advisory::rule).toList());
+    }
+    return myself;
+  }
+
+  /**
+   * Checks that the transform earned no advisory.
+   *
+   * @return this assertion
+   */
+  public TransformResultAssert earnedNoAdvisory() {
+    isNotNull();
+    if (!actual.advisories().isEmpty()) {
+      throw failure("Expecting transform %s to earn no advisory but it earned: %s", actual.transform(),
+          actual.advisories().stream().map(dev.transforms.runtime.Advisory::describe).toList());
+    }
+    return myself;
+  }
+
   private CheckResult check(String name) {
     isNotNull();
     return actual.checks().stream().filter(c -> c.check().equals(name)).findFirst()

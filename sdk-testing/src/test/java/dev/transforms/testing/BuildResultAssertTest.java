@@ -54,6 +54,16 @@ public class BuildResultAssertTest {
   }
 
   @Test
+  void advisoriesAreAssertedByRule() {
+    warehouse.createTable("/a/in", IDS, Row.of(1), Row.of(2));
+    BuildResult result = warehouse.build(Copy.class);
+    assertThat(result).only().earnedNoAdvisory();
+    assertThatThrownBy(() -> assertThat(result).only().earnedAdvisory("whole-input-in-memory"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Expecting transform copy to earn advisory whole-input-in-memory but it earned []");
+  }
+
+  @Test
   void aFailureIsMatchedByTypeAndWordsAnywhereInItsCauses() {
     warehouse.createTable("/a/in", IDS, Row.of(1));
     BuildResult result = warehouse.build(Broken.class);

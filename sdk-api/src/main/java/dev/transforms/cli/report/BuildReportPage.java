@@ -4,6 +4,7 @@ import static dev.transforms.cli.report.Html.escape;
 import static dev.transforms.cli.report.Html.seconds;
 
 import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.Advisory;
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.TransformResult;
@@ -127,7 +128,7 @@ public final class BuildReportPage {
 
   private static void details(StringBuilder page, List<TimedResult> timed, SecretMasker masker) {
     page.append("<h2>Transforms</h2>\n<table id=\"results\"><tr><th>transform</th><th>status</th><th>engine</th>"
-        + "<th>build</th><th>started</th><th>duration</th><th>outputs</th><th>checks</th><th>recovery</th>"
+        + "<th>build</th><th>started</th><th>duration</th><th>outputs</th><th>checks</th><th>advisories</th><th>recovery</th>"
         + "<th>error</th></tr>\n");
     for (TimedResult t : timed) {
       TransformResult r = t.result();
@@ -148,6 +149,13 @@ public final class BuildReportPage {
       for (CheckResult c : r.checks()) {
         page.append("<div class=\"check ").append(c.outcome()).append("\">").append(escape(c.describe()))
             .append("</div>");
+      }
+      page.append("</td><td>");
+      for (Advisory a : r.advisories()) {
+        page.append("<div class=\"advisory\"><b>").append(escape(a.rule())).append("</b>")
+            .append(a.dataset().map(d -> " " + escape(d.toString())).orElse(""))
+            .append(a.detail().isEmpty() ? "" : ": " + escape(a.detail())).append("<br><span class=\"muted\">")
+            .append(escape(a.reason())).append("</span><br>Fix: ").append(escape(a.fix())).append("</div>");
       }
       page.append("</td><td>");
       r.recovery().forEach(line -> page.append("<div>").append(escape(line)).append("</div>"));

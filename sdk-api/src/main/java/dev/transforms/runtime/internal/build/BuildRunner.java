@@ -1,7 +1,9 @@
 package dev.transforms.runtime.internal.build;
 
 import dev.transforms.api.DatasetNotFoundException;
+import dev.transforms.api.AdvisoryException;
 import dev.transforms.api.IncrementalRequiredException;
+import dev.transforms.api.Transform;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
@@ -11,6 +13,9 @@ import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.advice.AdvisorySettings;
+import dev.transforms.runtime.internal.advice.FileSizes;
+import dev.transforms.runtime.internal.advice.RunAdvisories;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.engine.BoundInput;
@@ -121,6 +126,7 @@ public final class BuildRunner implements AutoCloseable {
     long start = System.nanoTime();
     String buildId = HexFormat.of().formatHex(randomBytes());
     BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver);
+    AdvisorySettings advice = AdvisorySettings.of(config);
     List<TransformResult> results = new ArrayList<>();
     Set<String> failed = new HashSet<>();
     List<TransformSpec> transforms = plan.transforms();
@@ -136,7 +142,7 @@ public final class BuildRunner implements AutoCloseable {
               "skipped: upstream transform " + failedUpstream.get() + " did not succeed", List.of(), Duration.ZERO,
               Optional.empty(), List.of(), List.of());
         } else {
-          result = runOne(environment, engines, spec);
+          result = runOne(environment, engines, spec, advice);
         }
         if (result.status() != TransformResult.Status.SUCCEEDED) {
           failed.add(spec.name());
@@ -154,8 +160,11 @@ public final class BuildRunner implements AutoCloseable {
     return bytes;
   }
 
-  private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec) {
+  private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec,
+      AdvisorySettings advice) {
     long start = System.nanoTime();
+    RunAdvisories advisories = new RunAdvisories(spec.name(),
+        advice.levelFor(spec.method().getAnnotation(Transform.class)), advice);
     OutputPublisher publisher = null;
     IncrementalDecision decision = IncrementalDecision.full("");
     List<String> notes = List.of();
@@ -199,9 +208,12 @@ public final class BuildRunner implements AutoCloseable {
       publisher = OutputPublisher.stage(spec.name(), environment.buildId(), staged(outputs));
       Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
       TransformRun run = new TransformRun(environment, spec, target, inputs, outputs, decision, publisher,
-          IncrementalState.provenance(spec.name(), environment.buildId()));
+          IncrementalState.provenance(spec.name(), environment.buildId()), advisories);
       engine.run(run);
       CrashPoints.reached("run.returned");
+      // Under level error an advisory fails the run here, before the checks, so that nothing is published.
+      FileSizes.inspect(run);
+      advisories.judge();
       checks = OutputAudit.audit(engine, run, publisher.publishedSnapshots());
       OutputAudit.enforce(spec.name(), checks);
       OutputPublisher publishing = publisher;
@@ -210,15 +222,22 @@ public final class BuildRunner implements AutoCloseable {
       List<OutputWrites> writes = publishing.publish(state, OutputAudit.properties(checks));
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
           decision.incremental(), decision.reason(), writes, Duration.ofNanos(System.nanoTime() - start),
-          Optional.empty(), notes, checks);
+          Optional.empty(), notes, checks, advisories.list());
     } catch (RuntimeException | LinkageError e) {
       if (publisher != null) {
         notes = withEngineNotes(notes, publisher);
         publisher.discard();
       }
+      if (!(e instanceof AdvisoryException)) {
+        try {
+          advisories.judge(); // logs what the failed run earned; the run's own error stays the one reported
+        } catch (AdvisoryException ignored) {
+          // The failure above is the one to report.
+        }
+      }
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, decision.incremental(),
           decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes,
-          checks);
+          checks, advisories.list());
     }
   }
 

@@ -3,6 +3,7 @@ package dev.transforms.runtime.internal.engine;
 import dev.transforms.api.PublishConflictException;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.advice.RunAdvisories;
 import dev.transforms.runtime.internal.incremental.IncrementalDecision;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.runtime.internal.spec.TransformSpec;
@@ -25,6 +26,7 @@ public final class TransformRun {
   private final IncrementalDecision decision;
   private final OutputStaging staging;
   private final Map<String, String> commitProperties;
+  private final RunAdvisories advisories;
 
   /**
    * Creates a run; the runtime does this.
@@ -47,6 +49,33 @@ public final class TransformRun {
       IncrementalDecision decision,
       OutputStaging staging,
       Map<String, String> commitProperties) {
+    this(build, spec, target, inputs, outputs, decision, staging, commitProperties, RunAdvisories.off(spec.name()));
+  }
+
+  /**
+   * Creates a run with its advisories; the runtime does this.
+   *
+   * @param build the build's shared environment
+   * @param spec the validated transform
+   * @param target the instance the method is invoked on, or {@code null} for a static method
+   * @param inputs the bound inputs, in signature order
+   * @param outputs the bound outputs, in signature order
+   * @param decision whether this build is incremental, and why
+   * @param staging where the run's writes to its outputs go until they are published
+   * @param commitProperties the snapshot summary properties every commit to an output carries
+   * @param advisories where engines record the advisories they find, with the run's level
+   */
+  public TransformRun(
+      BuildEnvironment build,
+      TransformSpec spec,
+      Object target,
+      List<BoundInput> inputs,
+      List<BoundOutput> outputs,
+      IncrementalDecision decision,
+      OutputStaging staging,
+      Map<String, String> commitProperties,
+      RunAdvisories advisories) {
+    this.advisories = advisories;
     this.build = build;
     this.spec = spec;
     this.target = target;
@@ -173,6 +202,16 @@ public final class TransformRun {
    */
   public Map<String, String> commitProperties() {
     return commitProperties;
+  }
+
+  /**
+   * The run's advisories: its level (engines inspect nothing when it is off), the thresholds, and what
+   * was found.
+   *
+   * @return the advisories
+   */
+  public RunAdvisories advisories() {
+    return advisories;
   }
 
   /**
