@@ -34,8 +34,8 @@ import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBResultSet;
 
 /**
- * The {@link SqlSession} of one transform run: an in-memory DuckDB database. Each registered name is
- * loaded once, on first mention, into a temporary DuckDB table from the engine's Arrow reader through
+ * The {@link SqlSession} of one transform run: an in-memory DuckDB database of its own. Each registered
+ * name is loaded once, on first mention, into a DuckDB table from the engine's Arrow reader through
  * the Arrow C data interface (a registered Arrow stream can be scanned only once; a table can be
  * joined with itself and queried again). Results leave through DuckDB's Arrow export.
  */
@@ -138,9 +138,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   @Override
   public Connection connection() {
     checkOpen();
-    for (Registration registration : List.copyOf(pending.values())) {
-      load(registration);
-    }
+    load(List.copyOf(pending.values()));
     return connection;
   }
 
@@ -190,11 +188,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   public ArrowReader query(String sql) {
     checkOpen();
     Objects.requireNonNull(sql, "Argument sql of query must not be null");
-    for (Registration registration : List.copyOf(pending.values())) {
-      if (SqlNames.mentions(sql, registration.name())) {
-        load(registration);
-      }
-    }
+    load(pending.values().stream().filter(r -> SqlNames.mentions(sql, r.name())).toList());
     Statement statement = null;
     try {
       statement = connection.createStatement();
@@ -217,23 +211,96 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     }
   }
 
-  /** Loads a registered name into a temporary table, from one pass of the engine's reader. */
-  private void load(Registration registration) {
-    String key = SqlNames.key(registration.name());
-    pending.remove(key);
-    String stream = "__transforms_rows_" + (++streams);
+  /**
+   * Loads registered names, each into a table of the session's database from one pass of the engine's
+   * reader. Several names load at once, each on its own connection to the database (the engine's
+   * reader decodes on the calling thread, so this is what uses more than one core), up to the
+   * session's thread count.
+   */
+  private void load(List<Registration> registrations) {
+    if (registrations.isEmpty()) {
+      return;
+    }
+    registrations.forEach(r -> pending.remove(SqlNames.key(r.name())));
+    int parallel = Math.min(registrations.size(), threads());
+    if (parallel <= 1) {
+      for (Registration registration : registrations) {
+        load(registration, duck, "__transforms_rows_" + (++streams));
+      }
+    } else {
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parallel, task -> {
+        Thread thread = new Thread(task, "transforms-sql-load");
+        thread.setDaemon(true);
+        return thread;
+      });
+      try {
+        List<java.util.concurrent.Future<?>> loads = new ArrayList<>();
+        for (Registration registration : registrations) {
+          String stream = "__transforms_rows_" + (++streams);
+          loads.add(pool.submit(() -> {
+            try (DuckDBConnection own = duck.duplicate()) {
+              load(registration, own, stream);
+            } catch (SQLException e) {
+              throw new SqlQueryException("DuckDB failed to open a connection to load " + registration.name()
+                  + " for transform " + transformName + ": " + e.getMessage(), e);
+            }
+            return null;
+          }));
+        }
+        RuntimeException failure = null;
+        for (java.util.concurrent.Future<?> load : loads) {
+          try {
+            load.get();
+          } catch (java.util.concurrent.ExecutionException e) {
+            RuntimeException cause = e.getCause() instanceof RuntimeException runtime ? runtime
+                : new IllegalStateException(e.getCause().getMessage(), e.getCause());
+            if (failure == null) {
+              failure = cause;
+            } else {
+              failure.addSuppressed(cause);
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while loading inputs for transform " + transformName, e);
+          }
+        }
+        if (failure != null) {
+          throw failure;
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+    registrations.forEach(r -> loaded.put(SqlNames.key(r.name()), r.name()));
+  }
+
+  private int threads() {
+    try (Statement st = connection.createStatement();
+        ResultSet threads = st.executeQuery("SELECT current_setting('threads')")) {
+      threads.next();
+      return Math.max(1, threads.getInt(1));
+    } catch (SQLException e) {
+      return 1;
+    }
+  }
+
+  /** Loads one name through a connection. */
+  private void load(Registration registration, DuckDBConnection through, String stream) {
     try (ArrowReader rows = registration.input().open(registration.mode(), registration.filter(), allocator);
         ArrowArrayStream exported = ArrowArrayStream.allocateNew(allocator)) {
       Data.exportArrayStream(allocator, rows, exported);
-      duck.registerArrowStream(stream, exported);
-      execute("CREATE OR REPLACE TEMP TABLE " + quote(registration.name()) + " AS SELECT "
-          + projection(registration.input().schema()) + " FROM " + stream, "load " + registration.name() + " from "
-          + registration.input().path());
+      through.registerArrowStream(stream, exported);
+      try (Statement st = through.createStatement()) {
+        st.execute("CREATE OR REPLACE TABLE " + quote(registration.name()) + " AS SELECT "
+            + projection(registration.input().schema()) + " FROM " + stream);
+      } catch (SQLException e) {
+        throw new SqlQueryException("DuckDB failed to load " + registration.name() + " from "
+            + registration.input().path() + " for transform " + transformName + ": " + e.getMessage(), e);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read " + registration.input().path() + " for the SQL name "
           + registration.name() + " of transform " + transformName, e);
     }
-    loaded.put(key, registration.name());
   }
 
   /**
