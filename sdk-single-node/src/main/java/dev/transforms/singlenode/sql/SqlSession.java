@@ -10,7 +10,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  * from {@code SingleNodeTransformContext.sql()}.
  *
  * <pre>{@code
- * @Transform
+ * // a @Transform method
  * public void compute(SingleNodeTransformContext ctx,
  *     @TableInput("/shop/orders") IcebergInput orders,
  *     @TableInput("/shop/customers") IcebergInput customers,
