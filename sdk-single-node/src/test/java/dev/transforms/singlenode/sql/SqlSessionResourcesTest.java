@@ -117,7 +117,8 @@ public class SqlSessionResourcesTest {
         assertThat(tables.getLong(1)).as("connection() loads every registered name").isEqualTo(1);
       }
       out.writeTable(ctx.sql().query("SELECT current_setting('threads') AS threads,"
-          + " current_setting('memory_limit') AS memory, current_setting('TimeZone') AS zone"));
+          + " current_setting('memory_limit') AS memory, current_setting('TimeZone') AS zone,"
+          + " current_setting('preserve_insertion_order') AS keep_order"));
     }
   }
 
@@ -137,6 +138,8 @@ public class SqlSessionResourcesTest {
       assertThat(settings.getField("threads")).isEqualTo(1L);
       assertThat((String) settings.getField("memory")).matches("24[0-9](\\.[0-9]+)? MiB");
       assertThat(settings.getField("zone")).isEqualTo("UTC");
+      // loading sets it aside; the user's queries see DuckDB's default again
+      assertThat(settings.getField("keep_order")).isEqualTo(true);
     }
   }
 
