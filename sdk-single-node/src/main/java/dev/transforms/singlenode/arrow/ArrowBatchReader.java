@@ -2,6 +2,7 @@ package dev.transforms.singlenode.arrow;
 
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -64,10 +65,18 @@ public final class ArrowBatchReader extends ArrowReader {
       // Fresh buffers for every batch rather than overwriting the last batch's: a consumer that still
       // holds the previous batch (DuckDB, through the Arrow C data interface, keeps it while it asks
       // for the next) keeps its data, released when the consumer lets go of it.
+      // Variable-width columns start at the size the last batch reached, not growing again by doubling.
+      int rows = (int) Math.max(1, Math.min(batchSize, records.maxRowCount()));
       for (FieldVector vector : root.getFieldVectors()) {
+        long dataBytes = vector instanceof BaseVariableWidthVector text ? text.getDataBuffer().capacity() : 0;
         vector.clear();
+        vector.setInitialCapacity(rows);
+        if (dataBytes > 0) {
+          ((BaseVariableWidthVector) vector).allocateNew(dataBytes, rows);
+        } else {
+          vector.allocateNew();
+        }
       }
-      ArrowTableReader.allocate(root, (int) Math.max(1, Math.min(batchSize, records.maxRowCount())));
     }
     int rowCount = 0;
     while (rowCount < batchSize && records.hasNext()) {
