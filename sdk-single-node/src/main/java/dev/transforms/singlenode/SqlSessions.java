@@ -28,21 +28,29 @@ final class SqlSessions {
    * @param inputs the run's input handles, by parameter name, in parameter order
    */
   static SqlSession open(TransformRun run, RunMemory memory, Map<String, IcebergInputHandle> inputs) {
+    checkAvailable(run.spec().name(), SqlSessions.class.getClassLoader());
+    return open(run.spec().name(), run.build().config().duckdbProperties(), memory, inputs);
+  }
+
+  /**
+   * Fails, naming what is missing and what to add, unless DuckDB and the Arrow C data interface can be
+   * loaded.
+   */
+  static void checkAvailable(String transformName, ClassLoader loader) {
     List<String> missing = new ArrayList<>();
     for (String[] required : REQUIRED) {
       try {
-        Class.forName(required[0], false, SqlSessions.class.getClassLoader());
+        Class.forName(required[0], false, loader);
       } catch (ClassNotFoundException | LinkageError e) {
         missing.add(required[1]);
       }
     }
     if (!missing.isEmpty()) {
-      throw new IllegalStateException("Transform " + run.spec().name() + " calls sql(), which needs "
+      throw new IllegalStateException("Transform " + transformName + " calls sql(), which needs "
           + String.join(" and ", missing) + " on the classpath: add the dependencies org.duckdb:duckdb_jdbc and "
           + "org.apache.arrow:arrow-c-data (optional dependencies of dev.transforms:sdk-single-node; versions in "
           + "the transforms BOM)");
     }
-    return open(run.spec().name(), run.build().config().duckdbProperties(), memory, inputs);
   }
 
   /** Opens a session once DuckDB is known to be there. */
