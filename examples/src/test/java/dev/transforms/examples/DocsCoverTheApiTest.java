@@ -34,6 +34,7 @@ class DocsCoverTheApiTest {
       dev.transforms.singlenode.IcebergOutput.class,
       dev.transforms.singlenode.SingleNodeTransformContext.class,
       dev.transforms.singlenode.Changelog.class,
+      dev.transforms.singlenode.sql.SqlSession.class,
       dev.transforms.singlenode.edits.RowEdits.class,
       dev.transforms.singlenode.edits.UpsertOptions.class,
       dev.transforms.singlenode.edits.UpsertOptions.Builder.class,

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.CatalogUtil;
@@ -48,7 +49,11 @@ import org.apache.iceberg.CatalogUtil;
  *   <li>{@code maintain.PREFIX.OPTION}: maintenance policies;
  *   <li>{@code advisories=off|warn|error} (default {@code warn}) and {@code advisories.OPTION}: what the
  *       engines do with the review guide's patterns they see a transform execute, and the rules'
- *       thresholds ({@link #advisoryProperties()}).
+ *       thresholds ({@link #advisoryProperties()});
+ *   <li>{@code duckdb.memory-limit} and {@code duckdb.threads}: the memory limit (DuckDB's syntax, such as
+ *       {@code 4GB} or {@code 50%}) and the number of threads of the DuckDB session a single-node
+ *       transform opens with {@code ctx.sql()} (defaults: DuckDB's own, 80% of the machine's memory and
+ *       one thread per core).
  * </ul>
  * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides
@@ -82,6 +87,12 @@ public final class TransformsConfig {
   /** The name of the embedded default catalog. */
   public static final String DEFAULT_CATALOG = "local";
 
+  /** Prefix of the keys of the single-node SQL session ({@code duckdb.memory-limit}, {@code duckdb.threads}). */
+  public static final String DUCKDB_PREFIX = "duckdb.";
+
+  /** The keys of the single-node SQL session that may be set. */
+  private static final Set<String> DUCKDB_KEYS = Set.of("duckdb.memory-limit", "duckdb.threads");
+
   /** The prefix of environment variables that override configuration keys. */
   public static final String ENV_PREFIX = "TRANSFORMS_";
 
@@ -106,6 +117,7 @@ public final class TransformsConfig {
   private final Map<String, String> sparkProperties;
   private final Map<String, String> maintenanceProperties;
   private final Map<String, String> advisoryProperties;
+  private final Map<String, String> duckdbProperties;
   private final SecretMasker masker;
 
   private TransformsConfig(
@@ -117,6 +129,7 @@ public final class TransformsConfig {
       Map<String, String> sparkProperties,
       Map<String, String> maintenanceProperties,
       Map<String, String> advisoryProperties,
+      Map<String, String> duckdbProperties,
       SecretMasker masker) {
     this.source = source;
     this.warehouse = warehouse;
@@ -126,6 +139,7 @@ public final class TransformsConfig {
     this.sparkProperties = sparkProperties;
     this.maintenanceProperties = maintenanceProperties;
     this.advisoryProperties = advisoryProperties;
+    this.duckdbProperties = duckdbProperties;
     this.masker = masker;
   }
 
@@ -234,6 +248,7 @@ public final class TransformsConfig {
     Map<String, String> spark = new TreeMap<>();
     Map<String, String> maintenance = new TreeMap<>();
     Map<String, String> advisories = new TreeMap<>();
+    Map<String, String> duckdb = new TreeMap<>();
     for (Map.Entry<String, String> entry : merged.entrySet()) {
       String key = entry.getKey();
       String value = entry.getValue();
@@ -253,10 +268,12 @@ public final class TransformsConfig {
         maintenance.put(key, value);
       } else if (key.equals(ADVISORIES) || key.startsWith(ADVISORIES + ".")) {
         advisories.put(key, value);
+      } else if (key.startsWith(DUCKDB_PREFIX)) {
+        duckdb.put(key, checkDuckdbKey(key, value, origins.get(key)));
       } else if (!key.equals("warehouse")) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
-            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION and spark.*");
+            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads and spark.*");
       }
     }
     catalogs.putAll(declared);
@@ -295,10 +312,35 @@ public final class TransformsConfig {
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
     TransformsConfig config = new TransformsConfig(source, warehousePath, filesRoot,
         java.util.Collections.unmodifiableMap(frozen), List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance),
-        Map.copyOf(advisories), masker);
+        Map.copyOf(advisories), Map.copyOf(duckdb), masker);
     // The advisory keys are checked now, so that plan refuses what a build would.
     dev.transforms.runtime.internal.advice.AdvisorySettings.of(config);
     return config;
+  }
+
+  /** Refuses an unknown {@code duckdb.} key or a thread count that is not a positive number. */
+  private static String checkDuckdbKey(String key, String value, String origin) {
+    if (!DUCKDB_KEYS.contains(key)) {
+      throw new ConfigurationException("Unknown configuration key '" + key + "' (set by " + origin
+          + "); the DuckDB session keys are " + new TreeSet<>(DUCKDB_KEYS));
+    }
+    String trimmed = value.strip();
+    if (trimmed.isEmpty()) {
+      throw new ConfigurationException("Configuration key '" + key + "' (set by " + origin + ") is empty");
+    }
+    if (key.equals("duckdb.threads")) {
+      boolean positive;
+      try {
+        positive = Integer.parseInt(trimmed) > 0;
+      } catch (NumberFormatException e) {
+        positive = false;
+      }
+      if (!positive) {
+        throw new ConfigurationException("Configuration key '" + key + "' (set by " + origin
+            + ") must be a positive whole number of threads, not '" + trimmed + "'");
+      }
+    }
+    return trimmed;
   }
 
   /**
@@ -576,6 +618,16 @@ public final class TransformsConfig {
   }
 
   /**
+   * The {@code duckdb.*} keys ({@code duckdb.memory-limit}, {@code duckdb.threads}): the settings of the
+   * DuckDB session of single-node transforms ({@code SingleNodeTransformContext.sql()}).
+   *
+   * @return the keys with their values, trimmed
+   */
+  public Map<String, String> duckdbProperties() {
+    return duckdbProperties;
+  }
+
+  /**
    * The masker that hides this configuration's secrets.
    *
    * @return the secret masker
@@ -599,6 +651,7 @@ public final class TransformsConfig {
     mounts.forEach(m -> out.append("mount.").append(m.prefix()).append(" = ").append(m.catalog())
         .append(m.namespace().isEmpty() ? "" : ":" + String.join(".", m.namespace())).append('\n'));
     masker.maskAll(sparkProperties).forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
+    new TreeMap<>(duckdbProperties).forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
     return out.toString();
   }
 

@@ -1,15 +1,18 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.api.ReadMode;
+import dev.transforms.runtime.internal.advice.AdvisoryRule;
+import dev.transforms.runtime.internal.advice.RunAdvisories;
 import dev.transforms.runtime.internal.engine.BoundInput;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
-import dev.transforms.runtime.internal.advice.AdvisoryRule;
-import dev.transforms.runtime.internal.advice.RunAdvisories;
+import dev.transforms.singlenode.internal.sql.OneBatchReader;
+import dev.transforms.singlenode.internal.sql.SessionInput;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.iceberg.Schema;
@@ -19,7 +22,7 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 
 /** The engine's {@link IcebergInput}: reads with the Arrow IO into runtime-owned Arrow data. */
-final class IcebergInputHandle implements IcebergInput {
+final class IcebergInputHandle implements IcebergInput, SessionInput {
 
   private final BoundInput bound;
   private final Table table;
@@ -113,6 +116,53 @@ final class IcebergInputHandle implements IcebergInput {
   @Override
   public VectorSchemaRoot scan(String filter) {
     return scan(RowFilter.parse(filter, schemaAt(bound.currentSnapshotId())), OptionalLong.empty(), List.of());
+  }
+
+  @Override
+  public String path() {
+    return bound.parameter().requirePath().toString();
+  }
+
+  /** The last segment of the input's path, for the SQL session's fallback name. */
+  String lastPathSegment() {
+    String path = path();
+    return path.substring(path.lastIndexOf('/') + 1);
+  }
+
+  @Override
+  public Schema schema() {
+    return schemaAt(bound.currentSnapshotId());
+  }
+
+  @Override
+  public void checkFilter(String filter) {
+    RowFilter.parse(filter, schema());
+  }
+
+  /** Streams the rows of a read mode (or of a filter on the pinned snapshot) without keeping them. */
+  @Override
+  public ArrowReader open(ReadMode mode, String filter, BufferAllocator allocator) {
+    if (filter != null) {
+      return reader(OptionalLong.empty()).filter(RowFilter.parse(filter, schema())).openBatches(allocator);
+    }
+    return switch (mode) {
+      case CURRENT -> reader(OptionalLong.empty()).openBatches(allocator);
+      case PREVIOUS -> previousSnapshotId().isPresent()
+          ? reader(previousSnapshotId()).openBatches(allocator)
+          : new OneBatchReader(allocator, ArrowRecords.toRoot(List.of(), schema(), allocator));
+      case ADDED -> addedReader(allocator);
+    };
+  }
+
+  private ArrowReader addedReader(BufferAllocator allocator) {
+    if (!bound.readsAdded() || bound.previousSnapshotId().isEmpty() || bound.currentSnapshotId().isEmpty()) {
+      return open(ReadMode.CURRENT, null, allocator);
+    }
+    long from = bound.previousSnapshotId().getAsLong();
+    long to = bound.currentSnapshotId().getAsLong();
+    Schema schema = schema();
+    List<Record> rows = from == to ? List.of() : ArrowBridge.appendedRows(table, from, to, schema);
+    return new OneBatchReader(allocator, ArrowRecords.toRoot(rows, schema, allocator));
   }
 
   private Schema schemaAt(OptionalLong snapshotId) {

@@ -63,6 +63,27 @@ public interface IcebergOutput {
   void writeTable(Iterable<VectorSchemaRoot> batches);
 
   /**
+   * Writes every batch of an Arrow reader as one commit, with the semantics of {@link
+   * #writeTable(VectorSchemaRoot)}; the idiom for SQL results:
+   *
+   * <pre>{@code
+   * output.writeTable(ctx.sql().query("SELECT region, sum(amount) AS amount FROM orders GROUP BY region"));
+   * }</pre>
+   *
+   * <p>The reader's schema decides the columns even when it yields no batch (an empty result still
+   * creates, or empties, the table). When the table exists, values whose Arrow type differs from the
+   * column's are carried over where that is exact, each value checked: a {@code Decimal(p, 0)} (such as
+   * DuckDB's {@code sum} of integers) into an {@code int} or {@code long} column, a decimal into a
+   * {@code decimal} column of the same scale and smaller precision, text or 16-byte binaries into a
+   * {@code uuid} column, binaries into a {@code fixed} column; and a nullable field into a required
+   * column, as long as it holds no null. Anything else fails with {@link
+   * dev.transforms.api.SchemaMismatchException} naming the columns, and nothing is written.
+   *
+   * @param batches the batches; read to the end, not closed
+   */
+  void writeTable(org.apache.arrow.vector.ipc.ArrowReader batches);
+
+  /**
    * Sets the partitioning of the table a first build creates, with Iceberg's partition transforms
    * (hidden partitioning: queries filter on the source column and still prune files).
    *

@@ -4,11 +4,15 @@ import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
+import dev.transforms.singlenode.internal.sql.TableConformer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
@@ -104,6 +108,44 @@ final class IcebergOutputHandle implements IcebergOutput {
         writer.close();
       }
     }
+  }
+
+  @Override
+  public void writeTable(ArrowReader batches) {
+    java.util.Objects.requireNonNull(batches, "Argument batches of writeTable must not be null");
+    String path = bound.parameter().requirePath().toString();
+    try {
+      VectorSchemaRoot root = batches.getVectorSchemaRoot();
+      Optional<Table> staged = staged();
+      TableConformer conformer = null;
+      Table target;
+      if (staged.isPresent()) {
+        target = staged.get();
+        conformer = TableConformer.of(path, target.schema(), root.getSchema());
+        ArrowSchemas.checkWritable(target.schema(), conformer.schema());
+        checkPartitioning(target);
+      } else {
+        target = target(root.getSchema());
+      }
+      try (ArrowTableWriter writer = ArrowTableWriter.builder(target).build()) {
+        while (batches.loadNextBatch()) {
+          if (conformer == null) {
+            writer.write(root);
+          } else {
+            try (VectorSchemaRoot fitted = conformer.conform(root, allocatorOf(root))) {
+              writer.write(fitted);
+            }
+          }
+        }
+        commit(target, writer.complete());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the rows to write to " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static org.apache.arrow.memory.BufferAllocator allocatorOf(VectorSchemaRoot root) {
+    return root.getFieldVectors().isEmpty() ? null : root.getFieldVectors().get(0).getAllocator();
   }
 
   /** The table to write to: the existing one (schema checked), or a new one created from the Arrow schema. */

@@ -9,7 +9,10 @@ import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.runtime.internal.spec.CheckSpec;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.singlenode.internal.checks.StagedChecks;
+import dev.transforms.singlenode.sql.SqlSession;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** Runs single-node transforms of one build, each with its own Arrow memory. */
@@ -21,11 +24,19 @@ final class SingleNodeEngine implements Engine {
   public void run(TransformRun run) {
     RunMemory memory = new RunMemory(root, run.spec().name());
     Object[] args = new Object[run.spec().parameters().size()];
+    Map<String, IcebergInputHandle> inputs = new LinkedHashMap<>();
+    for (ParameterSpec p : run.spec().parameters()) {
+      if (p.role() == Handle.Role.INPUT) {
+        IcebergInputHandle input = new IcebergInputHandle(run.input(p), memory, run.advisories());
+        inputs.put(p.name(), input);
+        args[p.index()] = input;
+      }
+    }
     for (ParameterSpec p : run.spec().parameters()) {
       if (p.role() == Handle.Role.CONTEXT) {
-        args[p.index()] = context(run, memory);
+        args[p.index()] = context(run, memory, inputs);
       } else if (p.role() == Handle.Role.INPUT) {
-        args[p.index()] = new IcebergInputHandle(run.input(p), memory, run.advisories());
+        continue;
       } else {
         args[p.index()] = new IcebergOutputHandle(run, run.output(p));
       }
@@ -53,9 +64,18 @@ final class SingleNodeEngine implements Engine {
     return StagedChecks.evaluate(output, checks);
   }
 
-  private static SingleNodeTransformContext context(TransformRun run, RunMemory memory) {
+  private static SingleNodeTransformContext context(TransformRun run, RunMemory memory,
+      Map<String, IcebergInputHandle> inputs) {
     return new SingleNodeTransformContext() {
+      private SqlSession sql;
+
       @Override public BufferAllocator allocator() { return memory.user(); }
+      @Override public synchronized SqlSession sql() {
+        if (sql == null) {
+          sql = SqlSessions.open(run, memory, inputs);
+        }
+        return sql;
+      }
       @Override public boolean isIncremental() { return run.isIncremental(); }
       @Override public String transformName() { return run.spec().name(); }
       @Override public String buildId() { return run.build().buildId(); }

@@ -2,6 +2,7 @@ package dev.transforms.singlenode.arrow;
 
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -20,7 +21,8 @@ import org.apache.iceberg.Schema;
  * <p>Memory: the reader allocates its root from the allocator given at creation and owns it. The
  * caller must not close the root, must copy (or transfer) whatever it wants to keep before the next
  * {@code loadNextBatch()}, and must close the reader, which frees the root and closes any open data
- * file.
+ * file. Each batch is written to new buffers: a consumer that retained the buffers of the previous
+ * batch (as the Arrow C data interface does for the batches it exports) still sees its values.
  */
 public final class ArrowBatchReader extends ArrowReader {
   private final org.apache.arrow.vector.types.pojo.Schema arrowSchema;
@@ -60,8 +62,20 @@ public final class ArrowBatchReader extends ArrowReader {
           new ArrowValueWriters.RowWriter(
               root, projected.asStruct(), records.projection().asStruct());
     } else {
+      // Fresh buffers for every batch rather than overwriting the last batch's: a consumer that still
+      // holds the previous batch (DuckDB, through the Arrow C data interface, keeps it while it asks
+      // for the next) keeps its data, released when the consumer lets go of it.
+      // Variable-width columns start at the size the last batch reached, not growing again by doubling.
+      int rows = (int) Math.max(1, Math.min(batchSize, records.maxRowCount()));
       for (FieldVector vector : root.getFieldVectors()) {
-        vector.reset();
+        long dataBytes = vector instanceof BaseVariableWidthVector text ? text.getDataBuffer().capacity() : 0;
+        vector.clear();
+        vector.setInitialCapacity(rows);
+        if (dataBytes > 0) {
+          ((BaseVariableWidthVector) vector).allocateNew(dataBytes, rows);
+        } else {
+          vector.allocateNew();
+        }
       }
     }
     int rowCount = 0;
