@@ -80,6 +80,11 @@ public final class ParquetRowCursor implements Closeable {
   // the positions left out, ascending, and the index of the first one not behind the cursor
   private long[] skipped = null;
   private int nextSkipped = 0;
+  // a delete index too large to copy into an array is looked up row by row
+  private PositionDeleteIndex skippedIndex = null;
+
+  /** Up to this many deleted positions (8 MB) are copied into {@link #skipped}. */
+  private static final long MAX_SKIPPED_IN_ARRAY = 1L << 20;
   private boolean closed = false;
   private final List<PageReadAhead> readingAhead = new java.util.ArrayList<>();
 
@@ -266,7 +271,19 @@ public final class ParquetRowCursor implements Closeable {
    * @param deleted the positions to leave out, or null for none
    */
   public void skipPositions(PositionDeleteIndex deleted) {
+    this.skipped = null;
+    this.skippedIndex = null;
     if (deleted == null || deleted.isEmpty()) {
+      return;
+    }
+    long cardinality;
+    try {
+      cardinality = deleted.cardinality();
+    } catch (UnsupportedOperationException e) {
+      cardinality = Long.MAX_VALUE;
+    }
+    if (cardinality > MAX_SKIPPED_IN_ARRAY) {
+      this.skippedIndex = deleted;
       return;
     }
     // a sorted array walked alongside the rows costs less per row than a bitmap lookup
@@ -292,7 +309,8 @@ public final class ParquetRowCursor implements Closeable {
       if (position >= groupEnd && !nextRowGroup()) {
         return false;
       }
-    } while (skipped != null && isSkipped(position));
+    } while ((skipped != null && isSkipped(position))
+        || (skippedIndex != null && skippedIndex.isDeleted(position)));
     return true;
   }
 
