@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.maintenance.CompactionResult;
 import dev.transforms.runtime.maintenance.MaintenanceOptions;
 import dev.transforms.runtime.maintenance.MaintenanceReport;
 import dev.transforms.runtime.maintenance.TableMaintenance;
@@ -16,18 +17,26 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
+import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -183,5 +192,98 @@ class SparkMaintenanceTest extends SparkTestBase {
         " data files rewritten into 1 (" + before.size() + " rows)", "delete files removed", "(spark)");
     assertThat(rowsBySpark()).isEqualTo(before);
     assertThat(tasks(table)).hasSize(1);
+  }
+  /**
+   * The table's operations, except that the first commit through them is preceded by another
+   * writer's append: the compaction's commit then meets a table that moved since it was planned.
+   */
+  private static final class AppendBeforeFirstCommit implements TableOperations {
+    private final TableOperations ops;
+    private final Runnable append;
+    private boolean appended = false;
+
+    private AppendBeforeFirstCommit(TableOperations ops, Runnable append) {
+      this.ops = ops;
+      this.append = append;
+    }
+
+    @Override
+    public TableMetadata current() {
+      return ops.current();
+    }
+
+    @Override
+    public TableMetadata refresh() {
+      return ops.refresh();
+    }
+
+    @Override
+    public void commit(TableMetadata base, TableMetadata metadata) {
+      if (!appended) {
+        appended = true;
+        append.run();
+      }
+      ops.commit(base, metadata);
+    }
+
+    @Override
+    public FileIO io() {
+      return ops.io();
+    }
+
+    @Override
+    public EncryptionManager encryption() {
+      return ops.encryption();
+    }
+
+    @Override
+    public String metadataFileLocation(String fileName) {
+      return ops.metadataFileLocation(fileName);
+    }
+
+    @Override
+    public LocationProvider locationProvider() {
+      return ops.locationProvider();
+    }
+
+    @Override
+    public long newSnapshotId() {
+      return ops.newSnapshotId();
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void anAppendDuringCompactionLandsAndNoRowIsLost() {
+    Table table = create("v2-position");
+    Set<String> expected = new TreeSet<>(rowsByCore(table));
+    long planned = table.currentSnapshot().snapshotId();
+    Runnable append = () -> spark.sql("INSERT INTO " + TABLE + " VALUES (1000, 'name-1000'), (1001, 'name-1001')");
+    Table racing = new BaseTable(
+        new AppendBeforeFirstCommit(((HasTableOperations) table).operations(), append), table.name());
+
+    CompactionResult result;
+    try (SparkMaintenanceEngine engine = new SparkMaintenanceEngine(spark)) {
+      result = engine.compact(racing);
+    }
+
+    expected.add("1000:name-1000");
+    expected.add("1001:name-1001");
+    assertThat(rowsByCore(table)).isEqualTo(expected);
+    spark.sql("REFRESH TABLE " + TABLE);
+    assertThat(rowsBySpark()).isEqualTo(expected);
+    // the append committed first, then the compaction on top of it (and the removal of dangling
+    // deletes, a second replace): the appended file stays beside the compacted one
+    table.refresh();
+    List<Snapshot> since = new ArrayList<>();
+    for (Snapshot s = table.currentSnapshot(); s.snapshotId() != planned; s = table.snapshot(s.parentId())) {
+      since.add(0, s);
+    }
+    List<String> operations = since.stream().map(Snapshot::operation).toList();
+    assertThat(operations).startsWith("append", "replace");
+    assertThat(operations.subList(1, operations.size())).containsOnly("replace");
+    int appendedFiles = Integer.parseInt(since.get(0).summary().get("added-data-files"));
+    assertThat(tasks(table)).hasSize(1 + appendedFiles);
+    assertThat(deleteFiles(table)).isZero();
+    assertThat(result.rowsWritten()).isEqualTo(expected.size() - 2);
   }
 }

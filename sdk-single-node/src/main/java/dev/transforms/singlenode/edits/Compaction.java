@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.runtime.maintenance.CompactionResult;
+import dev.transforms.singlenode.internal.maintenance.FileOrderedReads;
 import dev.transforms.singlenode.internal.read.LiveRows;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
@@ -47,13 +48,18 @@ import org.apache.iceberg.util.PropertyUtil;
  * other writer left it.
  *
  * <p>When the table has a sort order, each partition's rows are written in that order (they are all
- * held in memory for it); otherwise in the order read. Rows are read in the calling thread and, for 50,000 rows or more, written on a second one
- * ({@link OverlappedWriter}), so that decoding and encoding overlap. Only files of the table's current
- * partition spec are rewritten; files of earlier specs stay.
+ * held in memory for it), for 50,000 rows or more on a second thread ({@link OverlappedWriter}).
+ * Otherwise rows are written in the order of the files and of the rows in each; for 50,000 rows or
+ * more the files are then read on two threads, each file's delete files with it, while the calling
+ * thread encodes ({@link FileOrderedReads}), so that decoding and encoding overlap. Only files of the
+ * table's current partition spec are rewritten; files of earlier specs stay.
  */
 public final class Compaction {
   /** A file smaller than this share of the target size is small. */
   static final double SMALL_SHARE = 0.75;
+
+  /** Threads that read the files of an unsorted table ahead of the one that encodes their rows. */
+  private static final int READERS = 2;
 
   private final Table table;
   private final Snapshot start;
@@ -175,12 +181,21 @@ public final class Compaction {
     Schema projection = new Schema(columns);
     long rows = 0;
     long total = chosen.stream().mapToLong(task -> task.file().recordCount()).sum();
-    // the rows are encoded on a second thread while the next ones are decoded
+    SortOrder order = table.sortOrder();
+    boolean large = total >= OverlappedWriter.MIN_ROWS;
+    // unsorted and large: files are read on two threads while this one encodes, in file order
+    boolean readersAhead = large && !order.isSorted();
+    // sorted and large: the sorted rows are encoded on a second thread
     try (EditFiles files = new EditFiles(table, schema, TableUtil.formatVersion(table), null, lineage);
-        OverlappedWriter writer = new OverlappedWriter(files::writeKept, false, total >= OverlappedWriter.MIN_ROWS)) {
+        OverlappedWriter writer = new OverlappedWriter(files::writeKept, false, large && !readersAhead)) {
       boolean utf8 = files.takesUtf8Strings();
-      SortOrder order = table.sortOrder();
       for (List<FileScanTask> group : groups) {
+        if (readersAhead) {
+          rows += FileOrderedReads.read(group,
+              task -> LiveRows.of(table.io(), schema, task, projection).records(false, utf8),
+              files::writeKept, READERS);
+          continue;
+        }
         // a sorted table gets each partition's rows in its sort order, which takes them all in memory
         List<Record> sorted = order.isSorted() ? new ArrayList<>() : null;
         Consumer<Record> sink = sorted != null ? sorted::add : writer::writeOwned;

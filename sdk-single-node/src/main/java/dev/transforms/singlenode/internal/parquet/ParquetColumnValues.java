@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import org.apache.iceberg.shaded.org.apache.avro.util.Utf8;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
 import org.apache.iceberg.shaded.org.apache.parquet.column.Dictionary;
@@ -183,6 +184,15 @@ final class ParquetColumnValues {
   byte[] getBytes() {
     unreadValue = false;
     return values.readBytes();
+  }
+
+  /**
+   * The value as Avro's {@code Utf8}, its bytes not decoded. A value of a dictionary-encoded page
+   * is one instance shared by every row that holds it, so the caller must never change it.
+   */
+  Utf8 getUtf8() {
+    unreadValue = false;
+    return values.readUtf8();
   }
 
   /** The value as a string, its bytes decoded as UTF-8. */
@@ -371,6 +381,10 @@ final class ParquetColumnValues {
 
     byte[] readBytes() {
       return readBinary().getBytes().clone(); // Binary may hand out an array it keeps
+    }
+
+    Utf8 readUtf8() {
+      return new Utf8(readBytes());
     }
   }
 
@@ -568,6 +582,11 @@ final class ParquetColumnValues {
     String readString() {
       return strings.get(ids[index++]);
     }
+
+    @Override
+    Utf8 readUtf8() {
+      return strings.asUtf8(ids[index++]);
+    }
   }
 
   /** Any other encoding, through Parquet's value reader. */
@@ -614,10 +633,14 @@ final class ParquetColumnValues {
     }
   }
 
-  /** A dictionary's values as strings, each decoded once, when first read. */
+  /**
+   * A dictionary's values as strings, each decoded once, when first read; and as UTF-8 bytes, each
+   * copied once, when first read so.
+   */
   private static final class DictionaryStrings {
     private final Dictionary dictionary;
     private final String[] decoded;
+    private Utf8[] bytes;
 
     private DictionaryStrings(Dictionary dictionary) {
       this.dictionary = dictionary;
@@ -629,6 +652,18 @@ final class ParquetColumnValues {
       if (value == null) {
         value = utf8(dictionary.decodeToBinary(id));
         decoded[id] = value;
+      }
+      return value;
+    }
+
+    Utf8 asUtf8(int id) {
+      if (bytes == null) {
+        bytes = new Utf8[decoded.length];
+      }
+      Utf8 value = bytes[id];
+      if (value == null) {
+        value = new Utf8(dictionary.decodeToBinary(id).getBytes().clone());
+        bytes[id] = value;
       }
       return value;
     }

@@ -62,7 +62,8 @@ import org.apache.iceberg.util.UUIDUtil;
  * of rows is moved past those rows in one step, when it is next read.
  */
 public final class ParquetRowCursor implements Closeable {
-  private static final ParquetReadOptions OPTIONS =
+  /** Read options without a Hadoop configuration, shared by every reader of this package. */
+  static final ParquetReadOptions OPTIONS =
       ParquetReadOptions.builder().withCodecFactory(new ParquetCodecs()).build();
 
   private final ParquetFileReader reader;
@@ -76,7 +77,14 @@ public final class ParquetRowCursor implements Closeable {
   private long groupStart = 0;
   private long groupEnd = 0;
   private int groupIndex = -1;
-  private PositionDeleteIndex skipped = null;
+  // the positions left out, ascending, and the index of the first one not behind the cursor
+  private long[] skipped = null;
+  private int nextSkipped = 0;
+  // a delete index too large to copy into an array is looked up row by row
+  private PositionDeleteIndex skippedIndex = null;
+
+  /** Up to this many deleted positions (8 MB) are copied into {@link #skipped}. */
+  private static final long MAX_SKIPPED_IN_ARRAY = 1L << 20;
   private boolean closed = false;
   private final List<PageReadAhead> readingAhead = new java.util.ArrayList<>();
 
@@ -263,7 +271,35 @@ public final class ParquetRowCursor implements Closeable {
    * @param deleted the positions to leave out, or null for none
    */
   public void skipPositions(PositionDeleteIndex deleted) {
-    this.skipped = deleted;
+    this.skipped = null;
+    this.skippedIndex = null;
+    if (deleted == null || deleted.isEmpty()) {
+      return;
+    }
+    long cardinality;
+    try {
+      cardinality = deleted.cardinality();
+    } catch (UnsupportedOperationException e) {
+      cardinality = Long.MAX_VALUE;
+    }
+    if (cardinality > MAX_SKIPPED_IN_ARRAY) {
+      this.skippedIndex = deleted;
+      return;
+    }
+    // a sorted array walked alongside the rows costs less per row than a bitmap lookup
+    long[][] collected = {new long[64]};
+    int[] count = {0};
+    deleted.forEach(
+        position -> {
+          if (count[0] == collected[0].length) {
+            collected[0] = java.util.Arrays.copyOf(collected[0], count[0] * 2);
+          }
+          collected[0][count[0]++] = position;
+        });
+    long[] positions = java.util.Arrays.copyOf(collected[0], count[0]);
+    java.util.Arrays.sort(positions);
+    this.skipped = positions;
+    this.nextSkipped = 0;
   }
 
   /** Moves to the next row not left out; returns false when there is none. */
@@ -273,8 +309,16 @@ public final class ParquetRowCursor implements Closeable {
       if (position >= groupEnd && !nextRowGroup()) {
         return false;
       }
-    } while (skipped != null && skipped.isDeleted(position));
+    } while ((skipped != null && isSkipped(position))
+        || (skippedIndex != null && skippedIndex.isDeleted(position)));
     return true;
+  }
+
+  private boolean isSkipped(long at) {
+    while (nextSkipped < skipped.length && skipped[nextSkipped] < at) {
+      nextSkipped += 1;
+    }
+    return nextSkipped < skipped.length && skipped[nextSkipped] == at;
   }
 
   /** The current row's position in the file. */
@@ -295,15 +339,14 @@ public final class ParquetRowCursor implements Closeable {
    * Returns the value of a column of the current row as Iceberg's Parquet writer takes it: as
    * {@link #get}, except that a string stays UTF-8 bytes (Avro's {@code Utf8}, which that writer
    * writes without encoding it again). Only for rows handed straight to that writer, or to code that
-   * copies strings out as bytes.
+   * copies strings out as bytes: the bytes of a dictionary-encoded value are one {@code Utf8} shared
+   * by every row that holds the value, which nobody may change.
    */
   public Object getForParquetWriter(int column) {
     Column source = columns[column];
     if (source instanceof FileColumn && ((FileColumn) source).string) {
       FileColumn file = (FileColumn) source;
-      return file.moveTo((int) (position - groupStart))
-          ? new org.apache.iceberg.shaded.org.apache.avro.util.Utf8(file.values.getBytes())
-          : null;
+      return file.moveTo((int) (position - groupStart)) ? file.values.getUtf8() : null;
     }
     return get(column);
   }
@@ -678,11 +721,11 @@ public final class ParquetRowCursor implements Closeable {
   // Plumbing
 
   /** An Iceberg input file as Parquet's. */
-  private static final class IcebergParquetFile
+  static final class IcebergParquetFile
       implements org.apache.iceberg.shaded.org.apache.parquet.io.InputFile {
     private final InputFile file;
 
-    private IcebergParquetFile(InputFile file) {
+    IcebergParquetFile(InputFile file) {
       this.file = file;
     }
 
