@@ -78,8 +78,11 @@ import org.apache.spark.sql.SparkSession;
  * </ul>
  * Tables (format v2): {@code py_cow_N} for PyIceberg (which always writes copy-on-write), {@code sdk_cow_N}
  * and {@code sdk_mor_N} (copy-on-write and merge-on-read, {@code write.*.mode}); Spark's MERGE runs on
- * {@code sdk_mor_N}. Before every run the table is rolled back to its base snapshot and the files the last
- * run wrote are deleted (not timed); after it the live row count is checked against the snapshot summary.
+ * {@code sdk_mor_N}. A last column, {@code sdk_cow_zstd3_N}, is the copy-on-write table with
+ * {@code write.parquet.compression-level=3}, Parquet's own default, which the SDK keeps when a table sets
+ * it and otherwise lowers to 1: what that choice saves, in the same run. Before every run the table is
+ * rolled back to its base snapshot and the files the last run wrote are deleted (not timed); after it the
+ * live row count is checked against the snapshot summary.
  *
  * <p>Operations (sources are Arrow data prepared beforehand; PyIceberg gets the same rows through an Arrow
  * IPC file read once): upsert 10k (5k updates spread over the table, 5k inserts), upsert 100k (50k and 50k),
@@ -100,7 +103,8 @@ public final class PyIcebergBenchmark {
   static final String COW = "SDK copy-on-write";
   static final String MOR = "SDK merge-on-read v2";
   static final String SPARK = "Spark MERGE merge-on-read v2";
-  static final List<String> ENGINES = List.of(PY, COW, MOR, SPARK);
+  static final String COW_ZSTD3 = "SDK copy-on-write, table sets zstd level 3";
+  static final List<String> ENGINES = List.of(PY, COW, MOR, SPARK, COW_ZSTD3);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -156,6 +160,11 @@ public final class PyIcebergBenchmark {
 
     long started = System.nanoTime();
     Path dir = Files.createTempDirectory("transforms-pyiceberg-bench");
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> { // also when the run is stopped
+      if (Files.exists(dir)) {
+        Harness.deleteRecursively(dir);
+      }
+    }));
     Path warehouse = dir.resolve("warehouse");
     TransformsConfig config = TransformsConfig.embedded(warehouse);
     BufferAllocator root = newAllocator();
@@ -208,7 +217,7 @@ public final class PyIcebergBenchmark {
     try {
       VectorSchemaRoot base = rows(memory, shape, range(0, rows), 0);
       Table seed = create(catalog, "seed" + suffix, schema, "copy-on-write");
-      List<DataFile> files = ArrowTableWriter.writeDataFiles(seed, base);
+      List<DataFile> files = writeOneFile(seed, base);
       append(seed, files);
       tableLine = String.format(Locale.ROOT, "%d columns: %,d rows in %d Parquet file(s), %.1f MB", schema.columns().size(),
           rows, files.size(), files.stream().mapToLong(DataFile::fileSizeInBytes).sum() / 1e6);
@@ -216,8 +225,10 @@ public final class PyIcebergBenchmark {
       Table pyCow = copy(catalog, "py_cow" + suffix, schema, "copy-on-write", files);
       Table sdkCow = copy(catalog, "sdk_cow" + suffix, schema, "copy-on-write", files);
       Table sdkMor = copy(catalog, "sdk_mor" + suffix, schema, "merge-on-read", files);
+      Table sdkCow3 = create(catalog, "sdk_cow_zstd3" + suffix, schema, "copy-on-write", ZSTD3);
+      append(sdkCow3, files);
       Map<Table, Long> bases = new LinkedHashMap<>();
-      for (Table table : List.of(pyCow, sdkCow, sdkMor)) {
+      for (Table table : List.of(pyCow, sdkCow, sdkMor, sdkCow3)) {
         bases.put(table, table.currentSnapshot().snapshotId());
       }
 
@@ -239,7 +250,7 @@ public final class PyIcebergBenchmark {
       String smallName = "upsert " + count(small) + " (" + count(small / 2) + " updates, " + count(small / 2)
           + " inserts)";
       List<Case> upsertSmall = new ArrayList<>(upsertCases(py, "upsert_small" + suffix, sources.get("upsert_small"),
-          small / 2, rows, pyCow, sdkCow, sdkMor, bases));
+          small / 2, rows, pyCow, sdkCow, sdkMor, sdkCow3, bases));
       if (spark != null) {
         String view = "src_small" + suffix;
         Table sourceTable = create(catalog, view, schema, "copy-on-write");
@@ -256,7 +267,7 @@ public final class PyIcebergBenchmark {
 
       measure("upsert " + count(medium) + " (" + count(medium / 2) + " updates, " + count(medium / 2) + " inserts)",
           warmup, runs, upsertCases(py, "upsert_medium" + suffix, sources.get("upsert_medium"), medium / 2, rows,
-              pyCow, sdkCow, sdkMor, bases), results);
+              pyCow, sdkCow, sdkMor, sdkCow3, bases), results);
 
       long deleted = deleteTo - deleteFrom;
       measure("delete " + count(deleted) + " rows (1%) by filter", warmup, runs, List.of(
@@ -264,7 +275,8 @@ public final class PyIcebergBenchmark {
               () -> py.timed(command("delete").put("table", "bench." + name(pyCow)).put("filter", filter)),
               () -> checkLiveRows(pyCow, rows - deleted)),
           sdkDelete(COW, sdkCow, bases.get(sdkCow), filter, deleted, rows),
-          sdkDelete(MOR, sdkMor, bases.get(sdkMor), filter, deleted, rows)), results);
+          sdkDelete(MOR, sdkMor, bases.get(sdkMor), filter, deleted, rows),
+          sdkDelete(COW_ZSTD3, sdkCow3, bases.get(sdkCow3), filter, deleted, rows)), results);
 
       VectorSchemaRoot overwrite = sources.get("overwrite");
       measure("overwrite 1% with filter (" + count(deleted) + " rows out, " + count(deleted) + " in)", warmup, runs,
@@ -274,7 +286,8 @@ public final class PyIcebergBenchmark {
                       .put("source", "overwrite" + suffix).put("filter", filter)),
                   () -> checkLiveRows(pyCow, rows)),
               sdkOverwrite(COW, sdkCow, bases.get(sdkCow), overwrite, filter, deleted, rows),
-              sdkOverwrite(MOR, sdkMor, bases.get(sdkMor), overwrite, filter, deleted, rows)), results);
+              sdkOverwrite(MOR, sdkMor, bases.get(sdkMor), overwrite, filter, deleted, rows),
+              sdkOverwrite(COW_ZSTD3, sdkCow3, bases.get(sdkCow3), overwrite, filter, deleted, rows)), results);
 
       VectorSchemaRoot[] read = new VectorSchemaRoot[1];
       measure("arrow() of the whole table (scan().to_arrow())", warmup, runs, List.of(
@@ -294,7 +307,9 @@ public final class PyIcebergBenchmark {
       int[] number = {0};
       Table[] target = new Table[1];
       Runnable createTarget = () -> target[0] = create(catalog, "write" + suffix + "_" + number[0]++, schema,
-          "copy-on-write");
+          "copy-on-write", Map.of());
+      Runnable createTarget3 = () -> target[0] = create(catalog, "write" + suffix + "_" + number[0]++, schema,
+          "copy-on-write", ZSTD3);
       Runnable dropTarget = () -> {
         target[0].refresh();
         check(target[0].currentSnapshot() != null
@@ -309,13 +324,18 @@ public final class PyIcebergBenchmark {
           new Case(COW, createTarget, () -> Harness.time(() -> {
             List<DataFile> written = ArrowTableWriter.writeDataFiles(target[0], base);
             append(target[0], written);
+          }), dropTarget),
+          new Case(COW_ZSTD3, createTarget3, () -> Harness.time(() -> {
+            List<DataFile> written = ArrowTableWriter.writeDataFiles(target[0], base);
+            append(target[0], written);
           }), dropTarget)), results);
 
       // Last and longest: every row of the table changed.
       try (VectorSchemaRoot all = rows(memory, shape, range(0, rows), 1)) {
         sendSource(py, dir, "upsert_all" + suffix, all);
         measure("upsert " + count(rows) + " into " + count(rows) + " (every row changed)", slowWarmup, runs,
-            upsertCases(py, "upsert_all" + suffix, all, rows, rows, pyCow, sdkCow, sdkMor, bases), results);
+            upsertCases(py, "upsert_all" + suffix, all, rows, rows, pyCow, sdkCow, sdkMor, sdkCow3, bases),
+            results);
       }
       for (VectorSchemaRoot source : sources.values()) {
         source.close();
@@ -327,7 +347,7 @@ public final class PyIcebergBenchmark {
   }
 
   private static List<Case> upsertCases(Worker py, String source, VectorSchemaRoot data, long updated, long rows,
-      Table pyCow, Table sdkCow, Table sdkMor, Map<Table, Long> bases) {
+      Table pyCow, Table sdkCow, Table sdkMor, Table sdkCow3, Map<Table, Long> bases) {
     long inserted = data.getRowCount() - updated;
     long live = rows + inserted;
     List<Case> cases = new ArrayList<>();
@@ -337,8 +357,8 @@ public final class PyIcebergBenchmark {
           "PyIceberg upsert counts: " + answer);
       return answer.get("ms").asDouble();
     }, () -> checkLiveRows(pyCow, live)));
-    for (Table table : List.of(sdkCow, sdkMor)) {
-      cases.add(new Case(table == sdkCow ? COW : MOR, () -> reset(table, bases.get(table)), () -> {
+    for (Table table : List.of(sdkCow, sdkMor, sdkCow3)) {
+      cases.add(new Case(table == sdkCow ? COW : table == sdkMor ? MOR : COW_ZSTD3, () -> reset(table, bases.get(table)), () -> {
         UpsertResult[] result = new UpsertResult[1];
         double ms = Harness.time(() -> result[0] = RowEdits.on(table).upsert(data, List.of("id")));
         check(result[0].rowsUpdated() == updated && result[0].rowsInserted() == inserted,
@@ -644,8 +664,15 @@ public final class PyIcebergBenchmark {
     return table.name().replaceAll(".*\\.", "");
   }
 
+  /** A table property that pins Parquet's default zstd level, which the SDK otherwise lowers to 1. */
+  private static final Map<String, String> ZSTD3 = Map.of(TableProperties.PARQUET_COMPRESSION_LEVEL, "3");
+
   private static Table create(Catalog catalog, String name, Schema schema, String mode) {
-    Map<String, String> properties = new LinkedHashMap<>();
+    return create(catalog, name, schema, mode, Map.of());
+  }
+
+  private static Table create(Catalog catalog, String name, Schema schema, String mode, Map<String, String> extra) {
+    Map<String, String> properties = new LinkedHashMap<>(extra);
     properties.put(TableProperties.FORMAT_VERSION, "2");
     properties.put(TableProperties.MERGE_MODE, mode);
     properties.put(TableProperties.UPDATE_MODE, mode);
@@ -657,6 +684,24 @@ public final class PyIcebergBenchmark {
     Table table = create(catalog, name, schema, mode);
     append(table, files);
     return table;
+  }
+
+  /**
+   * Writes the rows into one file: in slices of fewer rows than ArrowTableWriter writes on two threads
+   * into two files, to one writer.
+   */
+  private static List<DataFile> writeOneFile(Table table, VectorSchemaRoot rows) {
+    int slice = 250_000;
+    try (ArrowTableWriter writer = ArrowTableWriter.builder(table).build()) {
+      for (int from = 0; from < rows.getRowCount(); from += slice) {
+        try (VectorSchemaRoot part = rows.slice(from, Math.min(slice, rows.getRowCount() - from))) {
+          writer.write(part);
+        }
+      }
+      List<DataFile> files = writer.complete();
+      check(files.size() == 1, "the table's rows in one file, not " + files.size());
+      return files;
+    }
   }
 
   private static void append(Table table, List<DataFile> files) {
