@@ -2,6 +2,8 @@ package dev.transforms.singlenode.arrow;
 
 import dev.transforms.api.SchemaMismatchException;
 import dev.transforms.api.TransformsException;
+import dev.transforms.singlenode.internal.parquet.WriterSettings;
+import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -65,9 +70,20 @@ import org.apache.iceberg.util.PropertyUtil;
  * neither keeps nor closes them. It holds one open file per partition written to until {@code
  * complete()}.
  *
+ * <p>A root of {@value #TWO_LANE_MIN_ROWS} rows or more written to an unpartitioned table is
+ * encoded on two threads: its first half into one file, its second half into another, so that the
+ * rows keep their order across the files. Each file carries its own column metrics, as any file
+ * does.
+ *
  * <p>A writer is not thread-safe.
  */
 public final class ArrowTableWriter implements Closeable {
+  /**
+   * Roots with at least this many rows are written to unpartitioned tables by two threads into two
+   * files (halves of at least 200,000 rows, so that tables are not split into small files).
+   */
+  static final int TWO_LANE_MIN_ROWS = 400_000;
+
   private final Table table;
   private final Schema schema;
   private final PartitionSpec spec;
@@ -75,12 +91,15 @@ public final class ArrowTableWriter implements Closeable {
   private final PartitionKey partitionKey;
   private final InternalRecordWrapper wrapper;
   private final int[] requiredPositions;
+  private final int twoLaneMinRows;
   private List<DataFile> dataFiles;
   private long rowsWritten;
   private boolean closed;
 
-  private ArrowTableWriter(Table table, FileFormat format, long targetFileSizeBytes) {
+  private ArrowTableWriter(
+      Table table, FileFormat format, long targetFileSizeBytes, int twoLaneMinRows) {
     this.table = table;
+    this.twoLaneMinRows = twoLaneMinRows;
     this.schema = table.schema();
     this.spec = table.spec();
     List<Types.NestedField> columns = schema.columns();
@@ -90,6 +109,7 @@ public final class ArrowTableWriter implements Closeable {
         new GenericFileWriterFactory.Builder(table)
             .dataSchema(schema)
             .dataFileFormat(format)
+            .writerProperties(WriterSettings.writerProperties(table.properties()))
             .build();
     OutputFileFactory fileFactory =
         OutputFileFactory.builderFor(table, 0, 0)
@@ -99,8 +119,9 @@ public final class ArrowTableWriter implements Closeable {
     if (spec.isUnpartitioned()) {
       this.writer =
           new UnpartitionedWriter(
-              new RollingDataWriter<>(
-                  writerFactory, fileFactory, table.io(), targetFileSizeBytes, spec, null));
+              () ->
+                  new RollingDataWriter<>(
+                      writerFactory, fileFactory, table.io(), targetFileSizeBytes, spec, null));
       this.partitionKey = null;
       this.wrapper = null;
     } else {
@@ -162,19 +183,84 @@ public final class ArrowTableWriter implements Closeable {
     for (FieldVector vector : root.getFieldVectors()) {
       byName.put(vector.getName(), vector);
     }
+    int rowCount = root.getRowCount();
+    if (writer instanceof UnpartitionedWriter unpartitioned && rowCount >= twoLaneMinRows) {
+      writeInTwoLanes(unpartitioned, byName, rowCount);
+    } else {
+      ArrowValueReaders.RowReader reader =
+          new ArrowValueReaders.RowReader(schema.asStruct(), byName);
+      Record record = GenericRecord.create(schema);
+      for (int row = 0; row < rowCount; row++) {
+        reader.read(row, record);
+        checkRequired(record, row);
+        if (partitionKey != null) {
+          partitionKey.partition(wrapper.wrap(record));
+        }
+        writer.write(record, partitionKey);
+      }
+    }
+    rowsWritten += rowCount;
+  }
+
+  /**
+   * Writes the first half of a root's rows into a file of this thread and the second half into a
+   * file of a background thread, both new, then keeps the two in that order. The rows written
+   * before go to files closed first, so that files follow the order of the rows.
+   */
+  private void writeInTwoLanes(
+      UnpartitionedWriter unpartitioned, Map<String, FieldVector> byName, int rowCount) {
+    unpartitioned.closeCurrent();
+    int middle = rowCount / 2;
+    RollingDataWriter<Record> first = unpartitioned.newWriter();
+    RollingDataWriter<Record> second = unpartitioned.newWriter();
+    Future<?> secondHalf =
+        BackgroundThreads.run(() -> writeRows(byName, middle, rowCount, second::write));
+    Throwable failure = null;
+    try {
+      writeRows(byName, 0, middle, first::write);
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    try {
+      BackgroundThreads.await(secondHalf); // also on failure: the lane must be done with its file
+    } catch (RuntimeException | Error e) {
+      failure = addFailure(failure, e);
+    }
+    for (RollingDataWriter<Record> lane : List.of(first, second)) {
+      try {
+        unpartitioned.closeAndKeep(lane); // kept on failure too, so that abort() deletes them
+      } catch (IOException | RuntimeException e) {
+        failure = addFailure(failure, e);
+      }
+    }
+    if (failure instanceof IOException io) {
+      throw new UncheckedIOException("Cannot write data files of " + table.name(), io);
+    } else if (failure instanceof RuntimeException runtime) {
+      throw runtime;
+    } else if (failure != null) {
+      throw (Error) failure;
+    }
+  }
+
+  private static Throwable addFailure(Throwable first, Throwable next) {
+    if (first == null) {
+      return next;
+    }
+    first.addSuppressed(next);
+    return first;
+  }
+
+  /** Converts rows {@code [from, to)} of the vectors to records, one reused record, for a sink. */
+  private void writeRows(
+      Map<String, FieldVector> byName, int from, int to, Consumer<Record> sink) {
     ArrowValueReaders.RowReader reader =
         new ArrowValueReaders.RowReader(schema.asStruct(), byName);
     Record record = GenericRecord.create(schema);
-    int rowCount = root.getRowCount();
-    for (int row = 0; row < rowCount; row++) {
+    for (int row = from; row < to; row++) {
       reader.read(row, record);
       checkRequired(record, row);
-      if (partitionKey != null) {
-        partitionKey.partition(wrapper.wrap(record));
-      }
-      writer.write(record, partitionKey);
+      sink.accept(record);
     }
-    rowsWritten += rowCount;
   }
 
   /**
@@ -295,33 +381,72 @@ public final class ArrowTableWriter implements Closeable {
     List<DataFile> writtenSoFar();
   }
 
+  /**
+   * Rolling files, in the order of the rows: the files of writers closed so far, then the files of
+   * the writer open now (started on the first row after the last close).
+   */
   private static final class UnpartitionedWriter implements Writer {
-    private final RollingDataWriter<Record> delegate;
+    private final Supplier<RollingDataWriter<Record>> writers;
+    private final List<DataFile> closedFiles = new ArrayList<>();
+    private RollingDataWriter<Record> current;
     private boolean closed;
 
-    UnpartitionedWriter(RollingDataWriter<Record> delegate) {
-      this.delegate = delegate;
+    UnpartitionedWriter(Supplier<RollingDataWriter<Record>> writers) {
+      this.writers = writers;
+    }
+
+    RollingDataWriter<Record> newWriter() {
+      return writers.get();
     }
 
     @Override
     public void write(Record record, PartitionKey partition) {
-      delegate.write(record);
+      if (current == null) {
+        current = writers.get();
+      }
+      current.write(record);
+    }
+
+    /** Closes the open writer, if any, and keeps its files. */
+    void closeCurrent() {
+      RollingDataWriter<Record> open = current;
+      current = null;
+      if (open != null) {
+        try {
+          closeAndKeep(open);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    }
+
+    /** Closes a writer and keeps its files after the ones kept before. */
+    void closeAndKeep(RollingDataWriter<Record> writer) throws IOException {
+      try {
+        writer.close();
+      } finally {
+        closedFiles.addAll(resultOrEmpty(writer::result));
+      }
     }
 
     @Override
     public void close() throws IOException {
       this.closed = true;
-      delegate.close();
+      RollingDataWriter<Record> open = current;
+      current = null;
+      if (open != null) {
+        closeAndKeep(open);
+      }
     }
 
     @Override
     public List<DataFile> dataFiles() {
-      return delegate.result().dataFiles();
+      return closedFiles;
     }
 
     @Override
     public List<DataFile> writtenSoFar() {
-      return closed ? resultOrEmpty(delegate::result) : List.of();
+      return closed ? new ArrayList<>(closedFiles) : List.of();
     }
   }
 
@@ -370,6 +495,7 @@ public final class ArrowTableWriter implements Closeable {
     private final Table table;
     private FileFormat format;
     private long targetFileSizeBytes;
+    private int twoLaneMinRows = TWO_LANE_MIN_ROWS;
 
     private Builder(Table table) {
       this.table = table;
@@ -422,7 +548,13 @@ public final class ArrowTableWriter implements Closeable {
      * @return a new writer; the caller must {@link ArrowTableWriter#complete()} or close it
      */
     public ArrowTableWriter build() {
-      return new ArrowTableWriter(table, format, targetFileSizeBytes);
+      return new ArrowTableWriter(table, format, targetFileSizeBytes, twoLaneMinRows);
+    }
+
+    /** For tests: the rows from which a root is written in two lanes (a huge number: never). */
+    Builder twoLaneMinRows(int rows) {
+      this.twoLaneMinRows = rows;
+      return this;
     }
   }
 }

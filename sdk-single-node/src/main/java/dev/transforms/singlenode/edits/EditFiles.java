@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.singlenode.internal.parquet.WriterSettings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,7 +82,9 @@ final class EditFiles implements Closeable {
     Schema equalityDeleteSchema =
         equalityFieldIds == null ? null : TypeUtil.select(schema, toSet(equalityFieldIds));
     GenericFileWriterFactory.Builder builder =
-        new GenericFileWriterFactory.Builder(table).dataSchema(dataSchema);
+        new GenericFileWriterFactory.Builder(table)
+            .dataSchema(dataSchema)
+            .writerProperties(WriterSettings.writerProperties(table.properties()));
     if (equalityFieldIds != null) {
       builder.equalityFieldIds(equalityFieldIds).equalityDeleteRowSchema(equalityDeleteSchema);
     }

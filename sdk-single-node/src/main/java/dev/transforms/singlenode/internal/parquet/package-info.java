@@ -5,6 +5,8 @@
  * itself; {@link dev.transforms.singlenode.internal.read.LiveRows} decides when it reads a file and hands it
  * the deleted positions, which {@link dev.transforms.singlenode.internal.parquet.PositionDeleteReader}
  * reads from Parquet position delete files.
+ * {@link dev.transforms.singlenode.internal.parquet.WriterSettings} holds what the engine's Parquet
+ * writers add to a table's properties (the zstd level when the table sets none).
  *
  * <p>This package is the engine's internals, not the SDK's API: its classes are public only so that
  * the engine's other packages can use them, and they may change in any release.

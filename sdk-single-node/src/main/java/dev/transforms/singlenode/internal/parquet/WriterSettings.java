@@ -1,0 +1,38 @@
+package dev.transforms.singlenode.internal.parquet;
+
+import java.util.Locale;
+import java.util.Map;
+import org.apache.iceberg.TableProperties;
+
+/**
+ * Settings the engine's Parquet writers add to a table's own properties, only where the table leaves
+ * the choice open.
+ *
+ * <p>zstd, the codec Iceberg gives new tables, compresses at Parquet's default level 3 unless the table sets
+ * {@code write.parquet.compression-level}. A table that sets no level gets level 1 here, the level
+ * Arrow C++ (and so PyIceberg) writes zstd with by default: compressing costs less, files come out a
+ * few percent larger. A level the table sets is always kept, and so is any other codec.
+ */
+public final class WriterSettings {
+  /** The zstd level written when the table names none. */
+  public static final String DEFAULT_ZSTD_LEVEL = "1";
+
+  private WriterSettings() {}
+
+  /**
+   * Writer properties to pass to Iceberg's writer factories beside the table's, which they override.
+   *
+   * @param tableProperties the table's properties
+   * @return an empty map, or the zstd level to use when the table sets none
+   */
+  public static Map<String, String> writerProperties(Map<String, String> tableProperties) {
+    String codec =
+        tableProperties.getOrDefault(
+            TableProperties.PARQUET_COMPRESSION, TableProperties.PARQUET_COMPRESSION_DEFAULT);
+    if (!"zstd".equals(codec.toLowerCase(Locale.ROOT))
+        || tableProperties.containsKey(TableProperties.PARQUET_COMPRESSION_LEVEL)) {
+      return Map.of();
+    }
+    return Map.of(TableProperties.PARQUET_COMPRESSION_LEVEL, DEFAULT_ZSTD_LEVEL);
+  }
+}
