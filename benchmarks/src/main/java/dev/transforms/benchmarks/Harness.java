@@ -1,7 +1,11 @@
 package dev.transforms.benchmarks;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
 
 /**
  * Times an action after a warm-up and reports the median and the 90th percentile. Every benchmark in
@@ -62,5 +66,23 @@ final class Harness {
   /** Removes a temporary warehouse when the JVM ends, however the harness ends. */
   static void deleteOnExit(java.nio.file.Path dir) {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(dir)));
+  }
+
+  /** Appends already written data files to a table in one fast append (not timed by callers). */
+  static void appendFiles(Table table, List<DataFile> files) {
+    AppendFiles append = table.newFastAppend();
+    files.forEach(append::appendFile);
+    append.commit();
+  }
+
+  /** Brings a table's {@code main} back to a base snapshot between runs; fails if it did not get there. */
+  static void rollBack(Table table, long base) {
+    table.refresh();
+    if (table.currentSnapshot().snapshotId() != base) {
+      table.manageSnapshots().rollbackTo(base).commit();
+    }
+    if (table.currentSnapshot().snapshotId() != base) {
+      throw new IllegalStateException(table.name() + " did not roll back to snapshot " + base);
+    }
   }
 }

@@ -44,7 +44,6 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
-import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -227,7 +226,7 @@ public final class PyIcebergBenchmark {
       VectorSchemaRoot base = rows(memory, shape, range(0, rows), 0);
       Table seed = create(catalog, "seed" + suffix, schema, "copy-on-write");
       List<DataFile> files = writeOneFile(seed, base);
-      append(seed, files);
+      Harness.appendFiles(seed, files);
       tableLine = String.format(Locale.ROOT, "%d columns: %,d rows in %d Parquet file(s), %.1f MB", schema.columns().size(),
           rows, files.size(), files.stream().mapToLong(DataFile::fileSizeInBytes).sum() / 1e6);
       System.err.println(tableLine);
@@ -235,7 +234,7 @@ public final class PyIcebergBenchmark {
       Table sdkCow = copy(catalog, "sdk_cow" + suffix, schema, "copy-on-write", files);
       Table sdkMor = copy(catalog, "sdk_mor" + suffix, schema, "merge-on-read", files);
       Table sdkCow3 = create(catalog, "sdk_cow_zstd3" + suffix, schema, "copy-on-write", ZSTD3);
-      append(sdkCow3, files);
+      Harness.appendFiles(sdkCow3, files);
       Map<Table, Long> bases = new LinkedHashMap<>();
       for (Table table : List.of(pyCow, sdkCow, sdkMor, sdkCow3)) {
         bases.put(table, table.currentSnapshot().snapshotId());
@@ -263,7 +262,7 @@ public final class PyIcebergBenchmark {
       if (spark != null) {
         String view = "src_small" + suffix;
         Table sourceTable = create(catalog, view, schema, "copy-on-write");
-        append(sourceTable, ArrowTableWriter.writeDataFiles(sourceTable, sources.get("upsert_small")));
+        Harness.appendFiles(sourceTable, ArrowTableWriter.writeDataFiles(sourceTable, sources.get("upsert_small")));
         spark.table("`local`.`bench`.`" + view + "`").cache().createOrReplaceTempView(view);
         spark.sql("SELECT count(*) FROM " + view).collect();
         String merge = "MERGE INTO `local`.`bench`.`" + sdkMor.name().replaceAll(".*\\.", "") + "` t USING " + view
@@ -332,11 +331,11 @@ public final class PyIcebergBenchmark {
               dropTarget),
           new Case(COW, createTarget, () -> Harness.time(() -> {
             List<DataFile> written = ArrowTableWriter.writeDataFiles(target[0], base);
-            append(target[0], written);
+            Harness.appendFiles(target[0], written);
           }), dropTarget),
           new Case(COW_ZSTD3, createTarget3, () -> Harness.time(() -> {
             List<DataFile> written = ArrowTableWriter.writeDataFiles(target[0], base);
-            append(target[0], written);
+            Harness.appendFiles(target[0], written);
           }), dropTarget)), results);
 
       // Last and longest: every row of the table changed (left out with --no-every-row).
@@ -712,7 +711,7 @@ public final class PyIcebergBenchmark {
 
   private static Table copy(Catalog catalog, String name, Schema schema, String mode, List<DataFile> files) {
     Table table = create(catalog, name, schema, mode);
-    append(table, files);
+    Harness.appendFiles(table, files);
     return table;
   }
 
@@ -734,22 +733,12 @@ public final class PyIcebergBenchmark {
     }
   }
 
-  private static void append(Table table, List<DataFile> files) {
-    AppendFiles append = table.newFastAppend();
-    files.forEach(append::appendFile);
-    append.commit();
-  }
-
   /**
    * Brings a table back to its base snapshot, deletes the data and delete files the runs since wrote (the
    * base snapshot's file lives in the seed table's folder), and collects garbage; not timed.
    */
   private static void reset(Table table, long base) {
-    table.refresh();
-    if (table.currentSnapshot().snapshotId() != base) {
-      table.manageSnapshots().rollbackTo(base).commit();
-    }
-    check(table.currentSnapshot().snapshotId() == base, "rolled back to the base snapshot");
+    Harness.rollBack(table, base);
     Path data = Path.of(URI.create(table.location().startsWith("file:") ? table.location()
         : "file:" + table.location())).resolve("data");
     if (Files.isDirectory(data)) {

@@ -26,7 +26,6 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -133,7 +132,7 @@ public final class SingleNodeBenchmark {
       VectorSchemaRoot baseRows = rows(baseMemory, range(0, ROWS, 1), 0);
       Table seed = create(catalog, "seed", 2, "copy-on-write");
       List<DataFile> files = ArrowTableWriter.writeDataFiles(seed, baseRows);
-      append(seed, files);
+      Harness.appendFiles(seed, files);
       Table cowV2 = copy(catalog, "cow_v2", 2, "copy-on-write", files);
       Table morV2 = copy(catalog, "mor_v2", 2, "merge-on-read", files);
       Table morV3 = copy(catalog, "mor_v3", 3, "merge-on-read", files);
@@ -220,7 +219,7 @@ public final class SingleNodeBenchmark {
           () -> target[0] = create(catalog, "write_" + tableNumber[0]++, 2, "copy-on-write"),
           () -> {
             List<DataFile> written = ArrowTableWriter.writeDataFiles(target[0], baseRows);
-            append(target[0], written);
+            Harness.appendFiles(target[0], written);
             return written;
           },
           () -> {
@@ -382,23 +381,13 @@ public final class SingleNodeBenchmark {
 
   private static Table copy(Catalog catalog, String name, int formatVersion, String mode, List<DataFile> files) {
     Table table = create(catalog, name, formatVersion, mode);
-    append(table, files);
+    Harness.appendFiles(table, files);
     return table;
-  }
-
-  private static void append(Table table, List<DataFile> files) {
-    AppendFiles append = table.newFastAppend();
-    files.forEach(append::appendFile);
-    append.commit();
   }
 
   /** Brings a table back to its base snapshot and collects garbage; not timed. */
   private static void reset(Table table, long base) {
-    table.refresh();
-    if (table.currentSnapshot().snapshotId() != base) {
-      table.manageSnapshots().rollbackTo(base).commit();
-    }
-    check(table.currentSnapshot().snapshotId() == base, "rolled back to the base snapshot");
+    Harness.rollBack(table, base);
     System.gc();
   }
 
