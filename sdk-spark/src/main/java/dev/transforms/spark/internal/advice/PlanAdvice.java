@@ -214,7 +214,7 @@ final class PlanAdvice {
         : analyzed instanceof OverwriteByExpression overwrite ? overwrite.writeOptions()
         : analyzed instanceof OverwritePartitionsDynamic dynamic ? dynamic.writeOptions() : null;
     // DataFrameWriter (v1) passes the table it was given as a "path" option; writeTo and SQL never do.
-    if (options != null && options.contains("path")) {
+    if (options != null && options.contains("path") && !icebergActionWrite(options)) {
       advisories.add(AdvisoryRule.V1_WRITE, "the v1 DataFrameWriter (" + name + ") wrote into " + tableName(relation),
           dataset);
     }
@@ -225,6 +225,15 @@ final class PlanAdvice {
       advisories.add(AdvisoryRule.STATIC_OVERWRITE, "an overwrite in static mode replaced every row of the "
           + "partitioned table " + tableName(relation), dataset);
     }
+  }
+
+  /**
+   * Whether a write is one of Iceberg's own actions (rewrite_data_files, rewrite_position_delete_files):
+   * they write their file groups with the v1 writer, tagged with the scan task set they rewrite.
+   */
+  private static boolean icebergActionWrite(scala.collection.immutable.Map<String, String> options) {
+    return JavaConverters.setAsJavaSet(options.keySet()).stream()
+        .anyMatch(key -> key.toLowerCase(java.util.Locale.ROOT).endsWith("scan-task-set-id"));
   }
 
   // ---- merge-source-not-unique: the source side of a MERGE's join
