@@ -115,17 +115,23 @@ public final class RunAdvisories {
     }
   }
 
+  /** Logs the advisories not logged yet, at warning level. */
+  public void log() {
+    List<Advisory> all = list();
+    for (int i = logged; i < all.size(); i++) {
+      LOG.warn("Transform {}: advisory {}", transform, all.get(i).describe());
+    }
+    logged = all.size();
+  }
+
   /**
    * Logs the advisories not logged yet, then, under level {@code ERROR}, fails if there is any.
    *
    * @throws AdvisoryException naming every advisory, under level {@code ERROR}
    */
   public void judge() {
+    log();
     List<Advisory> all = list();
-    for (int i = logged; i < all.size(); i++) {
-      LOG.warn("Transform {}: advisory {}", transform, all.get(i).describe());
-    }
-    logged = all.size();
     if (level == AdvisoryLevel.ERROR && !all.isEmpty()) {
       throw new AdvisoryException("Transform " + transform + " earned " + all.size() + " advisor"
           + (all.size() == 1 ? "y" : "ies") + " under level error, so nothing it wrote is published:\n  - "

@@ -1,7 +1,6 @@
 package dev.transforms.runtime.internal.build;
 
 import dev.transforms.api.DatasetNotFoundException;
-import dev.transforms.api.AdvisoryException;
 import dev.transforms.api.IncrementalRequiredException;
 import dev.transforms.api.Transform;
 import dev.transforms.api.TransformsException;
@@ -228,13 +227,7 @@ public final class BuildRunner implements AutoCloseable {
         notes = withEngineNotes(notes, publisher);
         publisher.discard();
       }
-      if (!(e instanceof AdvisoryException)) {
-        try {
-          advisories.judge(); // logs what the failed run earned; the run's own error stays the one reported
-        } catch (AdvisoryException ignored) {
-          // The failure above is the one to report.
-        }
-      }
+      advisories.log(); // what the failed run earned; its own error stays the one reported
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, decision.incremental(),
           decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes,
           checks, advisories.list());
