@@ -53,7 +53,10 @@ import org.apache.iceberg.CatalogUtil;
  *   <li>{@code duckdb.memory-limit} and {@code duckdb.threads}: the memory limit (DuckDB's syntax, such as
  *       {@code 4GB} or {@code 50%}) and the number of threads of the DuckDB session a single-node
  *       transform opens with {@code ctx.sql()} (defaults: DuckDB's own, 80% of the machine's memory and
- *       one thread per core).
+ *       one thread per core);
+ *   <li>{@code duckdb.parquet} (default {@code true}): whether that session reads an input whose
+ *       pinned snapshot has no delete files and lives on the local file system straight from its Parquet
+ *       files, with DuckDB's own reader, instead of through the engine's reader.
  * </ul>
  * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides
@@ -87,11 +90,14 @@ public final class TransformsConfig {
   /** The name of the embedded default catalog. */
   public static final String DEFAULT_CATALOG = "local";
 
-  /** Prefix of the keys of the single-node SQL session ({@code duckdb.memory-limit}, {@code duckdb.threads}). */
+  /**
+   * Prefix of the keys of the single-node SQL session ({@code duckdb.memory-limit}, {@code duckdb.threads},
+   * {@code duckdb.parquet}).
+   */
   public static final String DUCKDB_PREFIX = "duckdb.";
 
   /** The keys of the single-node SQL session that may be set. */
-  private static final Set<String> DUCKDB_KEYS = Set.of("duckdb.memory-limit", "duckdb.threads");
+  private static final Set<String> DUCKDB_KEYS = Set.of("duckdb.memory-limit", "duckdb.threads", "duckdb.parquet");
 
   /** The prefix of environment variables that override configuration keys. */
   public static final String ENV_PREFIX = "TRANSFORMS_";
@@ -273,7 +279,7 @@ public final class TransformsConfig {
       } else if (!key.equals("warehouse")) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
-            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads and spark.*");
+            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet and spark.*");
       }
     }
     catalogs.putAll(declared);
@@ -327,6 +333,10 @@ public final class TransformsConfig {
     String trimmed = value.strip();
     if (trimmed.isEmpty()) {
       throw new ConfigurationException("Configuration key '" + key + "' (set by " + origin + ") is empty");
+    }
+    if (key.equals("duckdb.parquet") && !trimmed.equalsIgnoreCase("true") && !trimmed.equalsIgnoreCase("false")) {
+      throw new ConfigurationException("Configuration key '" + key + "' (set by " + origin
+          + ") must be true or false, not '" + trimmed + "'");
     }
     if (key.equals("duckdb.threads")) {
       boolean positive;
@@ -618,7 +628,8 @@ public final class TransformsConfig {
   }
 
   /**
-   * The {@code duckdb.*} keys ({@code duckdb.memory-limit}, {@code duckdb.threads}): the settings of the
+   * The {@code duckdb.*} keys ({@code duckdb.memory-limit}, {@code duckdb.threads},
+   * {@code duckdb.parquet}): the settings of the
    * DuckDB session of single-node transforms ({@code SingleNodeTransformContext.sql()}).
    *
    * @return the keys with their values, trimmed

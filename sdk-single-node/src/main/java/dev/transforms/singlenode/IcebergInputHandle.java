@@ -7,6 +7,7 @@ import dev.transforms.runtime.internal.engine.BoundInput;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
+import dev.transforms.singlenode.internal.sql.DirectScan;
 import dev.transforms.singlenode.internal.sql.OneBatchReader;
 import dev.transforms.singlenode.internal.sql.SessionInput;
 import java.util.List;
@@ -154,8 +155,24 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
     };
   }
 
+  @Override
+  public Optional<DirectScan> direct(ReadMode mode, String filter) {
+    OptionalLong snapshot = filter != null ? OptionalLong.empty() : switch (mode) {
+      case CURRENT -> bound.currentSnapshotId();
+      case PREVIOUS -> previousSnapshotId();
+      // Added rows come from the appended files alone, which the engine's reader picks.
+      case ADDED -> addedIsEverything() ? bound.currentSnapshotId() : OptionalLong.empty();
+    };
+    return snapshot.isPresent() ? DirectScan.plan(table, snapshot.getAsLong()) : Optional.empty();
+  }
+
+  /** Whether the added rows are every row: the input is not read incrementally, or has no earlier build. */
+  private boolean addedIsEverything() {
+    return !bound.readsAdded() || bound.previousSnapshotId().isEmpty() || bound.currentSnapshotId().isEmpty();
+  }
+
   private ArrowReader addedReader(BufferAllocator allocator) {
-    if (!bound.readsAdded() || bound.previousSnapshotId().isEmpty() || bound.currentSnapshotId().isEmpty()) {
+    if (addedIsEverything()) {
       return open(ReadMode.CURRENT, null, allocator);
     }
     long from = bound.previousSnapshotId().getAsLong();

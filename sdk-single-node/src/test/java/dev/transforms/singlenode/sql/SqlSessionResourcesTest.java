@@ -112,7 +112,7 @@ public class SqlSessionResourcesTest {
     public void settings(SingleNodeTransformContext ctx, @TableInput("/app/events") IcebergInput events,
         @TableOutput("/app/settings") IcebergOutput out) throws SQLException {
       try (Statement st = ctx.sql().connection().createStatement();
-          ResultSet tables = st.executeQuery("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'events'")) {
+          ResultSet tables = st.executeQuery("SELECT count(*) FROM information_schema.tables WHERE table_name = 'events'")) {
         tables.next();
         assertThat(tables.getLong(1)).as("connection() loads every registered name").isEqualTo(1);
       }

@@ -50,6 +50,10 @@ public final class Catalogs implements Closeable {
     this.hadoopConf = new Configuration();
     // Local warehouses: no chmod fork per file, no .crc side files (see LocalWarehouseFileSystem).
     this.hadoopConf.set("fs.file.impl", LocalWarehouseFileSystem.class.getName());
+    // Hadoop caches file systems by scheme, not by configuration: without this, whoever asked first
+    // for a file: file system (Spark, or any default configuration) decides which one every later user
+    // gets, and Hadoop's own forks chmod for every file the catalogs write.
+    this.hadoopConf.setBoolean("fs.file.impl.disable.cache", true);
   }
 
   /**

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -35,9 +36,11 @@ import org.duckdb.DuckDBResultSet;
 
 /**
  * The {@link SqlSession} of one transform run: an in-memory DuckDB database of its own. Each registered
- * name is loaded once, on first mention, into a DuckDB table from the engine's Arrow reader through
- * the Arrow C data interface (a registered Arrow stream can be scanned only once; a table can be
- * joined with itself and queried again). Results leave through DuckDB's Arrow export.
+ * name is loaded once, on first mention: as a view over the input's Parquet files when DuckDB can read
+ * them itself (local files, no deletes; {@link DirectScan}), otherwise into a DuckDB table from the
+ * engine's Arrow reader through the Arrow C data interface (a registered Arrow stream can be scanned
+ * only once; a table can be joined with itself and queried again). Results leave through DuckDB's
+ * Arrow export.
  */
 public final class DuckDbSession implements SqlSession, AutoCloseable {
 
@@ -52,8 +55,10 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   private final Path tempDirectory;
   /** Registered and not yet loaded, by key. */
   private final Map<String, Registration> pending = new LinkedHashMap<>();
-  /** Loaded names, by key, with their SQL spelling. */
-  private final Map<String, String> loaded = new LinkedHashMap<>();
+  /** Loaded names, by key. */
+  private final Map<String, Loaded> loaded = new LinkedHashMap<>();
+  /** Whether inputs whose files DuckDB can read itself become views over those files. */
+  private final boolean readParquet;
   /** What each query left open, closed with the session, last first. */
   private final Deque<AutoCloseable> results = new ArrayDeque<>();
   private int streams;
@@ -64,9 +69,13 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
 
   private record Registration(String name, SessionInput input, ReadMode mode, String filter) {}
 
+  /** A loaded name with its SQL spelling: a view over the input's Parquet files, or a table of its rows. */
+  private record Loaded(String name, boolean view) {}
+
   private DuckDbSession(String transformName, BufferAllocator allocator, Function<IcebergInput, SessionInput> inputs,
-      Connection connection, Path tempDirectory) throws SQLException {
+      Connection connection, Path tempDirectory, boolean readParquet) throws SQLException {
     this.transformName = transformName;
+    this.readParquet = readParquet;
     this.allocator = allocator;
     this.inputs = inputs;
     this.connection = connection;
@@ -102,7 +111,8 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
         apply(st, "duckdb.memory-limit", settings.get("duckdb.memory-limit"), "memory_limit");
         apply(st, "duckdb.threads", settings.get("duckdb.threads"), "threads");
       }
-      DuckDbSession session = new DuckDbSession(transformName, allocator, inputs, connection, temp);
+      DuckDbSession session = new DuckDbSession(transformName, allocator, inputs, connection, temp,
+          !"false".equalsIgnoreCase(settings.getOrDefault("duckdb.parquet", "true").strip()));
       OPEN.incrementAndGet();
       defaults.forEach(session::register);
       return session;
@@ -178,8 +188,10 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
 
   private void add(Registration registration) {
     String key = SqlNames.key(registration.name());
-    if (loaded.containsKey(key)) {
-      execute("DROP TABLE IF EXISTS " + quote(loaded.remove(key)), "replace " + registration.name());
+    Loaded before = loaded.remove(key);
+    if (before != null) {
+      execute("DROP " + (before.view() ? "VIEW" : "TABLE") + " IF EXISTS " + quote(before.name()),
+          "replace " + registration.name());
     }
     pending.put(key, registration);
   }
@@ -212,8 +224,10 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   }
 
   /**
-   * Loads registered names, each into a table of the session's database from one pass of the engine's
-   * reader. Several names load at once, each on its own connection to the database (the engine's
+   * Loads registered names. A name whose rows are exactly a set of local Parquet files with no deletes
+   * becomes a view over DuckDB's own reader of those files ({@link DirectScan}), which reads in parallel
+   * and only the columns a query needs. Any other name loads into a table of the session's database
+   * from one pass of the engine's reader; several such names load at once, each on its own connection to the database (the engine's
    * reader decodes on the calling thread, so this is what uses more than one core), up to the
    * session's thread count.
    */
@@ -222,17 +236,33 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
       return;
     }
     registrations.forEach(r -> pending.remove(SqlNames.key(r.name())));
+    List<Registration> rows = new ArrayList<>();
+    for (Registration registration : registrations) {
+      Optional<DirectScan> files = readParquet
+          ? registration.input().direct(registration.mode(), registration.filter()) : Optional.empty();
+      if (files.isPresent()) {
+        execute("CREATE OR REPLACE VIEW " + quote(registration.name()) + " AS SELECT * FROM "
+            + files.get().readParquet(), "read the Parquet files of " + registration.input().path() + " as "
+            + registration.name());
+        loaded.put(SqlNames.key(registration.name()), new Loaded(registration.name(), true));
+      } else {
+        rows.add(registration);
+      }
+    }
+    if (rows.isEmpty()) {
+      return;
+    }
     // An input's rows have no order to keep, and DuckDB ingests about twice as fast without keeping it;
     // the user's setting is back in place before any query of theirs runs.
     String keepOrder = setting("preserve_insertion_order", "true");
     execute("SET preserve_insertion_order = false", "prepare loading inputs");
     try {
-      loadAll(registrations);
+      loadAll(rows);
     } finally {
       execute("SET preserve_insertion_order = " + ("false".equalsIgnoreCase(keepOrder) ? "false" : "true"),
           "restore preserve_insertion_order");
     }
-    registrations.forEach(r -> loaded.put(SqlNames.key(r.name()), r.name()));
+    rows.forEach(r -> loaded.put(SqlNames.key(r.name()), new Loaded(r.name(), false)));
   }
 
   private void loadAll(List<Registration> registrations) {

@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.internal.sql;
 
 import dev.transforms.api.ReadMode;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.iceberg.Schema;
@@ -39,4 +40,14 @@ public interface SessionInput {
    * @return a reader the caller closes
    */
   ArrowReader open(ReadMode mode, String filter, BufferAllocator allocator);
+
+  /**
+   * The Parquet files DuckDB can read itself for the rows {@link #open} would give, when there are such
+   * files: no filter, a whole snapshot, no deletes, local files (see {@link DirectScan}).
+   *
+   * @param mode the read mode
+   * @param filter a filter string, or null
+   * @return the direct scan, or empty when the rows must go through {@link #open}
+   */
+  Optional<DirectScan> direct(ReadMode mode, String filter);
 }

@@ -1,0 +1,152 @@
+package dev.transforms.singlenode.internal.sql;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The data files of one snapshot when they hold exactly its rows and DuckDB can read them itself: every
+ * file is Parquet on the local file system, no file has a delete file against it, the files carry the
+ * Iceberg field ids (no name mapping), and every column is of a type DuckDB reads to the same values
+ * the engine's reader gives. Columns are found by field id, so renamed columns read right, and a column
+ * a file lacks (added later) reads as null, as in Iceberg.
+ *
+ * <p>When any of this does not hold, {@link #plan} answers empty and the rows go through the engine's
+ * reader, which applies deletes and reads any file system.
+ *
+ * @param files the local paths of the data files
+ * @param schema the schema of the rows
+ */
+public record DirectScan(List<Path> files, Schema schema) {
+
+  public DirectScan {
+    files = List.copyOf(files);
+  }
+
+  /**
+   * Plans the direct scan of a snapshot, if one is possible.
+   *
+   * @param table the table
+   * @param snapshotId the snapshot to read
+   * @return the scan, whose schema is the snapshot's as the engine's reader reads it; or empty when the
+   *     rows must go through the engine's reader
+   */
+  public static Optional<DirectScan> plan(Table table, long snapshotId) {
+    TableScan scan = table.newScan().useSnapshot(snapshotId);
+    Schema schema = scan.schema();
+    if (schema.columns().isEmpty() || table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)
+        || !readable(table, schema)) {
+      return Optional.empty();
+    }
+    List<Path> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (!task.deletes().isEmpty() || task.file().format() != FileFormat.PARQUET) {
+          return Optional.empty();
+        }
+        Optional<Path> local = localPath(task.file().location());
+        if (local.isEmpty()) {
+          return Optional.empty();
+        }
+        files.add(local.get());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot plan the files of " + table.name() + " at snapshot " + snapshotId, e);
+    }
+    return files.isEmpty() ? Optional.empty() : Optional.of(new DirectScan(files, schema));
+  }
+
+  /**
+   * Whether every column can be read by DuckDB by field id: a primitive type DuckDB reads exactly, with
+   * no initial default, and of that same type in every schema the table has had that holds it (files
+   * written before a type promotion hold the narrower type).
+   */
+  private static boolean readable(Table table, Schema schema) {
+    for (Types.NestedField column : schema.columns()) {
+      if (sqlType(column.type()).isEmpty() || column.initialDefault() != null) {
+        return false;
+      }
+      for (Schema earlier : table.schemas().values()) {
+        Types.NestedField then = earlier.findField(column.fieldId());
+        if (then != null && !then.type().equals(column.type())) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The DuckDB type a column is read as, the one the engine's Arrow batches load as. */
+  static Optional<String> sqlType(Type type) {
+    return Optional.ofNullable(switch (type.typeId()) {
+      case BOOLEAN -> "BOOLEAN";
+      case INTEGER -> "INTEGER";
+      case LONG -> "BIGINT";
+      case FLOAT -> "FLOAT";
+      case DOUBLE -> "DOUBLE";
+      case DATE -> "DATE";
+      case TIME -> "TIME";
+      case TIMESTAMP -> ((Types.TimestampType) type).shouldAdjustToUTC() ? "TIMESTAMP WITH TIME ZONE" : "TIMESTAMP";
+      case STRING -> "VARCHAR";
+      case UUID -> "UUID";
+      case BINARY, FIXED -> "BLOB";
+      case DECIMAL -> "DECIMAL(" + ((Types.DecimalType) type).precision() + ", " + ((Types.DecimalType) type).scale()
+          + ")";
+      default -> null;
+    });
+  }
+
+  private static Optional<Path> localPath(String location) {
+    if (location.startsWith("/")) {
+      return Optional.of(Paths.get(location));
+    }
+    if (location.startsWith("file:")) {
+      try {
+        return Optional.of(Paths.get(URI.create(location.startsWith("file:/") && !location.startsWith("file://")
+            ? "file://" + location.substring("file:".length()) : location)));
+      } catch (IllegalArgumentException e) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A DuckDB table function call that reads the files: {@code read_parquet} over the file list, with
+   * each column found by its field id and typed as the engine's reader would load it.
+   *
+   * @return the SQL of the call
+   */
+  public String readParquet() {
+    StringBuilder sql = new StringBuilder("read_parquet([");
+    for (int i = 0; i < files.size(); i++) {
+      sql.append(i == 0 ? "" : ", ").append(literal(files.get(i).toString()));
+    }
+    sql.append("], schema = MAP {");
+    List<Types.NestedField> columns = schema.columns();
+    for (int i = 0; i < columns.size(); i++) {
+      Types.NestedField column = columns.get(i);
+      sql.append(i == 0 ? "" : ", ").append(column.fieldId()).append(": {name: ").append(literal(column.name()))
+          .append(", type: ").append(literal(sqlType(column.type()).orElseThrow())).append(", default_value: NULL}");
+    }
+    return sql.append("})").toString();
+  }
+
+  private static String literal(String text) {
+    return "'" + text.replace("'", "''") + "'";
+  }
+}
