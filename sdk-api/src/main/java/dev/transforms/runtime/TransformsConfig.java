@@ -54,9 +54,10 @@ import org.apache.iceberg.CatalogUtil;
  *       {@code 4GB} or {@code 50%}) and the number of threads of the DuckDB session a single-node
  *       transform opens with {@code ctx.sql()} (defaults: DuckDB's own, 80% of the machine's memory and
  *       one thread per core);
- *   <li>{@code duckdb.parquet} (default {@code true}): whether that session reads an input whose
- *       pinned snapshot has no delete files and lives on the local file system straight from its Parquet
- *       files, with DuckDB's own reader, instead of through the engine's reader.
+ *   <li>{@code duckdb.parquet} (default {@code true}): whether the single-node engine lets DuckDB (when
+ *       on the classpath) read an input whose pinned snapshot has no delete files and lives on the local
+ *       file system straight from its Parquet files, in the SQL session and in {@code arrow()}, instead
+ *       of through the engine's reader.
  * </ul>
  * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides

@@ -48,7 +48,9 @@ public interface IcebergInput {
   OptionalLong previousSnapshotId();
 
   /**
-   * Every row of the table at {@link #currentSnapshotId()}, in memory.
+   * Every row of the table at {@link #currentSnapshotId()}, in memory. Where the snapshot's rows are
+   * exactly its local Parquet files and DuckDB is on the classpath, DuckDB's Parquet reader reads them
+   * into the same root the engine's reader would give ({@code duckdb.parquet=false} turns it off).
    *
    * @return the rows; owned by the runtime
    */

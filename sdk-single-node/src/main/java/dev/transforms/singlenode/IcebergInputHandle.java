@@ -8,6 +8,7 @@ import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
 import dev.transforms.singlenode.internal.sql.DirectScan;
+import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
 import dev.transforms.singlenode.internal.sql.OneBatchReader;
 import dev.transforms.singlenode.internal.sql.SessionInput;
 import java.util.List;
@@ -29,12 +30,15 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
   private final Table table;
   private final RunMemory memory;
   private final RunAdvisories advisories;
+  /** Whether whole-snapshot reads may go to DuckDB's Parquet reader ({@code duckdb.parquet}, library present). */
+  private final boolean duckdbParquet;
 
-  IcebergInputHandle(BoundInput bound, RunMemory memory, RunAdvisories advisories) {
+  IcebergInputHandle(BoundInput bound, RunMemory memory, RunAdvisories advisories, boolean duckdbParquet) {
     this.bound = bound;
     this.table = bound.table().orElseThrow();
     this.memory = memory;
     this.advisories = advisories;
+    this.duckdbParquet = duckdbParquet;
   }
 
   /** The whole-input-in-memory rule: a read of every row held at once, larger than the threshold. */
@@ -64,7 +68,21 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
 
   @Override
   public VectorSchemaRoot arrow() {
-    return whole("arrow", read(Expressions.alwaysTrue(), OptionalLong.empty(), List.of()));
+    Optional<VectorSchemaRoot> direct = readDirect();
+    return whole("arrow", direct.isPresent() ? direct.get()
+        : read(Expressions.alwaysTrue(), OptionalLong.empty(), List.of()));
+  }
+
+  /**
+   * Every row of the pinned snapshot through DuckDB's Parquet reader, when its files alone hold them
+   * ({@link DirectScan}) and DuckDB hands over the engine's Arrow types; empty otherwise.
+   */
+  private Optional<VectorSchemaRoot> readDirect() {
+    if (!duckdbParquet || bound.currentSnapshotId().isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<DirectScan> scan = DirectScan.plan(table, bound.currentSnapshotId().getAsLong());
+    return scan.isEmpty() ? Optional.empty() : DuckDbArrowRead.readAll(scan.get(), memory.runtime()).map(memory::own);
   }
 
   @Override

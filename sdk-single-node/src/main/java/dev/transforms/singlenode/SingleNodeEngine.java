@@ -9,6 +9,7 @@ import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.runtime.internal.spec.CheckSpec;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.singlenode.internal.checks.StagedChecks;
+import dev.transforms.singlenode.internal.sql.DuckDbLibrary;
 import dev.transforms.singlenode.sql.SqlSession;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,9 +26,11 @@ final class SingleNodeEngine implements Engine {
     RunMemory memory = new RunMemory(root, run.spec().name());
     Object[] args = new Object[run.spec().parameters().size()];
     Map<String, IcebergInputHandle> inputs = new LinkedHashMap<>();
+    boolean duckdbParquet = DuckDbLibrary.present()
+        && !"false".equalsIgnoreCase(run.build().config().duckdbProperties().getOrDefault("duckdb.parquet", "true"));
     for (ParameterSpec p : run.spec().parameters()) {
       if (p.role() == Handle.Role.INPUT) {
-        IcebergInputHandle input = new IcebergInputHandle(run.input(p), memory, run.advisories());
+        IcebergInputHandle input = new IcebergInputHandle(run.input(p), memory, run.advisories(), duckdbParquet);
         inputs.put(p.name(), input);
         args[p.index()] = input;
       }

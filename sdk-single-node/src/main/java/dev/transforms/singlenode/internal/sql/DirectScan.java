@@ -30,8 +30,9 @@ import org.apache.iceberg.types.Types;
  *
  * @param files the local paths of the data files
  * @param schema the schema of the rows
+ * @param rows the rows the files hold, from the table's metadata
  */
-public record DirectScan(List<Path> files, Schema schema) {
+public record DirectScan(List<Path> files, Schema schema, long rows) {
 
   public DirectScan {
     files = List.copyOf(files);
@@ -53,6 +54,7 @@ public record DirectScan(List<Path> files, Schema schema) {
       return Optional.empty();
     }
     List<Path> files = new ArrayList<>();
+    long rows = 0;
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
         if (!task.deletes().isEmpty() || task.file().format() != FileFormat.PARQUET) {
@@ -63,11 +65,12 @@ public record DirectScan(List<Path> files, Schema schema) {
           return Optional.empty();
         }
         files.add(local.get());
+        rows += task.file().recordCount();
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot plan the files of " + table.name() + " at snapshot " + snapshotId, e);
     }
-    return files.isEmpty() ? Optional.empty() : Optional.of(new DirectScan(files, schema));
+    return files.isEmpty() ? Optional.empty() : Optional.of(new DirectScan(files, schema, rows));
   }
 
   /**

@@ -1,0 +1,30 @@
+package dev.transforms.singlenode.internal.sql;
+
+/**
+ * Whether DuckDB and Arrow's C data interface, optional dependencies of the single-node engine, are on
+ * the classpath. Paths that hand work to DuckDB check this first and otherwise stay in Java.
+ */
+public final class DuckDbLibrary {
+
+  private static final boolean PRESENT = loadable("org.duckdb.DuckDBConnection") && loadable("org.apache.arrow.c.Data");
+
+  private DuckDbLibrary() {}
+
+  /**
+   * Whether both libraries can be loaded.
+   *
+   * @return true when DuckDB's JDBC driver and {@code arrow-c-data} are there
+   */
+  public static boolean present() {
+    return PRESENT;
+  }
+
+  private static boolean loadable(String className) {
+    try {
+      Class.forName(className, false, DuckDbLibrary.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+}

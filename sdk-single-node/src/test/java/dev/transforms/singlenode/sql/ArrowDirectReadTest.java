@@ -1,0 +1,184 @@
+package dev.transforms.singlenode.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.transforms.api.TableInput;
+import dev.transforms.api.TableOutput;
+import dev.transforms.api.Transform;
+import dev.transforms.runtime.Transforms;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.singlenode.IcebergInput;
+import dev.transforms.singlenode.IcebergOutput;
+import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code arrow()} through DuckDB's Parquet reader gives the very root the engine's reader gives: the
+ * same Arrow schema (types, nullability, field ids) and the same values in the same order; and it is
+ * not used where the files alone would be wrong.
+ */
+public class ArrowDirectReadTest {
+
+  @TempDir Path dir;
+
+  /** Keeps what {@code arrow()} gave: its schema and its rows as text. */
+  public static class Capture {
+    static String schema;
+    static String rows;
+
+    @Transform(name = "capture")
+    public void capture(@TableInput("/app/source") IcebergInput source, @TableOutput("/app/unused") IcebergOutput out) {
+      VectorSchemaRoot root = source.arrow();
+      schema = root.getSchema().toJson();
+      rows = text(root);
+    }
+
+    /** Every value as text, byte arrays by content, one line per row after a header. */
+    static String text(VectorSchemaRoot root) {
+      StringBuilder out = new StringBuilder();
+      root.getFieldVectors().forEach(v -> out.append(v.getName()).append('\t'));
+      for (int row = 0; row < root.getRowCount(); row++) {
+        out.append('\n');
+        for (org.apache.arrow.vector.FieldVector vector : root.getFieldVectors()) {
+          Object value = vector.getObject(row);
+          out.append(value instanceof byte[] bytes ? java.util.Arrays.toString(bytes) : String.valueOf(value))
+              .append('\t');
+        }
+      }
+      return out.toString();
+    }
+  }
+
+  private Transforms open(String properties) throws IOException {
+    Path file = dir.resolve("transforms.properties");
+    Files.writeString(file, "warehouse=" + dir.resolve("warehouse") + "\n" + properties);
+    return Transforms.open(TransformsConfig.load(Optional.of(file), Optional.empty(), Map.of(), dir));
+  }
+
+  private Table create(Transforms runner, Schema schema) {
+    Catalog catalog = runner.catalog("local");
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("app"));
+    catalog.createTable(TableIdentifier.of("app", "unused"), new Schema(
+        Types.NestedField.optional(1, "x", Types.IntegerType.get())));
+    return catalog.createTable(TableIdentifier.of("app", "source"), schema, PartitionSpec.unpartitioned());
+  }
+
+  /** Captures {@code arrow()} with DuckDB allowed, then without; returns whether DuckDB read it. */
+  private boolean captureBothWays(List<String> direct, List<String> engine) throws IOException {
+    long before = DuckDbArrowRead.reads();
+    try (Transforms runner = open("")) {
+      assertThat(runner.build(Capture.class).results().get(0).error()).isEmpty();
+    }
+    boolean viaDuckDb = DuckDbArrowRead.reads() == before + 1;
+    direct.add(Capture.schema);
+    direct.add(Capture.rows);
+    try (Transforms runner = open("duckdb.parquet=false\n")) {
+      assertThat(runner.build(Capture.class).results().get(0).error()).isEmpty();
+    }
+    engine.add(Capture.schema);
+    engine.add(Capture.rows);
+    return viaDuckDb;
+  }
+
+  static final Schema COMMON = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "flag", Types.BooleanType.get()),
+      Types.NestedField.optional(3, "small", Types.IntegerType.get()),
+      Types.NestedField.optional(4, "ratio", Types.FloatType.get()),
+      Types.NestedField.optional(5, "measure", Types.DoubleType.get()),
+      Types.NestedField.optional(6, "price", Types.DecimalType.of(9, 2)),
+      Types.NestedField.optional(7, "amount", Types.DecimalType.of(18, 4)),
+      Types.NestedField.optional(8, "wide", Types.DecimalType.of(38, 10)),
+      Types.NestedField.optional(9, "day", Types.DateType.get()),
+      Types.NestedField.optional(10, "local_ts", Types.TimestampType.withoutZone()),
+      Types.NestedField.optional(11, "instant", Types.TimestampType.withZone()),
+      Types.NestedField.required(12, "text", Types.StringType.get()),
+      Types.NestedField.optional(13, "blob", Types.BinaryType.get()));
+
+  @Test
+  void theCommonTypesReadThroughDuckDbToTheSameRoot() throws IOException {
+    try (Transforms runner = open("")) {
+      Table table = create(runner, COMMON);
+      List<Record> rows = new ArrayList<>();
+      for (long i = 0; i < 3000; i++) {
+        boolean nulls = i % 7 == 3;
+        rows.add(SqlTables.row(COMMON, i, nulls ? null : i % 2 == 0, nulls ? null : (int) (i * 31 - 5000),
+            nulls ? null : (i % 11 == 0 ? Float.NaN : i / 3.0f), nulls ? null : -i / 7.0,
+            nulls ? null : BigDecimal.valueOf(i * 101 - 50000, 2), nulls ? null : BigDecimal.valueOf(i * 7, 4),
+            nulls ? null : new BigDecimal("1234567890123456789012345678.0123456789").subtract(BigDecimal.valueOf(i)),
+            nulls ? null : LocalDate.of(1969, 12, 1).plusDays(i),
+            nulls ? null : LocalDateTime.of(2026, 3, 29, 2, 30).plusSeconds(i * 997),
+            nulls ? null : OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 1000, ZoneOffset.UTC).plusMinutes(i),
+            i % 5 == 0 ? "" : "text-" + i + "-é", nulls ? null : ByteBuffer.wrap(new byte[] {(byte) i, 0, -1})));
+      }
+      SqlTables.append(table, rows.subList(0, 1700));
+      SqlTables.append(table, rows.subList(1700, 3000));
+    }
+    List<String> direct = new ArrayList<>();
+    List<String> engine = new ArrayList<>();
+    assertThat(captureBothWays(direct, engine)).as("DuckDB read the table").isTrue();
+    assertThat(direct.get(0)).contains("PARQUET:field_id").isEqualTo(engine.get(0));
+    assertThat(direct.get(1).lines().count()).isEqualTo(3001);
+    // files may be planned in either order (manifests are read in parallel); rows within a file keep theirs
+    assertThat(direct.get(1).lines().sorted().toList()).isEqualTo(engine.get(1).lines().sorted().toList());
+    List<Long> firstFile = direct.get(1).lines().skip(1).map(line -> Long.parseLong(line.split("\t")[0]))
+        .filter(id -> id < 1700).toList();
+    assertThat(firstFile).hasSize(1700).isSorted();
+  }
+
+  @Test
+  void otherTypesAndDeletesStillGiveTheEnginesRoot() throws IOException {
+    Schema schema = new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "key", Types.UUIDType.get()),
+        Types.NestedField.optional(3, "code", Types.FixedType.ofLength(3)),
+        Types.NestedField.optional(4, "clock", Types.TimeType.get()));
+    DataFile file;
+    try (Transforms runner = open("")) {
+      Table table = create(runner, schema);
+      file = SqlTables.append(table, List.of(
+          SqlTables.row(schema, 1L, java.util.UUID.fromString("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"),
+              new byte[] {1, 2, 3}, java.time.LocalTime.of(23, 59, 58, 123_456_000)),
+          SqlTables.row(schema, 2L, null, null, null),
+          SqlTables.row(schema, 3L, new java.util.UUID(0, 1), new byte[] {0, 0, 0}, java.time.LocalTime.MIDNIGHT)));
+    }
+    List<String> direct = new ArrayList<>();
+    List<String> engine = new ArrayList<>();
+    captureBothWays(direct, engine);
+    assertThat(direct).isEqualTo(engine);
+
+    try (Transforms runner = open("")) {
+      SqlTables.deletePositions(runner.catalog("local").loadTable(TableIdentifier.of("app", "source")), file, 1);
+    }
+    direct.clear();
+    engine.clear();
+    assertThat(captureBothWays(direct, engine)).as("the files alone would show the deleted row").isFalse();
+    assertThat(direct).isEqualTo(engine);
+    assertThat(direct.get(1).lines().count()).isEqualTo(3);
+  }
+}
