@@ -45,7 +45,8 @@ final class IcebergOutputHandle implements IcebergOutput {
 
   @Override
   public Optional<Table> table() {
-    return staged().map(t -> new StagedTable(t, run.stagingBranch(), run.commitProperties(), bound.existing().isEmpty()));
+    return staged().map(t -> new StagedTable(t, run.stagingBranch(), run.commitProperties(), bound.existing().isEmpty(),
+        !"false".equalsIgnoreCase(run.build().config().duckdbProperties().getOrDefault("duckdb.parquet", "true"))));
   }
 
   @Override

@@ -51,13 +51,18 @@ final class StagedTable implements StagedOutputTable {
   private final Map<String, String> properties;
   private final boolean createdByRun;
 
-  StagedTable(Table table, String branch, Map<String, String> properties, boolean createdByRun) {
+  StagedTable(Table table, String branch, Map<String, String> properties, boolean createdByRun,
+      boolean duckdbParquet) {
+    this.duckdbParquet = duckdbParquet;
     this.table = table;
     this.branch = branch;
     this.properties = properties;
     this.createdByRun = createdByRun;
   }
 
+  private final boolean duckdbParquet;
+
+  @Override public boolean duckdbParquet() { return duckdbParquet; }
   @Override public Table baseTable() { return table; }
   @Override public String stagingBranch() { return branch; }
   @Override public Map<String, String> snapshotProperties() { return properties; }

@@ -195,6 +195,16 @@ final class CopyOnWriteRewrite {
       return 0;
     }
 
+    if (files.rewritesWithDuckDb(task)) {
+      // DuckDB copies the file minus the dropped rows and the rows deleted before, natively
+      PositionDeleteIndex before = rows.deletedPositions();
+      if (before != null) {
+        before.forEach(dropped::delete);
+      }
+      files.rewriteWithDuckDb(task, sortedPositions(dropped, 0, Long.MAX_VALUE));
+      return before == null ? dropped.cardinality() : dropped.cardinality() - before.cardinality();
+    }
+
     // the lanes open cursors of their own, which skip the positions deleted already: load them
     // here, once, rather than in two threads at once
     rows.deletedPositions();

@@ -1,18 +1,22 @@
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.singlenode.internal.parquet.WriterSettings;
+import dev.transforms.singlenode.internal.sql.DuckDbFileRewrite;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
@@ -58,6 +62,11 @@ final class EditFiles implements Closeable {
   // lane 0 takes the rows of the calling thread; a rewrite may write with a second thread in lane 1
   private final DataLane[] lanes = {new DataLane("data"), new DataLane("data-2")};
 
+  /** Data files written by DuckDB rewrites, committed with the lanes' files. */
+  private final List<DataFile> rewritten = Collections.synchronizedList(new ArrayList<>());
+  /** Whether DuckDB may rewrite files of this attempt ({@link DuckDbFileRewrite}). */
+  private final boolean duckdbRewrites;
+
   private Result result = null;
   private boolean kept = false;
 
@@ -73,12 +82,15 @@ final class EditFiles implements Closeable {
       Schema schema,
       int formatVersion,
       int[] equalityFieldIds,
-      boolean carryRowLineage) {
+      boolean carryRowLineage,
+      boolean duckdbRewrites) {
     this.table = table;
     this.schema = schema;
     this.rowLineage = carryRowLineage && TableUtil.supportsRowLineage(table);
     this.dataSchema = rowLineage ? MetadataColumns.schemaWithRowLineage(schema) : schema;
     this.spec = table.spec();
+    this.duckdbRewrites = duckdbRewrites && !rowLineage && dataFormat() == FileFormat.PARQUET
+        && DuckDbFileRewrite.supports(table, schema);
     Schema equalityDeleteSchema =
         equalityFieldIds == null ? null : TypeUtil.select(schema, toSet(equalityFieldIds));
     GenericFileWriterFactory.Builder builder =
@@ -222,6 +234,33 @@ final class EditFiles implements Closeable {
     }
   }
 
+  /**
+   * Whether a data file may be rewritten by DuckDB: the attempt allows it, and the file is local
+   * Parquet of the table's current spec with no equality deletes against it.
+   */
+  boolean rewritesWithDuckDb(FileScanTask task) {
+    return duckdbRewrites
+        && task.file().format() == FileFormat.PARQUET
+        && task.spec().specId() == spec.specId()
+        && DuckDbFileRewrite.localPath(task.file().location()).isPresent()
+        && task.deletes().stream().noneMatch(d -> d.content() == FileContent.EQUALITY_DELETES);
+  }
+
+  /**
+   * Writes the rows of a data file except those at the given positions into a new data file, with
+   * DuckDB ({@link #rewritesWithDuckDb} must have said yes).
+   *
+   * @param dropped the positions to leave out, sorted: the rows dropped and the rows deleted before
+   */
+  void rewriteWithDuckDb(FileScanTask task, long[] dropped) {
+    String location = fileFactory(FileFormat.PARQUET, "data-rewrite")
+        .newOutputFile(spec, task.file().partition()).encryptingOutputFile().location();
+    writtenPaths.add(location);
+    Path source = DuckDbFileRewrite.localPath(task.file().location()).orElseThrow();
+    rewritten.add(DuckDbFileRewrite.rewrite(table, dataSchema, source, dropped, location, spec,
+        task.file().partition()));
+  }
+
   /** Closes every writer and returns the files to commit. */
   Result finish() {
     if (result != null) {
@@ -252,6 +291,8 @@ final class EditFiles implements Closeable {
       throw new UncheckedIOException("Failed to close data writer for " + table.name(), failure);
     }
     dataFiles.forEach(file -> writtenPaths.add(file.location()));
+    dataFiles.addAll(rewritten);
+    rewritten.clear();
     return dataFiles;
   }
 

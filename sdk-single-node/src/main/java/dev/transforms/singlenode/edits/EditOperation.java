@@ -71,6 +71,7 @@ final class EditOperation {
   private final int maxAttempts;
   private final Runnable beforeCommit;
   private final int copyBufferRows;
+  private final boolean duckdbRewrites;
 
   EditOperation(
       Table table,
@@ -78,7 +79,9 @@ final class EditOperation {
       Map<String, String> snapshotProperties,
       int maxAttempts,
       Runnable beforeCommit,
-      int copyBufferRows) {
+      int copyBufferRows,
+      boolean duckdbRewrites) {
+    this.duckdbRewrites = duckdbRewrites;
     this.table = table;
     this.branch = branch;
     this.snapshotProperties = snapshotProperties;
@@ -117,7 +120,7 @@ final class EditOperation {
         "append",
         () -> {
           try (EditFiles files =
-              new EditFiles(table, table.schema(), formatVersion(), null, false)) {
+              new EditFiles(table, table.schema(), formatVersion(), null, false, false)) {
             rows.forEach(row -> files.writeNew(row, null));
             EditFiles.Result written = files.finish();
             AppendFiles append = table.newAppend();
@@ -181,7 +184,7 @@ final class EditOperation {
     List<FileScanTask> tasks = plan(base, change);
 
     try (EditFiles files =
-        new EditFiles(table, schema, formatVersion, equalityIds, carryRowLineage)) {
+        new EditFiles(table, schema, formatVersion, equalityIds, carryRowLineage, duckdbRewrites)) {
       CopyOnWriteRewrite rewrite =
           new CopyOnWriteRewrite(table.io(), schema, projection, change, files, copyBufferRows);
       MergeOnReadDeletes marking =

@@ -85,6 +85,7 @@ public final class RowEdits {
   private final int maxAttempts;
   private final Runnable beforeCommit;
   private final int copyBufferRows;
+  private final boolean duckdbRewrites;
 
   private RowEdits(
       Table table,
@@ -92,7 +93,9 @@ public final class RowEdits {
       Map<String, String> snapshotProperties,
       int maxAttempts,
       Runnable beforeCommit,
-      int copyBufferRows) {
+      int copyBufferRows,
+      boolean duckdbRewrites) {
+    this.duckdbRewrites = duckdbRewrites;
     this.table = table;
     this.branch = branch;
     this.snapshotProperties = snapshotProperties;
@@ -115,7 +118,7 @@ public final class RowEdits {
     if (table instanceof StagedOutputTable staged) {
       // An output during a build: edit its staging branch, stamped like every write of the build.
       return on(staged.baseTable()).onBranch(staged.stagingBranch())
-          .withSnapshotProperties(staged.snapshotProperties());
+          .withSnapshotProperties(staged.snapshotProperties()).withDuckDbRewrites(staged.duckdbParquet());
     }
     return new RowEdits(
         table,
@@ -123,7 +126,8 @@ public final class RowEdits {
         Collections.emptyMap(),
         DEFAULT_MAX_ATTEMPTS,
         null,
-        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS);
+        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS,
+        true);
   }
 
   /**
@@ -144,7 +148,7 @@ public final class RowEdits {
               branchName, table.name()));
     }
     return new RowEdits(
-        table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
+        table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, duckdbRewrites);
   }
 
   /**
@@ -169,7 +173,8 @@ public final class RowEdits {
         Collections.unmodifiableMap(copy),
         maxAttempts,
         beforeCommit,
-        copyBufferRows);
+        copyBufferRows,
+        duckdbRewrites);
   }
 
   /**
@@ -184,17 +189,31 @@ public final class RowEdits {
     if (attempts < 1) {
       throw new IllegalArgumentException("Max attempts must be at least 1, not " + attempts);
     }
-    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows);
+    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows, duckdbRewrites);
   }
 
   /** Test hook: runs just before each commit, to inject a concurrent change. */
   RowEdits beforeEachCommit(Runnable hook) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows, duckdbRewrites);
   }
 
   /** Test hook: how many rows of a file copy-on-write holds before its first dropped row. */
   RowEdits withCopyBufferRows(int rows) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows, duckdbRewrites);
+  }
+
+  /**
+   * Returns row edits that may (the default) or may not hand copy-on-write rewrites of large Parquet
+   * files to DuckDB, when DuckDB is on the classpath. DuckDB decodes, filters and encodes a file in
+   * native code; it is used only where its file holds the same rows, types and metrics as the Java
+   * writer's (primitive columns, local files, a codec DuckDB writes, no equality deletes on the file,
+   * no row lineage to carry). In a build, {@code duckdb.parquet=false} turns it off.
+   *
+   * @param enabled whether DuckDB may rewrite files
+   * @return row edits with that choice
+   */
+  public RowEdits withDuckDbRewrites(boolean enabled) {
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, enabled);
   }
 
   /**
@@ -445,7 +464,7 @@ public final class RowEdits {
 
   private EditOperation engine() {
     return new EditOperation(
-        table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
+        table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, duckdbRewrites);
   }
 
   private RowLevelOperationMode mode(String property) {

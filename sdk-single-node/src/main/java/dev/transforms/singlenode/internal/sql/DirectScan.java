@@ -113,7 +113,13 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
     });
   }
 
-  private static Optional<Path> localPath(String location) {
+  /**
+   * The local path of a file location, when it is on the local file system.
+   *
+   * @param location a location ({@code /...} or {@code file:...})
+   * @return the path, or empty for any other scheme
+   */
+  static Optional<Path> localPath(String location) {
     if (location.startsWith("/")) {
       return Optional.of(Paths.get(location));
     }

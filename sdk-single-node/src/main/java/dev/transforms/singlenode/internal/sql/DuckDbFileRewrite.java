@@ -1,0 +1,277 @@
+package dev.transforms.singlenode.internal.sql;
+
+import dev.transforms.singlenode.internal.parquet.WriterSettings;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
+import org.apache.iceberg.parquet.ParquetUtil;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PropertyUtil;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * Copy-on-write of one Parquet data file by DuckDB: the file's rows minus a set of positions, in their
+ * order, into one new Parquet file with the table's field ids and compression, and the Iceberg
+ * {@link DataFile} that describes it, its metrics read back from the new footer (value, null and NaN
+ * counts, bounds) as Iceberg's own writer records them.
+ *
+ * <p>DuckDB decodes, filters and encodes in native code on all cores, where the Java path decodes and
+ * encodes every value; {@link #supports} tells when its result is the same: a local Parquet file, a
+ * codec DuckDB writes, every column a primitive type DuckDB reads and writes as Iceberg's Parquet
+ * mapping requires (see {@link DirectScan#sqlType}), and no row lineage columns to carry.
+ */
+public final class DuckDbFileRewrite {
+
+  private DuckDbFileRewrite() {}
+
+  /** Types whose DuckDB Parquet encoding is what Iceberg's mapping asks for. */
+  private static boolean writable(Type type) {
+    return switch (type.typeId()) {
+      case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP, STRING, DECIMAL -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Whether DuckDB can rewrite files of this table with this schema to the same rows, types and
+   * metrics as the Java writer.
+   *
+   * @param table the table
+   * @param schema the schema the kept rows are written with
+   * @return whether {@link #rewrite} may be used
+   */
+  public static boolean supports(Table table, Schema schema) {
+    if (!DuckDbLibrary.present() || codec(table).isEmpty()
+        || !"parquet".equalsIgnoreCase(table.properties().getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, "parquet"))
+        || table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)) {
+      return false;
+    }
+    for (Types.NestedField column : schema.columns()) {
+      if (!writable(column.type()) || column.initialDefault() != null) {
+        return false;
+      }
+      for (Schema earlier : table.schemas().values()) {
+        Types.NestedField then = earlier.findField(column.fieldId());
+        if (then != null && !then.type().equals(column.type())) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** DuckDB's name of the table's Parquet codec, when DuckDB writes it. */
+  private static Optional<String> codec(Table table) {
+    String codec = table.properties().getOrDefault(TableProperties.PARQUET_COMPRESSION,
+        TableProperties.PARQUET_COMPRESSION_DEFAULT).toLowerCase(Locale.ROOT);
+    return switch (codec) {
+      case "zstd", "snappy", "gzip", "uncompressed", "lz4_raw" -> Optional.of(codec);
+      case "lz4" -> Optional.of("lz4_raw");
+      default -> Optional.empty();
+    };
+  }
+
+  /**
+   * The local path of a location, when it is on the local file system.
+   *
+   * @param location a file location
+   * @return the path, or empty
+   */
+  public static Optional<Path> localPath(String location) {
+    return DirectScan.localPath(location);
+  }
+
+  /**
+   * Writes the rows of {@code source} except those at {@code dropped} into {@code target}.
+   *
+   * @param table the table both files belong to
+   * @param schema the schema of the table (the columns written, in order)
+   * @param source the local path of the file rewritten
+   * @param dropped the positions in {@code source} to leave out, sorted
+   * @param target the new file's location (local)
+   * @param spec the partition spec of the new file (the source's)
+   * @param partition the partition of the new file (the source's)
+   * @return the new data file
+   * @throws IllegalStateException naming both files if DuckDB fails; the target may then exist and is
+   *     the caller's to delete
+   */
+  public static DataFile rewrite(Table table, Schema schema, Path source, long[] dropped, String target,
+      PartitionSpec spec, StructLike partition) {
+    Path out = localPath(target).orElseThrow(() -> new IllegalArgumentException("Not a local file: " + target));
+    String scan = new DirectScan(List.of(source), schema, 0).readParquet();
+    scan = scan.substring(0, scan.length() - 1) + ", file_row_number = true)";
+    List<String> columns = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    for (Types.NestedField column : schema.columns()) {
+      columns.add(quote(column.name()));
+      ids.add(literal(column.name()) + ": " + column.fieldId());
+    }
+    String codec = codec(table).orElseThrow();
+    StringBuilder options = new StringBuilder("FORMAT parquet, COMPRESSION ").append(codec)
+        .append(", FIELD_IDS {").append(String.join(", ", ids)).append('}');
+    if (codec.equals("zstd")) {
+      options.append(", COMPRESSION_LEVEL ").append(zstdLevel(table));
+    }
+    // Arrow's Unsafe manager, as the engine's own allocators (see ArrowMemory): Netty's breaks beside Spark
+    try (BufferAllocator allocator = new RootAllocator(RootAllocator.configBuilder()
+            .allocationManagerFactory(org.apache.arrow.memory.unsafe.UnsafeAllocationManager.FACTORY).build());
+        Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        Statement st = connection.createStatement()) {
+      st.execute("SET TimeZone = 'UTC'");
+      String keep = "";
+      if (dropped.length > 0) {
+        register(connection.unwrap(DuckDBConnection.class), allocator, dropped);
+        keep = " WHERE file_row_number NOT IN (SELECT pos FROM dropped_positions)";
+      }
+      st.execute("COPY (SELECT " + String.join(", ", columns) + " FROM " + scan + keep
+          + " ORDER BY file_row_number) TO " + literal(out.toString()) + " (" + options + ")");
+      ParquetMetadata footer = footer(out);
+      Metrics metrics = ParquetUtil.footerMetrics(footer, Stream.empty(), MetricsConfig.forTable(table));
+      metrics = withFloatMetrics(st, out, schema, metrics);
+      return DataFiles.builder(spec)
+          .withPath(target)
+          .withFormat(FileFormat.PARQUET)
+          .withPartition(partition)
+          .withFileSizeInBytes(java.nio.file.Files.size(out))
+          .withMetrics(metrics)
+          .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
+          .build();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot read back the file DuckDB wrote for " + table.name() + ": "
+          + target, e);
+    } catch (SQLException e) {
+      throw new IllegalStateException("DuckDB failed to rewrite " + source + " into " + target + " for table "
+          + table.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Hands the positions to DuckDB as a one-column Arrow table, {@code dropped_positions(pos)}. */
+  private static void register(DuckDBConnection duck, BufferAllocator allocator, long[] dropped)
+      throws SQLException {
+    BigIntVector positions = new BigIntVector("pos", allocator);
+    try {
+      positions.allocateNew(dropped.length);
+      for (int i = 0; i < dropped.length; i++) {
+        positions.set(i, dropped[i]);
+      }
+      positions.setValueCount(dropped.length);
+    } catch (RuntimeException e) {
+      positions.close();
+      throw e;
+    }
+    try (org.apache.arrow.vector.ipc.ArrowReader reader = new OneBatchReader(allocator, VectorSchemaRoot.of(positions));
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+      Data.exportArrayStream(allocator, reader, stream);
+      duck.registerArrowStream("dropped_stream", stream);
+      try (Statement st = duck.createStatement()) {
+        st.execute("CREATE TEMP TABLE dropped_positions AS SELECT pos FROM dropped_stream");
+      }
+    } catch (java.io.IOException e) {
+      throw new SQLException("Cannot hand the dropped positions to DuckDB: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Iceberg's writer keeps NaN counts for float and double columns, and bounds that leave NaN out;
+   * Parquet's footer has neither, so they are counted with one query over the new file.
+   */
+  private static Metrics withFloatMetrics(Statement st, Path file, Schema schema, Metrics metrics)
+      throws SQLException {
+    List<Types.NestedField> floats = schema.columns().stream()
+        .filter(c -> c.type().typeId() == Type.TypeID.FLOAT || c.type().typeId() == Type.TypeID.DOUBLE)
+        .toList();
+    if (floats.isEmpty()) {
+      return metrics;
+    }
+    StringBuilder sql = new StringBuilder("SELECT ");
+    for (int i = 0; i < floats.size(); i++) {
+      String name = quote(floats.get(i).name());
+      sql.append(i == 0 ? "" : ", ")
+          .append("count(*) FILTER (WHERE isnan(").append(name).append(")), ")
+          .append("min(").append(name).append(") FILTER (WHERE NOT isnan(").append(name).append(")), ")
+          .append("max(").append(name).append(") FILTER (WHERE NOT isnan(").append(name).append("))");
+    }
+    sql.append(" FROM read_parquet(").append(literal(file.toString())).append(')');
+    Map<Integer, Long> nanCounts = new java.util.HashMap<>(
+        metrics.nanValueCounts() == null ? Map.of() : metrics.nanValueCounts());
+    Map<Integer, java.nio.ByteBuffer> lower = new java.util.HashMap<>(
+        metrics.lowerBounds() == null ? Map.of() : metrics.lowerBounds());
+    Map<Integer, java.nio.ByteBuffer> upper = new java.util.HashMap<>(
+        metrics.upperBounds() == null ? Map.of() : metrics.upperBounds());
+    try (ResultSet row = st.executeQuery(sql.toString())) {
+      row.next();
+      for (int i = 0; i < floats.size(); i++) {
+        Types.NestedField column = floats.get(i);
+        int id = column.fieldId();
+        if (!metrics.valueCounts().containsKey(id)) {
+          continue; // metrics mode none
+        }
+        nanCounts.put(id, row.getLong(3 * i + 1));
+        Object min = row.getObject(3 * i + 2);
+        Object max = row.getObject(3 * i + 3);
+        lower.remove(id);
+        upper.remove(id);
+        if (min != null) {
+          lower.put(id, Conversions.toByteBuffer(column.type(), number(column.type(), min)));
+          upper.put(id, Conversions.toByteBuffer(column.type(), number(column.type(), max)));
+        }
+      }
+    }
+    return new Metrics(metrics.recordCount(), metrics.columnSizes(), metrics.valueCounts(),
+        metrics.nullValueCounts(), nanCounts, lower, upper);
+  }
+
+  private static Object number(Type type, Object value) {
+    Number number = (Number) value;
+    return type.typeId() == Type.TypeID.FLOAT ? (Object) number.floatValue() : (Object) number.doubleValue();
+  }
+
+  private static ParquetMetadata footer(Path file) throws java.io.IOException {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+      return reader.getFooter();
+    }
+  }
+
+  private static int zstdLevel(Table table) {
+    String level = WriterSettings.writerProperties(table.properties()).get(TableProperties.PARQUET_COMPRESSION_LEVEL);
+    return level == null ? 1 : PropertyUtil.propertyAsInt(Map.of("l", level), "l", 1);
+  }
+
+  private static String quote(String name) {
+    return '"' + name.replace("\"", "\"\"") + '"';
+  }
+
+  private static String literal(String text) {
+    return "'" + text.replace("'", "''") + "'";
+  }
+}

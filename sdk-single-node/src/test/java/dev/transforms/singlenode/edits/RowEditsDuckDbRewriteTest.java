@@ -1,0 +1,173 @@
+package dev.transforms.singlenode.edits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Files;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
+import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Copy-on-write of a large file by DuckDB: the kept rows, in their order and with their values, in a
+ * file whose field ids and Iceberg metrics are those Iceberg's own writer gives the same rows; rows
+ * deleted before stay deleted; and the Java path where DuckDB is turned off.
+ */
+class RowEditsDuckDbRewriteTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "name", Types.StringType.get()),
+          Types.NestedField.optional(3, "score", Types.DoubleType.get()),
+          Types.NestedField.optional(4, "ratio", Types.FloatType.get()),
+          Types.NestedField.optional(5, "day", Types.DateType.get()),
+          Types.NestedField.optional(6, "amount", Types.DecimalType.of(12, 2)),
+          Types.NestedField.optional(7, "at", Types.TimestampType.withZone()),
+          Types.NestedField.optional(8, "flag", Types.BooleanType.get()),
+          Types.NestedField.optional(9, "count", Types.IntegerType.get()));
+
+  private static final int ROWS = (int) CopyOnWriteRewrite.TWO_LANE_MIN_ROWS + 20_000;
+
+  @TempDir Path dir;
+
+  private static Record row(long id, String name) {
+    GenericRecord record = GenericRecord.create(SCHEMA);
+    boolean nulls = id % 13 == 5;
+    record.setField("id", id);
+    record.setField("name", name);
+    record.setField("score", nulls ? null : id % 101 == 0 ? Double.NaN : id * 0.5 - 1000);
+    record.setField("ratio", nulls ? null : id % 97 == 0 ? Float.NaN : (float) (id % 1000) / 7);
+    record.setField("day", nulls ? null : LocalDate.of(2020, 1, 1).plusDays(id % 2000));
+    record.setField("amount", nulls ? null : BigDecimal.valueOf(id * 37 - 5_000_000, 2));
+    record.setField("at", nulls ? null : OffsetDateTime.of(2026, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC).plusSeconds(id));
+    record.setField("flag", nulls ? null : id % 2 == 0);
+    record.setField("count", nulls ? null : (int) (id % 5000) - 2500);
+    return record;
+  }
+
+  private Table seeded(String name) {
+    Table table = RowEditsTables.create(dir, name, SCHEMA, PartitionSpec.unpartitioned(), 2, false,
+        Map.of(TableProperties.DELETE_MODE, "merge-on-read"));
+    List<Record> seed = new ArrayList<>(ROWS);
+    for (long id = 0; id < ROWS; id++) {
+      seed.add(row(id, id % 7 == 0 ? null : "näme " + id));
+    }
+    RowEdits edits = RowEdits.on(table);
+    edits.append(seed);
+    // rows deleted before the rewrite, with a position delete file (merge-on-read deletes)
+    edits.delete("id >= 1000 and id < 1050");
+    return table;
+  }
+
+  private static List<Record> upserts() {
+    List<Record> upserts = new ArrayList<>();
+    for (long id = 3; id < ROWS; id += 1_009) {
+      upserts.add(row(id, "changed " + id));
+    }
+    for (long id = ROWS; id < ROWS + 10; id++) {
+      upserts.add(row(id, "new " + id));
+    }
+    return upserts;
+  }
+
+  @Test
+  void duckDbWritesTheKeptRowsWithIcebergsMetricsAndFieldIds() throws IOException {
+    Table duck = seeded("duck");
+    Table plain = seeded("java");
+    UpsertResult byDuck = RowEdits.on(duck).upsert(upserts(), List.of("id"));
+    UpsertResult byJava = RowEdits.on(plain).withDuckDbRewrites(false).upsert(upserts(), List.of("id"));
+
+    assertThat(byDuck.rowsUpdated()).isEqualTo(byJava.rowsUpdated()).isGreaterThan(400);
+    // 10 new ids, and id 1003, deleted before, comes back
+    assertThat(byDuck.rowsInserted()).isEqualTo(byJava.rowsInserted()).isEqualTo(11);
+    Map<Long, Record> javaRows = byId(RowEditsTables.read(plain));
+    Map<Long, Record> duckRows = byId(RowEditsTables.read(duck));
+    assertThat(duckRows).hasSize(ROWS - 50 + 11).isEqualTo(javaRows);
+
+    List<DataFile> rewritten = new ArrayList<>();
+    duck.refresh();
+    try (CloseableIterable<FileScanTask> tasks = duck.newScan().includeColumnStats().planFiles()) {
+      for (FileScanTask task : tasks) {
+        assertThat(task.deletes()).as("the old position deletes went with the rewritten file").isEmpty();
+        if (task.file().location().contains("data-rewrite")) {
+          rewritten.add(task.file());
+        }
+      }
+    }
+    assertThat(rewritten).as("DuckDB wrote the kept rows into one file").hasSize(1);
+    DataFile file = rewritten.get(0);
+    Path local = Path.of(java.net.URI.create(file.location().startsWith("file:") ? file.location()
+        : "file://" + file.location()));
+
+    // every column carries its field id
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(local))) {
+      for (Type column : reader.getFooter().getFileMetaData().getSchema().getFields()) {
+        assertThat(column.getId()).as("field id of %s", column.getName()).isNotNull();
+        assertThat(column.getId().intValue()).isEqualTo(SCHEMA.findField(column.getName()).fieldId());
+      }
+    }
+
+    // the same rows, in the file's order, written by Iceberg's own writer, get the same metrics
+    List<Record> inFile = new ArrayList<>();
+    try (CloseableIterable<Record> rows = Parquet.read(Files.localInput(local.toFile())).project(SCHEMA)
+        .createReaderFunc(type -> GenericParquetReaders.buildReader(SCHEMA, type)).build()) {
+      rows.forEach(r -> inFile.add(r.copy()));
+    }
+    assertThat(inFile).hasSize((int) file.recordCount());
+    List<Long> ids = inFile.stream().map(r -> (Long) r.getField("id")).toList();
+    assertThat(ids).as("kept rows keep their order").isSorted();
+    DataFile reference = writeWithIceberg(duck, inFile);
+    assertThat(file.recordCount()).isEqualTo(reference.recordCount());
+    assertThat(file.valueCounts()).isEqualTo(reference.valueCounts());
+    assertThat(file.nullValueCounts()).isEqualTo(reference.nullValueCounts());
+    assertThat(file.nanValueCounts()).isEqualTo(reference.nanValueCounts());
+    assertThat(file.lowerBounds()).isEqualTo(reference.lowerBounds());
+    assertThat(file.upperBounds()).isEqualTo(reference.upperBounds());
+    assertThat(file.splitOffsets()).isNotEmpty();
+  }
+
+  private DataFile writeWithIceberg(Table table, List<Record> rows) throws IOException {
+    GenericFileWriterFactory factory = new GenericFileWriterFactory.Builder(table).build();
+    java.io.File out = dir.resolve("reference.parquet").toFile();
+    DataWriter<Record> writer = factory.newDataWriter(
+        org.apache.iceberg.encryption.EncryptedFiles.plainAsEncryptedOutput(Files.localOutput(out)),
+        PartitionSpec.unpartitioned(), null);
+    try (writer) {
+      rows.forEach(writer::write);
+    }
+    return writer.toDataFile();
+  }
+
+  private static Map<Long, Record> byId(List<Record> rows) {
+    Map<Long, Record> byId = new HashMap<>();
+    for (Record r : rows) {
+      assertThat(byId.put((Long) r.getField("id"), r)).as("id %s twice", r.getField("id")).isNull();
+    }
+    return byId;
+  }
+}
