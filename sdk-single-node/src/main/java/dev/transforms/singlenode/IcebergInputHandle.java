@@ -8,7 +8,6 @@ import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
 import dev.transforms.singlenode.internal.sql.DirectScan;
-import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
 import dev.transforms.singlenode.internal.sql.OneBatchReader;
 import dev.transforms.singlenode.internal.sql.SessionInput;
 import java.util.List;
@@ -68,21 +67,7 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
 
   @Override
   public VectorSchemaRoot arrow() {
-    Optional<VectorSchemaRoot> direct = readDirect();
-    return whole("arrow", direct.isPresent() ? direct.get()
-        : read(Expressions.alwaysTrue(), OptionalLong.empty(), List.of()));
-  }
-
-  /**
-   * Every row of the pinned snapshot through DuckDB's Parquet reader, when its files alone hold them
-   * ({@link DirectScan}) and DuckDB hands over the engine's Arrow types; empty otherwise.
-   */
-  private Optional<VectorSchemaRoot> readDirect() {
-    if (!duckdbParquet || bound.currentSnapshotId().isEmpty()) {
-      return Optional.empty();
-    }
-    Optional<DirectScan> scan = DirectScan.plan(table, bound.currentSnapshotId().getAsLong());
-    return scan.isEmpty() ? Optional.empty() : DuckDbArrowRead.readAll(scan.get(), memory.runtime()).map(memory::own);
+    return whole("arrow", read(Expressions.alwaysTrue(), OptionalLong.empty(), List.of()));
   }
 
   @Override
@@ -128,7 +113,7 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
   /** A reader of one snapshot, the pinned one when none is given. */
   private ArrowTableReader reader(OptionalLong snapshotId) {
     OptionalLong snapshot = snapshotId.isPresent() ? snapshotId : bound.currentSnapshotId();
-    ArrowTableReader reader = ArrowTableReader.of(table);
+    ArrowTableReader reader = ArrowTableReader.of(table).withDuckDb(duckdbParquet);
     return snapshot.isPresent() ? reader.useSnapshot(snapshot.getAsLong()) : reader;
   }
 

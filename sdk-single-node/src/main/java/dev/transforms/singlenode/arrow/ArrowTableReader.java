@@ -1,14 +1,18 @@
 package dev.transforms.singlenode.arrow;
 
 import dev.transforms.api.TransformsException;
+import dev.transforms.singlenode.filter.SqlNulls;
+import dev.transforms.singlenode.internal.sql.DirectScan;
+import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
+import dev.transforms.singlenode.internal.sql.DuckDbLibrary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import dev.transforms.singlenode.filter.SqlNulls;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -55,14 +59,22 @@ public final class ArrowTableReader {
   /** The most rows {@link #readAll} allocates room for before it starts reading. */
   private static final int MAX_INITIAL_ROWS = 1 << 20;
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ArrowTableReader.class);
+
   private final TableScan scan;
   private final List<String> selectedColumns;
   private final int batchSize;
+  private final boolean duckDb;
 
   private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize) {
+    this(scan, selectedColumns, batchSize, true);
+  }
+
+  private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize, boolean duckDb) {
     this.scan = scan;
     this.selectedColumns = selectedColumns;
     this.batchSize = batchSize;
+    this.duckDb = duckDb;
   }
 
   /**
@@ -100,8 +112,7 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader filter(Expression rowFilter) {
-    return new ArrowTableReader(
-        scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize);
+    return new ArrowTableReader(scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize, duckDb);
   }
 
   /**
@@ -124,7 +135,7 @@ public final class ArrowTableReader {
    */
   public ArrowTableReader select(Collection<String> columns) {
     List<String> selected = List.copyOf(columns);
-    return new ArrowTableReader(scan.select(selected), selected, batchSize);
+    return new ArrowTableReader(scan.select(selected), selected, batchSize, duckDb);
   }
 
   /**
@@ -135,7 +146,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table has no such snapshot
    */
   public ArrowTableReader useSnapshot(long snapshotId) {
-    return new ArrowTableReader(scan.useSnapshot(snapshotId), selectedColumns, batchSize);
+    return new ArrowTableReader(scan.useSnapshot(snapshotId), selectedColumns, batchSize, duckDb);
   }
 
   /**
@@ -146,7 +157,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table has no such branch or tag
    */
   public ArrowTableReader useRef(String ref) {
-    return new ArrowTableReader(scan.useRef(ref), selectedColumns, batchSize);
+    return new ArrowTableReader(scan.useRef(ref), selectedColumns, batchSize, duckDb);
   }
 
   /**
@@ -157,7 +168,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table had no snapshot then
    */
   public ArrowTableReader asOfTime(long timestampMillis) {
-    return new ArrowTableReader(scan.asOfTime(timestampMillis), selectedColumns, batchSize);
+    return new ArrowTableReader(scan.asOfTime(timestampMillis), selectedColumns, batchSize, duckDb);
   }
 
   /**
@@ -168,7 +179,22 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader caseSensitive(boolean caseSensitive) {
-    return new ArrowTableReader(scan.caseSensitive(caseSensitive), selectedColumns, batchSize);
+    return new ArrowTableReader(scan.caseSensitive(caseSensitive), selectedColumns, batchSize, duckDb);
+  }
+
+  /**
+   * Returns a reader whose {@link #readAll} may (the default) or may not hand the read to DuckDB's
+   * Parquet reader. DuckDB is used only when it is on the classpath ({@code org.duckdb:duckdb_jdbc}
+   * and {@code org.apache.arrow:arrow-c-data}), the reader has no row filter, and the snapshot's rows
+   * are exactly its local Parquet data files (no delete files) with columns of primitive types DuckDB
+   * hands over as the same Arrow types; the root is then the same as this reader's own (schema, field
+   * ids, values, rows in file order), only faster to produce.
+   *
+   * @param enabled whether DuckDB may read
+   * @return a new reader
+   */
+  public ArrowTableReader withDuckDb(boolean enabled) {
+    return new ArrowTableReader(scan, selectedColumns, batchSize, enabled);
   }
 
   /**
@@ -183,7 +209,7 @@ public final class ArrowTableReader {
     if (rowsPerBatch < 1) {
       throw new IllegalArgumentException("Rows per batch must be at least 1: " + rowsPerBatch);
     }
-    return new ArrowTableReader(scan, selectedColumns, rowsPerBatch);
+    return new ArrowTableReader(scan, selectedColumns, rowsPerBatch, duckDb);
   }
 
   /**
@@ -250,6 +276,10 @@ public final class ArrowTableReader {
    */
   public VectorSchemaRoot readAll(BufferAllocator allocator) {
     Schema projected = projectedSchema();
+    Optional<VectorSchemaRoot> direct = readWithDuckDb(projected, allocator);
+    if (direct.isPresent()) {
+      return direct.get();
+    }
     VectorSchemaRoot root = VectorSchemaRoot.create(ArrowSchemas.toArrow(projected), allocator);
     try (ScanRecords records = new ScanRecords(scan)) {
       // Size the vectors for the rows of the files read, capped: deletes and filters may drop most.
@@ -277,6 +307,25 @@ public final class ArrowTableReader {
     } catch (RuntimeException | Error e) {
       root.close();
       throw e;
+    }
+  }
+
+  /** The rows through DuckDB's Parquet reader, where {@link #withDuckDb} says it gives the same root. */
+  private Optional<VectorSchemaRoot> readWithDuckDb(Schema projected, BufferAllocator allocator) {
+    if (!duckDb || !DuckDbLibrary.present() || scan.filter().op() != Expression.Operation.TRUE
+        || scan.snapshot() == null) {
+      return Optional.empty();
+    }
+    Optional<DirectScan> files = DirectScan.plan(scan.table(), scan.snapshot().snapshotId(), projected);
+    if (files.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return DuckDbArrowRead.readAll(files.get(), allocator);
+    } catch (RuntimeException e) {
+      // the engine's own reader gives the same root; a DuckDB failure must not fail the read
+      LOG.warn("DuckDB could not read {}; reading it with the engine's reader instead", scan.table().name(), e);
+      return Optional.empty();
     }
   }
 

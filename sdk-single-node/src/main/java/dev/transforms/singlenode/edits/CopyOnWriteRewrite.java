@@ -198,11 +198,17 @@ final class CopyOnWriteRewrite {
     if (files.rewritesWithDuckDb(task)) {
       // DuckDB copies the file minus the dropped rows and the rows deleted before, natively
       PositionDeleteIndex before = rows.deletedPositions();
-      if (before != null) {
-        before.forEach(dropped::delete);
+      long[] leftOut = sortedPositions(dropped, 0, Long.MAX_VALUE);
+      if (before != null && !before.isEmpty()) {
+        long[] earlier = sortedPositions(before, 0, Long.MAX_VALUE);
+        long[] both = Arrays.copyOf(leftOut, leftOut.length + earlier.length);
+        System.arraycopy(earlier, 0, both, leftOut.length, earlier.length);
+        Arrays.sort(both);
+        leftOut = both;
       }
-      files.rewriteWithDuckDb(task, sortedPositions(dropped, 0, Long.MAX_VALUE));
-      return before == null ? dropped.cardinality() : dropped.cardinality() - before.cardinality();
+      if (files.rewriteWithDuckDb(task, leftOut)) {
+        return dropped.cardinality();
+      }
     }
 
     // the lanes open cursors of their own, which skip the positions deleted already: load them

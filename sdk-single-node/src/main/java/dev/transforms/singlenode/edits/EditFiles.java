@@ -47,6 +47,7 @@ import org.apache.iceberg.util.PropertyUtil;
  * attempt that fails or conflicts leaves no files behind.
  */
 final class EditFiles implements Closeable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EditFiles.class);
   private final Table table;
   private final Schema schema;
   private final Schema dataSchema;
@@ -251,14 +252,29 @@ final class EditFiles implements Closeable {
    * DuckDB ({@link #rewritesWithDuckDb} must have said yes).
    *
    * @param dropped the positions to leave out, sorted: the rows dropped and the rows deleted before
+   * @return whether DuckDB wrote the file; false when it failed, its file removed, for the caller to
+   *     rewrite the file in Java (which gives the same rows)
    */
-  void rewriteWithDuckDb(FileScanTask task, long[] dropped) {
+  boolean rewriteWithDuckDb(FileScanTask task, long[] dropped) {
     String location = fileFactory(FileFormat.PARQUET, "data-rewrite")
         .newOutputFile(spec, task.file().partition()).encryptingOutputFile().location();
     writtenPaths.add(location);
     Path source = DuckDbFileRewrite.localPath(task.file().location()).orElseThrow();
-    rewritten.add(DuckDbFileRewrite.rewrite(table, dataSchema, source, dropped, location, spec,
-        task.file().partition()));
+    try {
+      rewritten.add(DuckDbFileRewrite.rewrite(table, dataSchema, source, dropped, location, spec,
+          task.file().partition()));
+      return true;
+    } catch (RuntimeException e) {
+      LOG.warn("DuckDB could not rewrite {} of table {}; rewriting it in Java instead", task.file().location(),
+          table.name(), e);
+      try {
+        table.io().deleteFile(location);
+      } catch (RuntimeException ignored) {
+        // nothing was written, or an orphan file: harmless
+      }
+      writtenPaths.remove(location);
+      return false;
+    }
   }
 
   /** Closes every writer and returns the files to commit. */

@@ -151,6 +151,26 @@ class RowEditsDuckDbRewriteTest {
     assertThat(file.splitOffsets()).isNotEmpty();
   }
 
+  @Test
+  void aTableWhoseDataFolderDoesNotExistYetGetsOne() {
+    Table seed = seeded("seed");
+    Table shared = RowEditsTables.create(dir, "shared", SCHEMA, PartitionSpec.unpartitioned(), 2, false, Map.of());
+    // the new table's only data file lives in the seed table's folder, as after an import
+    seed.refresh();
+    org.apache.iceberg.AppendFiles append = shared.newAppend();
+    RowEditsTables.tasks(seed, seed.currentSnapshot()).forEach(t -> append.appendFile(t.file()));
+    append.commit();
+    java.io.File folder = dir.resolve("shared").resolve("data").toFile();
+    assertThat(folder).doesNotExist();
+
+    long deleted = RowEdits.on(shared).delete("id >= 5000 and id < 6000");
+
+    assertThat(deleted).isEqualTo(1000);
+    assertThat(folder).isDirectory();
+    assertThat(RowEditsTables.read(shared)).hasSize(ROWS - 1000);
+    assertThat(folder.list()).anyMatch(name -> name.contains("data-rewrite"));
+  }
+
   private DataFile writeWithIceberg(Table table, List<Record> rows) throws IOException {
     GenericFileWriterFactory factory = new GenericFileWriterFactory.Builder(table).build();
     java.io.File out = dir.resolve("reference.parquet").toFile();

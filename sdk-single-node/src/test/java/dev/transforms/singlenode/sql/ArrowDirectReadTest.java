@@ -152,6 +152,36 @@ public class ArrowDirectReadTest {
   }
 
   @Test
+  void aSelectionOfColumnsReadsThroughDuckDbToo() throws IOException {
+    Table table;
+    try (Transforms runner = open("")) {
+      table = create(runner, COMMON);
+      List<Record> rows = new ArrayList<>();
+      for (long i = 0; i < 500; i++) {
+        rows.add(SqlTables.row(COMMON, i, null, (int) i, null, null, null, null, null, null, null, null, "t" + i));
+      }
+      SqlTables.append(table, rows);
+    }
+    try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
+      long before = DuckDbArrowRead.reads();
+      dev.transforms.singlenode.arrow.ArrowTableReader reader =
+          dev.transforms.singlenode.arrow.ArrowTableReader.of(table).select("text", "small");
+      try (VectorSchemaRoot duck = reader.readAll(allocator);
+          VectorSchemaRoot engine = reader.withDuckDb(false).readAll(allocator)) {
+        assertThat(DuckDbArrowRead.reads()).isEqualTo(before + 1);
+        assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
+        assertThat(duck.getSchema().getFields()).extracting(f -> f.getName()).containsExactly("small", "text");
+        assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));
+      }
+      try (VectorSchemaRoot filtered = reader.filter(org.apache.iceberg.expressions.Expressions.lessThan("small", 10))
+          .readAll(allocator)) {
+        assertThat(DuckDbArrowRead.reads()).as("a filter stays with the engine's reader").isEqualTo(before + 1);
+        assertThat(filtered.getRowCount()).isEqualTo(10);
+      }
+    }
+  }
+
+  @Test
   void otherTypesAndDeletesStillGiveTheEnginesRoot() throws IOException {
     Schema schema = new Schema(
         Types.NestedField.required(1, "id", Types.LongType.get()),

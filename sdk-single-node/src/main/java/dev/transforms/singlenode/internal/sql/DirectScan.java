@@ -47,8 +47,19 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
    *     rows must go through the engine's reader
    */
   public static Optional<DirectScan> plan(Table table, long snapshotId) {
+    return plan(table, snapshotId, table.newScan().useSnapshot(snapshotId).schema());
+  }
+
+  /**
+   * Plans the direct scan of some columns of a snapshot, if one is possible.
+   *
+   * @param table the table
+   * @param snapshotId the snapshot to read
+   * @param schema the columns to read: the snapshot's schema or a selection of its top-level columns
+   * @return the scan, or empty when the rows must go through the engine's reader
+   */
+  public static Optional<DirectScan> plan(Table table, long snapshotId, Schema schema) {
     TableScan scan = table.newScan().useSnapshot(snapshotId);
-    Schema schema = scan.schema();
     if (schema.columns().isEmpty() || table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)
         || !readable(table, schema)) {
       return Optional.empty();

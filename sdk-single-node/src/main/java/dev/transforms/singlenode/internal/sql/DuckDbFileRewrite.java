@@ -128,6 +128,12 @@ public final class DuckDbFileRewrite {
   public static DataFile rewrite(Table table, Schema schema, Path source, long[] dropped, String target,
       PartitionSpec spec, StructLike partition) {
     Path out = localPath(target).orElseThrow(() -> new IllegalArgumentException("Not a local file: " + target));
+    try {
+      // DuckDB creates no folders; a table's data folder may not exist yet (its files elsewhere so far)
+      java.nio.file.Files.createDirectories(out.getParent());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot create the folder of " + target, e);
+    }
     String scan = new DirectScan(List.of(source), schema, 0).readParquet();
     scan = scan.substring(0, scan.length() - 1) + ", file_row_number = true)";
     List<String> columns = new ArrayList<>();
