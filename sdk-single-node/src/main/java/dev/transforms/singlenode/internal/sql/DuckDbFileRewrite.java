@@ -57,7 +57,9 @@ public final class DuckDbFileRewrite {
   /** Types whose DuckDB Parquet encoding is what Iceberg's mapping asks for. */
   private static boolean writable(Type type) {
     return switch (type.typeId()) {
-      case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP, STRING, DECIMAL -> true;
+      case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP, STRING -> true;
+      // DuckDB stores wider decimals in 16 bytes; Iceberg asks for the fewest bytes the precision needs
+      case DECIMAL -> ((Types.DecimalType) type).precision() <= 18 || ((Types.DecimalType) type).precision() >= 37;
       default -> false;
     };
   }
@@ -154,13 +156,24 @@ public final class DuckDbFileRewrite {
         Connection connection = DriverManager.getConnection("jdbc:duckdb:");
         Statement st = connection.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
-      String keep = "";
-      if (dropped.length > 0) {
+      String keep;
+      List<long[]> ranges = ranges(dropped, MAX_RANGES);
+      if (dropped.length == 0) {
+        keep = "";
+      } else if (ranges != null) {
+        // a few runs of positions (a delete by a range of keys): a filter, which keeps the file's order
+        StringBuilder filter = new StringBuilder(" WHERE NOT (");
+        for (int i = 0; i < ranges.size(); i++) {
+          filter.append(i == 0 ? "" : " OR ").append("file_row_number BETWEEN ").append(ranges.get(i)[0])
+              .append(" AND ").append(ranges.get(i)[1]);
+        }
+        keep = filter.append(')').toString();
+      } else {
         register(connection.unwrap(DuckDBConnection.class), allocator, dropped);
-        keep = " WHERE file_row_number NOT IN (SELECT pos FROM dropped_positions)";
+        keep = " WHERE file_row_number NOT IN (SELECT pos FROM dropped_positions) ORDER BY file_row_number";
       }
-      st.execute("COPY (SELECT " + String.join(", ", columns) + " FROM " + scan + keep
-          + " ORDER BY file_row_number) TO " + literal(out.toString()) + " (" + options + ")");
+      st.execute("COPY (SELECT " + String.join(", ", columns) + " FROM " + scan + keep + ") TO "
+          + literal(out.toString()) + " (" + options + ")");
       ParquetMetadata footer = footer(out);
       Metrics metrics = ParquetUtil.footerMetrics(footer, Stream.empty(), MetricsConfig.forTable(table));
       metrics = withFloatMetrics(st, out, schema, metrics);
@@ -179,6 +192,27 @@ public final class DuckDbFileRewrite {
       throw new IllegalStateException("DuckDB failed to rewrite " + source + " into " + target + " for table "
           + table.name() + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The most runs of consecutive positions left out by a filter rather than a join and a sort. */
+  private static final int MAX_RANGES = 256;
+
+  /** The runs of consecutive positions, first and last of each; null when there are more than {@code max}. */
+  private static List<long[]> ranges(long[] sorted, int max) {
+    List<long[]> ranges = new ArrayList<>();
+    int i = 0;
+    while (i < sorted.length) {
+      int j = i;
+      while (j + 1 < sorted.length && sorted[j + 1] == sorted[j] + 1) {
+        j++;
+      }
+      if (ranges.size() == max) {
+        return null;
+      }
+      ranges.add(new long[] {sorted[i], sorted[j]});
+      i = j + 1;
+    }
+    return ranges;
   }
 
   /** Hands the positions to DuckDB as a one-column Arrow table, {@code dropped_positions(pos)}. */
