@@ -75,17 +75,11 @@ public class ArrowDirectReadTest {
   }
 
   private Transforms open(String properties) throws IOException {
-    Path file = dir.resolve("transforms.properties");
-    Files.writeString(file, "warehouse=" + dir.resolve("warehouse") + "\n" + properties);
-    return Transforms.open(TransformsConfig.load(Optional.of(file), Optional.empty(), Map.of(), dir));
+    return DirectScanTest.open(dir, properties);
   }
 
-  private Table create(Transforms runner, Schema schema) {
-    Catalog catalog = runner.catalog("local");
-    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("app"));
-    catalog.createTable(TableIdentifier.of("app", "unused"), new Schema(
-        Types.NestedField.optional(1, "x", Types.IntegerType.get())));
-    return catalog.createTable(TableIdentifier.of("app", "source"), schema, PartitionSpec.unpartitioned());
+  private static Table create(Transforms runner, Schema schema) {
+    return DirectScanTest.create(runner, schema);
   }
 
   /** Captures {@code arrow()} with DuckDB allowed, then without; returns whether DuckDB read it. */
@@ -105,20 +99,9 @@ public class ArrowDirectReadTest {
     return viaDuckDb;
   }
 
-  static final Schema COMMON = new Schema(
-      Types.NestedField.required(1, "id", Types.LongType.get()),
-      Types.NestedField.optional(2, "flag", Types.BooleanType.get()),
-      Types.NestedField.optional(3, "small", Types.IntegerType.get()),
-      Types.NestedField.optional(4, "ratio", Types.FloatType.get()),
-      Types.NestedField.optional(5, "measure", Types.DoubleType.get()),
-      Types.NestedField.optional(6, "price", Types.DecimalType.of(9, 2)),
-      Types.NestedField.optional(7, "amount", Types.DecimalType.of(18, 4)),
-      Types.NestedField.optional(8, "wide", Types.DecimalType.of(38, 10)),
-      Types.NestedField.optional(9, "day", Types.DateType.get()),
-      Types.NestedField.optional(10, "local_ts", Types.TimestampType.withoutZone()),
-      Types.NestedField.optional(11, "instant", Types.TimestampType.withZone()),
-      Types.NestedField.required(12, "text", Types.StringType.get()),
-      Types.NestedField.optional(13, "blob", Types.BinaryType.get()));
+  /** DuckDB's Arrow export gives these types as the engine's reader does. */
+  static final Schema COMMON = DirectScanTest.PRIMITIVES.select("id", "flag", "small", "ratio", "measure", "price",
+      "mid", "wide", "day", "local_ts", "instant", "text", "blob");
 
   @Test
   void theCommonTypesReadThroughDuckDbToTheSameRoot() throws IOException {
@@ -129,8 +112,9 @@ public class ArrowDirectReadTest {
         boolean nulls = i % 7 == 3;
         rows.add(SqlTables.row(COMMON, i, nulls ? null : i % 2 == 0, nulls ? null : (int) (i * 31 - 5000),
             nulls ? null : (i % 11 == 0 ? Float.NaN : i / 3.0f), nulls ? null : -i / 7.0,
-            nulls ? null : BigDecimal.valueOf(i * 101 - 50000, 2), nulls ? null : BigDecimal.valueOf(i * 7, 4),
+            nulls ? null : BigDecimal.valueOf(i * 101 - 50000, 2),
             nulls ? null : new BigDecimal("1234567890123456789012345678.0123456789").subtract(BigDecimal.valueOf(i)),
+            nulls ? null : BigDecimal.valueOf(i * 7, 4),
             nulls ? null : LocalDate.of(1969, 12, 1).plusDays(i),
             nulls ? null : LocalDateTime.of(2026, 3, 29, 2, 30).plusSeconds(i * 997),
             nulls ? null : OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 1000, ZoneOffset.UTC).plusMinutes(i),

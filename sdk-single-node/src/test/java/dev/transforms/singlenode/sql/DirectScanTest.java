@@ -119,12 +119,18 @@ public class DirectScanTest {
   }
 
   private Transforms open(String properties) throws IOException {
+    return open(dir, properties);
+  }
+
+  /** A runner over {@code dir}'s warehouse with these extra configuration lines. */
+  static Transforms open(Path dir, String properties) throws IOException {
     Path file = dir.resolve("transforms.properties");
     Files.writeString(file, "warehouse=" + dir.resolve("warehouse") + "\n" + properties);
     return Transforms.open(TransformsConfig.load(Optional.of(file), Optional.empty(), Map.of(), dir));
   }
 
-  private Table create(Transforms runner, Schema schema) {
+  /** Creates {@code /app/source} with the schema, and {@code /app/unused} for the transforms' output. */
+  static Table create(Transforms runner, Schema schema) {
     Catalog catalog = runner.catalog("local");
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("app"));
     catalog.createTable(TableIdentifier.of("app", "unused"), new Schema(

@@ -90,15 +90,26 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
    * written before a type promotion hold the narrower type).
    */
   private static boolean readable(Table table, Schema schema) {
-    for (Types.NestedField column : schema.columns()) {
-      if (sqlType(column.type()).isEmpty() || column.initialDefault() != null) {
+    return schema.columns().stream().allMatch(c -> sqlType(c.type()).isPresent() && plainFileColumn(table, c));
+  }
+
+  /**
+   * Whether every file of the table holds a column as the current schema has it, so that a reader of
+   * the files needs no Iceberg logic for it: no initial default, and the same type in every schema the
+   * table has had that holds the column (files written before a type promotion hold the narrower type).
+   *
+   * @param table the table
+   * @param column a column of its schema
+   * @return whether the column can be read from the files as they are
+   */
+  static boolean plainFileColumn(Table table, Types.NestedField column) {
+    if (column.initialDefault() != null) {
+      return false;
+    }
+    for (Schema earlier : table.schemas().values()) {
+      Types.NestedField then = earlier.findField(column.fieldId());
+      if (then != null && !then.type().equals(column.type())) {
         return false;
-      }
-      for (Schema earlier : table.schemas().values()) {
-        Types.NestedField then = earlier.findField(column.fieldId());
-        if (then != null && !then.type().equals(column.type())) {
-          return false;
-        }
       }
     }
     return true;

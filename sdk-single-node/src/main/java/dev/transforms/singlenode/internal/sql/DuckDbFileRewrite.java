@@ -78,18 +78,7 @@ public final class DuckDbFileRewrite {
         || table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)) {
       return false;
     }
-    for (Types.NestedField column : schema.columns()) {
-      if (!writable(column.type()) || column.initialDefault() != null) {
-        return false;
-      }
-      for (Schema earlier : table.schemas().values()) {
-        Types.NestedField then = earlier.findField(column.fieldId());
-        if (then != null && !then.type().equals(column.type())) {
-          return false;
-        }
-      }
-    }
-    return true;
+    return schema.columns().stream().allMatch(c -> writable(c.type()) && DirectScan.plainFileColumn(table, c));
   }
 
   /** DuckDB's name of the table's Parquet codec, when DuckDB writes it. */
