@@ -110,7 +110,7 @@ public record DirectScan(List<Path> files, Schema schema) {
     });
   }
 
-  private static Optional<Path> localPath(String location) {
+  static Optional<Path> localPath(String location) {
     if (location.startsWith("/")) {
       return Optional.of(Paths.get(location));
     }
