@@ -54,9 +54,14 @@ import org.apache.iceberg.CatalogUtil;
  *       {@code 4GB} or {@code 50%}) and the number of threads of the DuckDB session a single-node
  *       transform opens with {@code ctx.sql()} (defaults: DuckDB's own, 80% of the machine's memory and
  *       one thread per core);
- *   <li>{@code duckdb.parquet} (default {@code true}): whether that session reads an input whose
- *       pinned snapshot has no delete files and lives on the local file system straight from its Parquet
- *       files, with DuckDB's own reader, instead of through the engine's reader.
+ *   <li>{@code duckdb.parquet} (default {@code true}): whether DuckDB reads and writes Parquet files
+ *       itself. Reading: that session reads an input whose pinned snapshot has no delete files and
+ *       lives on the local file system straight from its Parquet files, with DuckDB's own reader,
+ *       instead of through the engine's reader. Writing: a single-node {@code writeTable} to an
+ *       unpartitioned local table whose column types DuckDB writes as Iceberg's spec asks has its
+ *       Parquet files written by DuckDB (about three times faster, same column metrics) instead of by
+ *       Iceberg's Java writer; other tables always take the Java writer. {@code false} sends every row
+ *       through the engine's reader and writer.
  * </ul>
  * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides
@@ -630,7 +635,9 @@ public final class TransformsConfig {
   /**
    * The {@code duckdb.*} keys ({@code duckdb.memory-limit}, {@code duckdb.threads},
    * {@code duckdb.parquet}): the settings of the
-   * DuckDB session of single-node transforms ({@code SingleNodeTransformContext.sql()}).
+   * DuckDB session of single-node transforms ({@code SingleNodeTransformContext.sql()}), and for
+   * {@code duckdb.parquet} also whether the single-node engine's {@code writeTable} lets DuckDB write
+   * Parquet files.
    *
    * @return the keys with their values, trimmed
    */

@@ -26,8 +26,9 @@ import org.apache.iceberg.types.Types;
  * are Parquet; the table is unpartitioned, of format version 1 or 2 (version 3 carries row lineage), with
  * a plain-text location on the local file system; its codec is zstd, snappy, gzip or uncompressed; and
  * every column is of a type DuckDB writes exactly as Iceberg's spec asks: boolean, int, long, float,
- * double, decimal, date, time, timestamp, timestamptz, string, binary, uuid. Fixed, nested and
- * nanosecond types go through the Java writer.
+ * double, decimal of precision up to 18 or from 36 on, date, time, timestamp, timestamptz, string,
+ * binary, uuid. Fixed, decimals of precision 19 to 35 (DuckDB stores them in 16 bytes, Iceberg in
+ * fewer), nested and nanosecond types go through the Java writer.
  *
  * @param table the table
  * @param schema the schema the files are written with
@@ -107,8 +108,8 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
     return switch (type.typeId()) {
       case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DATE, TIME, TIMESTAMP, STRING, BINARY, UUID -> true;
       // DuckDB stores decimals of precision 19 to 38 in 16 bytes; Iceberg's spec asks for the fewest
-      // bytes the precision needs, which is 16 only from precision 37 on.
-      case DECIMAL -> ((Types.DecimalType) type).precision() <= 18 || ((Types.DecimalType) type).precision() >= 37;
+      // bytes the precision needs (15 bytes hold 35 digits), which is 16 only from precision 36 on.
+      case DECIMAL -> ((Types.DecimalType) type).precision() <= 18 || ((Types.DecimalType) type).precision() >= 36;
       default -> false;
     };
   }
