@@ -5,7 +5,7 @@ import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.internal.parquet.WriterSettings;
 import dev.transforms.singlenode.internal.sql.DuckDbParquetWriter;
 import dev.transforms.singlenode.internal.sql.DuckDbWritePlan;
-import dev.transforms.singlenode.internal.sql.OneBatchReader;
+import dev.transforms.singlenode.internal.sql.RootSlices;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.Closeable;
 import java.io.IOException;
@@ -103,6 +103,12 @@ public final class ArrowTableWriter implements Closeable {
    * go through the Java writer, which gathers consecutive small roots into one file.
    */
   static final int DUCKDB_MIN_ROWS = 100_000;
+
+  /**
+   * Rows per batch a root is handed to DuckDB in: DuckDB scans a batch on one thread, so slices let
+   * its threads share a large root. DuckDB's row group size.
+   */
+  static final int DUCKDB_BATCH_ROWS = 122_880;
 
   private final Table table;
   private final Schema schema;
@@ -224,8 +230,8 @@ public final class ArrowTableWriter implements Closeable {
         && byDuckDb(root)
         && bufferSize(root) <= duckDbByteLimit) {
       unpartitioned.closeCurrent();
-      try (OneBatchReader one = OneBatchReader.borrowing(allocator, root)) {
-        writeByDuckDb(unpartitioned, one, allocator);
+      try (RootSlices slices = new RootSlices(allocator, root, DUCKDB_BATCH_ROWS)) {
+        writeByDuckDb(unpartitioned, slices, allocator);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

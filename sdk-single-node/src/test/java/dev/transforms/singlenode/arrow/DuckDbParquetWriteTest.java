@@ -164,6 +164,34 @@ class DuckDbParquetWriteTest {
   }
 
   @Test
+  void aLargeRootGoesToDuckDbInSlicesAndKeepsItsOrderAndMetrics() {
+    int rows = 2 * ArrowTableWriter.DUCKDB_BATCH_ROWS + 1_234;
+    List<Record> records = rows(0, rows);
+    Table duck = TableFixtures.create(dir, "large", ALL, PartitionSpec.unpartitioned(), 2);
+    List<DataFile> files = write(duck, records, true);
+    assertThat(files).hasSize(1);
+    assertThat(createdBy(files.get(0))).containsIgnoringCase("duckdb");
+    TableFixtures.commit(duck, files);
+    assertThat(TableFixtures.readGenerics(duck)).containsExactlyElementsOf(records);
+    Table java = TableFixtures.create(dir, "large_java", ALL, PartitionSpec.unpartitioned(), 2);
+    DataFile want;
+    try (VectorSchemaRoot root = ArrowRecords.toRoot(records, ALL, allocator);
+        ArrowTableWriter writer = ArrowTableWriter.builder(java).duckDbParquet(false)
+            .twoLaneMinRows(Integer.MAX_VALUE).build()) {
+      writer.write(root);
+      want = writer.complete().get(0);
+    }
+    DataFile got = files.get(0);
+    assertThat(got.recordCount()).isEqualTo(rows);
+    assertThat(got.valueCounts()).isEqualTo(want.valueCounts());
+    assertThat(got.nullValueCounts()).isEqualTo(want.nullValueCounts());
+    assertThat(got.nanValueCounts()).isEqualTo(want.nanValueCounts());
+    assertThat(got.lowerBounds()).isEqualTo(want.lowerBounds());
+    assertThat(got.upperBounds()).isEqualTo(want.upperBounds());
+    assertThat(got.splitOffsets()).as("one offset per row group of 122,880 rows").hasSize(3);
+  }
+
+  @Test
   void theFooterHoldsFieldIdsAndTheTypesOfIcebergsSpec() throws IOException {
     Table duck = TableFixtures.create(dir, "types", ALL, PartitionSpec.unpartitioned(), 2);
     DataFile file = write(duck, rows(0, 500), true).get(0);

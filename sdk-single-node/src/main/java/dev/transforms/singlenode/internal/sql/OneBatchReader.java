@@ -13,7 +13,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class OneBatchReader extends ArrowReader {
 
   private final VectorSchemaRoot rows;
-  private final boolean owned;
   private boolean done;
 
   /**
@@ -23,24 +22,8 @@ public final class OneBatchReader extends ArrowReader {
    * @param rows the rows, closed with the reader
    */
   public OneBatchReader(BufferAllocator allocator, VectorSchemaRoot rows) {
-    this(allocator, rows, true);
-  }
-
-  private OneBatchReader(BufferAllocator allocator, VectorSchemaRoot rows, boolean owned) {
     super(allocator);
     this.rows = rows;
-    this.owned = owned;
-  }
-
-  /**
-   * Creates a reader of a root that stays the caller's: closing the reader leaves it open.
-   *
-   * @param allocator where the reader's root is allocated
-   * @param rows the rows, read while the reader is used
-   * @return the reader
-   */
-  public static OneBatchReader borrowing(BufferAllocator allocator, VectorSchemaRoot rows) {
-    return new OneBatchReader(allocator, rows, false);
   }
 
   @Override
@@ -64,9 +47,7 @@ public final class OneBatchReader extends ArrowReader {
 
   @Override
   protected void closeReadSource() {
-    if (owned) {
-      rows.close();
-    }
+    rows.close();
   }
 
   @Override
