@@ -59,7 +59,7 @@ import org.apache.iceberg.CatalogUtil;
  *       lives on the local file system straight from its Parquet files, with DuckDB's own reader,
  *       instead of through the engine's reader. Writing: a single-node {@code writeTable} to an
  *       unpartitioned local table whose column types DuckDB writes as Iceberg's spec asks has its
- *       Parquet files written by DuckDB (about three times faster, same column metrics) instead of by
+ *       Parquet files written by DuckDB (faster, same column metrics) instead of by
  *       Iceberg's Java writer; other tables always take the Java writer. {@code false} sends every row
  *       through the engine's reader and writer.
  * </ul>
