@@ -22,7 +22,8 @@ import org.apache.iceberg.types.Types;
  * with. This class refers to no DuckDB class, so that it can be asked when DuckDB is not on the class
  * path.
  *
- * <p>DuckDB writes a table when: DuckDB and Arrow's C data interface are on the class path; the files
+ * <p>DuckDB writes a table when: DuckDB and Arrow's C data interface are on the class path, and the
+ * JVM opens {@code java.nio} to Arrow (the C data interface fails otherwise); the files
  * are Parquet; the table is unpartitioned, of format version 1 or 2 (version 3 carries row lineage), with
  * a plain-text location on the local file system; its codec is zstd, snappy, gzip or uncompressed; and
  * every column is of a type DuckDB writes exactly as Iceberg's spec asks: boolean, int, long, float,
@@ -46,14 +47,15 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
       ClassLoader loader = DuckDbWritePlan.class.getClassLoader();
       Class.forName("org.duckdb.DuckDBConnection", false, loader);
       Class.forName("org.apache.arrow.c.Data", false, loader);
-      return true;
+      return CDataProbe.works();
     } catch (ClassNotFoundException | LinkageError e) {
       return false;
     }
   }
 
   /**
-   * Whether DuckDB's JDBC driver and Arrow's C data interface are on the class path.
+   * Whether DuckDB's JDBC driver and Arrow's C data interface are on the class path, and the C data
+   * interface works (Java 17 needs {@code --add-opens=java.base/java.nio=ALL-UNNAMED} for it).
    *
    * @return true when DuckDB can write
    */
