@@ -159,6 +159,10 @@ class DuckDbParquetWriteTest {
     assertThat(got.lowerBounds()).isEqualTo(want.lowerBounds());
     assertThat(got.upperBounds()).isEqualTo(want.upperBounds());
     assertThat(got.columnSizes().keySet()).isEqualTo(want.columnSizes().keySet());
+    assertThat(got.sortOrderId()).isEqualTo(want.sortOrderId());
+    assertThat(got.specId()).isEqualTo(want.specId());
+    assertThat(got.format()).isEqualTo(want.format());
+    assertThat(got.keyMetadata()).isEqualTo(want.keyMetadata());
     assertThat(got.splitOffsets()).isNotEmpty();
     assertThat(got.fileSizeInBytes()).isEqualTo(Files.size(Path.of(got.location())));
   }
