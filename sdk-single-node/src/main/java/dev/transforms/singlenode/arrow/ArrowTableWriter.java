@@ -83,7 +83,7 @@ import org.apache.iceberg.util.PropertyUtil;
  * dependencies), the table is unpartitioned, local, written as Parquet, and of column types DuckDB
  * writes exactly as Iceberg specifies (see {@link DuckDbWritePlan}), roots of {@value
  * #DUCKDB_MIN_ROWS} rows or more and whole {@link ArrowReader}s are written by DuckDB instead
- * (1.4-2.7 times faster on 1M rows), with the same column metrics. Each such root, or each
+ * (2-3 times faster on 1M rows), with the same column metrics. Each such root, or each
  * reader, becomes its own file; a reader's file is closed once the Arrow size of its rows reaches twice the target
  * file size (Parquet is smaller than Arrow, so files stay below the target), and a root larger than
  * that goes through the Java writer. The Arrow columns must be of the types {@link
