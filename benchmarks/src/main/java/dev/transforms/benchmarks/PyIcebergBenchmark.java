@@ -632,7 +632,7 @@ public final class PyIcebergBenchmark {
   }
 
   /** Rows with the given ids; version 0 is the table's data, version 1 changes every value but the id. */
-  private static VectorSchemaRoot rows(BufferAllocator allocator, Shape shape, long[] ids, int version) {
+  static VectorSchemaRoot rows(BufferAllocator allocator, Shape shape, long[] ids, int version) {
     VectorSchemaRoot root = VectorSchemaRoot.create(ArrowSchemas.toArrow(shape.schema()), allocator);
     root.allocateNew();
     for (int c = 0; c < shape.columns().size(); c++) {
@@ -663,7 +663,7 @@ public final class PyIcebergBenchmark {
     return root;
   }
 
-  private static long[] range(long from, long to) {
+  static long[] range(long from, long to) {
     long[] ids = new long[(int) (to - from)];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = from + i;
@@ -716,12 +716,13 @@ public final class PyIcebergBenchmark {
   }
 
   /**
-   * Writes the rows into one file: in slices of fewer rows than ArrowTableWriter writes on two threads
-   * into two files, to one writer.
+   * Writes the rows into one file with Iceberg's Java writer (as before DuckDB wrote files; DuckDB makes
+   * a file of each large root): in slices of fewer rows than ArrowTableWriter writes on two threads into
+   * two files, to one writer.
    */
   private static List<DataFile> writeOneFile(Table table, VectorSchemaRoot rows) {
     int slice = 250_000;
-    try (ArrowTableWriter writer = ArrowTableWriter.builder(table).build()) {
+    try (ArrowTableWriter writer = ArrowTableWriter.builder(table).duckDbParquet(false).build()) {
       for (int from = 0; from < rows.getRowCount(); from += slice) {
         try (VectorSchemaRoot part = rows.slice(from, Math.min(slice, rows.getRowCount() - from))) {
           writer.write(part);

@@ -55,9 +55,13 @@ import org.apache.iceberg.CatalogUtil;
  *       transform opens with {@code ctx.sql()} (defaults: DuckDB's own, 80% of the machine's memory and
  *       one thread per core);
  *   <li>{@code duckdb.parquet} (default {@code true}): whether the single-node engine lets DuckDB (when
- *       on the classpath) read an input whose pinned snapshot has no delete files and lives on the local
- *       file system straight from its Parquet files, in the SQL session and in {@code arrow()}, instead
- *       of through the engine's reader.
+ *       on the classpath) read and write Parquet files itself where the result is the same. Reading: an
+ *       input whose pinned snapshot has no delete files and lives on the local file system is read
+ *       straight from its Parquet files, in the SQL session and in {@code arrow()}. Writing: a
+ *       {@code writeTable} to an unpartitioned local table whose column types DuckDB writes as Iceberg's
+ *       spec asks, and copy-on-write rewrites of large files by row edits, have their Parquet files
+ *       written by DuckDB (faster, same column metrics). {@code false} sends every row through the
+ *       engine's reader and Iceberg's Java writer.
  * </ul>
  * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides
@@ -631,7 +635,9 @@ public final class TransformsConfig {
   /**
    * The {@code duckdb.*} keys ({@code duckdb.memory-limit}, {@code duckdb.threads},
    * {@code duckdb.parquet}): the settings of the
-   * DuckDB session of single-node transforms ({@code SingleNodeTransformContext.sql()}).
+   * DuckDB session of single-node transforms ({@code SingleNodeTransformContext.sql()}), and for
+   * {@code duckdb.parquet} also whether the single-node engine's {@code writeTable} lets DuckDB write
+   * Parquet files.
    *
    * @return the keys with their values, trimmed
    */

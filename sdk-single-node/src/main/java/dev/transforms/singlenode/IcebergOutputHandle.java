@@ -94,7 +94,7 @@ final class IcebergOutputHandle implements IcebergOutput {
       for (VectorSchemaRoot batch : batches) {
         if (writer == null) {
           target = target(batch.getSchema());
-          writer = ArrowTableWriter.builder(target).build();
+          writer = writerFor(target);
         }
         writer.write(batch);
       }
@@ -128,11 +128,11 @@ final class IcebergOutputHandle implements IcebergOutput {
       } else {
         target = target(root.getSchema());
       }
-      try (ArrowTableWriter writer = ArrowTableWriter.builder(target).build()) {
-        while (batches.loadNextBatch()) {
-          if (conformer == null) {
-            writer.write(root);
-          } else {
+      try (ArrowTableWriter writer = writerFor(target)) {
+        if (conformer == null) {
+          writer.write(batches); // one stream: DuckDB, when it writes the table, makes one file of it
+        } else {
+          while (batches.loadNextBatch()) {
             try (VectorSchemaRoot fitted = conformer.conform(root, allocatorOf(root))) {
               writer.write(fitted);
             }
@@ -143,6 +143,14 @@ final class IcebergOutputHandle implements IcebergOutput {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read the rows to write to " + path + ": " + e.getMessage(), e);
     }
+  }
+
+  /** A writer of the table's files; DuckDB may write them unless {@code duckdb.parquet} is false. */
+  private ArrowTableWriter writerFor(Table target) {
+    String duckDbParquet = run.build().config().duckdbProperties().getOrDefault("duckdb.parquet", "true");
+    return ArrowTableWriter.builder(target)
+        .duckDbParquet(!"false".equalsIgnoreCase(duckDbParquet.strip()))
+        .build();
   }
 
   private static org.apache.arrow.memory.BufferAllocator allocatorOf(VectorSchemaRoot root) {

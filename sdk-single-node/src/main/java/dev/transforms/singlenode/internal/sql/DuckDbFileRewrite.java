@@ -1,6 +1,5 @@
 package dev.transforms.singlenode.internal.sql;
 
-import dev.transforms.singlenode.internal.parquet.WriterSettings;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -9,7 +8,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -36,7 +34,6 @@ import org.apache.iceberg.parquet.ParquetUtil;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
-import org.apache.iceberg.util.PropertyUtil;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -54,16 +51,6 @@ public final class DuckDbFileRewrite {
 
   private DuckDbFileRewrite() {}
 
-  /** Types whose DuckDB Parquet encoding is what Iceberg's mapping asks for. */
-  private static boolean writable(Type type) {
-    return switch (type.typeId()) {
-      case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DATE, TIMESTAMP, STRING -> true;
-      // DuckDB stores wider decimals in 16 bytes; Iceberg asks for the fewest bytes the precision needs
-      case DECIMAL -> ((Types.DecimalType) type).precision() <= 18 || ((Types.DecimalType) type).precision() >= 37;
-      default -> false;
-    };
-  }
-
   /**
    * Whether DuckDB can rewrite files of this table with this schema to the same rows, types and
    * metrics as the Java writer.
@@ -73,23 +60,14 @@ public final class DuckDbFileRewrite {
    * @return whether {@link #rewrite} may be used
    */
   public static boolean supports(Table table, Schema schema) {
-    if (!DuckDbLibrary.present() || codec(table).isEmpty()
+    if (!DuckDbLibrary.present() || DuckDbWritePlan.codec(table.properties()).isEmpty()
+        || DuckDbWritePlan.zstdLevel(table.properties()).isEmpty()
         || !"parquet".equalsIgnoreCase(table.properties().getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, "parquet"))
         || table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)) {
       return false;
     }
-    return schema.columns().stream().allMatch(c -> writable(c.type()) && DirectScan.plainFileColumn(table, c));
-  }
-
-  /** DuckDB's name of the table's Parquet codec, when DuckDB writes it. */
-  private static Optional<String> codec(Table table) {
-    String codec = table.properties().getOrDefault(TableProperties.PARQUET_COMPRESSION,
-        TableProperties.PARQUET_COMPRESSION_DEFAULT).toLowerCase(Locale.ROOT);
-    return switch (codec) {
-      case "zstd", "snappy", "gzip", "uncompressed", "lz4_raw" -> Optional.of(codec);
-      case "lz4" -> Optional.of("lz4_raw");
-      default -> Optional.empty();
-    };
+    return schema.columns().stream().allMatch(c -> DuckDbWritePlan.writable(c.type())
+        && DirectScan.sqlType(c.type()).isPresent() && DirectScan.plainFileColumn(table, c));
   }
 
   /**
@@ -133,11 +111,11 @@ public final class DuckDbFileRewrite {
       columns.add(quote(column.name()));
       ids.add(literal(column.name()) + ": " + column.fieldId());
     }
-    String codec = codec(table).orElseThrow();
+    String codec = DuckDbWritePlan.codec(table.properties()).orElseThrow();
     StringBuilder options = new StringBuilder("FORMAT parquet, COMPRESSION ").append(codec)
         .append(", FIELD_IDS {").append(String.join(", ", ids)).append('}');
     if (codec.equals("zstd")) {
-      options.append(", COMPRESSION_LEVEL ").append(zstdLevel(table));
+      options.append(", COMPRESSION_LEVEL ").append(DuckDbWritePlan.zstdLevel(table.properties()).getAsInt());
     }
     // Arrow's Unsafe manager, as the engine's own allocators (see ArrowMemory): Netty's breaks beside Spark
     try (BufferAllocator allocator = new RootAllocator(RootAllocator.configBuilder()
@@ -289,11 +267,6 @@ public final class DuckDbFileRewrite {
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
       return reader.getFooter();
     }
-  }
-
-  private static int zstdLevel(Table table) {
-    String level = WriterSettings.writerProperties(table.properties()).get(TableProperties.PARQUET_COMPRESSION_LEVEL);
-    return level == null ? 1 : PropertyUtil.propertyAsInt(Map.of("l", level), "l", 1);
   }
 
   private static String quote(String name) {

@@ -2,18 +2,21 @@ package dev.transforms.singlenode.internal.sql;
 
 /**
  * Whether DuckDB and Arrow's C data interface, optional dependencies of the single-node engine, are on
- * the classpath. Paths that hand work to DuckDB check this first and otherwise stay in Java.
+ * the classpath and the C data interface works in this JVM (Java 17 needs
+ * {@code --add-opens=java.base/java.nio=ALL-UNNAMED} for it; see {@link CDataProbe}). Paths that hand
+ * work to DuckDB check this first and otherwise stay in Java.
  */
 public final class DuckDbLibrary {
 
-  private static final boolean PRESENT = loadable("org.duckdb.DuckDBConnection") && loadable("org.apache.arrow.c.Data");
+  private static final boolean PRESENT = loadable("org.duckdb.DuckDBConnection") && loadable("org.apache.arrow.c.Data")
+      && CDataProbe.works();
 
   private DuckDbLibrary() {}
 
   /**
    * Whether both libraries can be loaded.
    *
-   * @return true when DuckDB's JDBC driver and {@code arrow-c-data} are there
+   * @return true when DuckDB's JDBC driver and {@code arrow-c-data} are there and work
    */
   public static boolean present() {
     return PRESENT;
