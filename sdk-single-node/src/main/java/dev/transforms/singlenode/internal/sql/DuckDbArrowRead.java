@@ -4,7 +4,6 @@ import dev.transforms.singlenode.arrow.ArrowSchemas;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -56,7 +55,7 @@ public final class DuckDbArrowRead {
   public static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
     Schema wanted = ArrowSchemas.toArrow(scan.schema());
     int batch = (int) Math.max(1, Math.min(Integer.MAX_VALUE - 1, scan.rows()));
-    try (Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+    try (Connection connection = DuckDbParquetWriter.connect();
         Statement st = connection.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
       try (ResultSet rows = st.executeQuery("SELECT * FROM " + scan.readParquet());

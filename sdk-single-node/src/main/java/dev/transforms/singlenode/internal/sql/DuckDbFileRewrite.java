@@ -1,8 +1,6 @@
 package dev.transforms.singlenode.internal.sql;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -48,6 +46,9 @@ import org.duckdb.DuckDBConnection;
  * mapping requires (see {@link DirectScan#sqlType}), and no row lineage columns to carry.
  */
 public final class DuckDbFileRewrite {
+
+  /** Names the positions of each rewrite apart in the JVM's shared DuckDB database. */
+  private static final java.util.concurrent.atomic.AtomicLong REWRITES = new java.util.concurrent.atomic.AtomicLong();
 
   private DuckDbFileRewrite() {}
 
@@ -120,7 +121,7 @@ public final class DuckDbFileRewrite {
     // Arrow's Unsafe manager, as the engine's own allocators (see ArrowMemory): Netty's breaks beside Spark
     try (BufferAllocator allocator = new RootAllocator(RootAllocator.configBuilder()
             .allocationManagerFactory(org.apache.arrow.memory.unsafe.UnsafeAllocationManager.FACTORY).build());
-        Connection connection = DriverManager.getConnection("jdbc:duckdb:");
+        DuckDBConnection connection = DuckDbParquetWriter.connect();
         Statement st = connection.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
       String keep;
@@ -136,8 +137,9 @@ public final class DuckDbFileRewrite {
         }
         keep = filter.append(')').toString();
       } else {
-        register(connection.unwrap(DuckDBConnection.class), allocator, dropped);
-        keep = " WHERE file_row_number NOT IN (SELECT pos FROM dropped_positions) ORDER BY file_row_number";
+        String positions = "dropped_positions_" + REWRITES.incrementAndGet();
+        register(connection, allocator, dropped, positions);
+        keep = " WHERE file_row_number NOT IN (SELECT pos FROM " + positions + ") ORDER BY file_row_number";
       }
       st.execute("COPY (SELECT " + String.join(", ", columns) + " FROM " + scan + keep + ") TO "
           + literal(out.toString()) + " (" + options + ")");
@@ -183,7 +185,7 @@ public final class DuckDbFileRewrite {
   }
 
   /** Hands the positions to DuckDB as a one-column Arrow table, {@code dropped_positions(pos)}. */
-  private static void register(DuckDBConnection duck, BufferAllocator allocator, long[] dropped)
+  private static void register(DuckDBConnection duck, BufferAllocator allocator, long[] dropped, String name)
       throws SQLException {
     BigIntVector positions = new BigIntVector("pos", allocator);
     try {
@@ -199,9 +201,9 @@ public final class DuckDbFileRewrite {
     try (org.apache.arrow.vector.ipc.ArrowReader reader = new OneBatchReader(allocator, VectorSchemaRoot.of(positions));
         ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
       Data.exportArrayStream(allocator, reader, stream);
-      duck.registerArrowStream("dropped_stream", stream);
+      duck.registerArrowStream(name + "_stream", stream);
       try (Statement st = duck.createStatement()) {
-        st.execute("CREATE TEMP TABLE dropped_positions AS SELECT pos FROM dropped_stream");
+        st.execute("CREATE TEMP TABLE " + name + " AS SELECT pos FROM " + name + "_stream");
       }
     } catch (java.io.IOException e) {
       throw new SQLException("Cannot hand the dropped positions to DuckDB: " + e.getMessage(), e);

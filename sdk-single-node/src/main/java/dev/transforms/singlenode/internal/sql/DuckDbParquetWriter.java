@@ -57,6 +57,17 @@ public final class DuckDbParquetWriter {
 
   private DuckDbParquetWriter() {}
 
+  /**
+   * A new connection to the JVM's shared in-memory DuckDB database, for one piece of work (its settings
+   * and temporary tables are its own); the caller closes it.
+   *
+   * @return the connection
+   * @throws SQLException if DuckDB cannot open
+   */
+  static DuckDBConnection connect() throws SQLException {
+    return database().duplicate();
+  }
+
   private static synchronized DuckDBConnection database() throws SQLException {
     if (database == null) {
       Connection connection = DriverManager.getConnection("jdbc:duckdb:");
