@@ -256,6 +256,9 @@ final class EditFiles implements Closeable {
    *     rewrite the file in Java (which gives the same rows)
    */
   boolean rewriteWithDuckDb(FileScanTask task, long[] dropped) {
+    if (dropped.length >= task.file().recordCount()) {
+      return true; // no row is kept: the file goes, and no empty file replaces it
+    }
     String location = fileFactory(FileFormat.PARQUET, "data-rewrite")
         .newOutputFile(spec, task.file().partition()).encryptingOutputFile().location();
     writtenPaths.add(location);

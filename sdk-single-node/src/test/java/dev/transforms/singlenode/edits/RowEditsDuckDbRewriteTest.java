@@ -175,6 +175,27 @@ class RowEditsDuckDbRewriteTest {
     assertThat(folder.list()).anyMatch(name -> name.contains("data-rewrite"));
   }
 
+  @Test
+  void aRewriteThatKeepsNoRowWritesNoFile() {
+    Table table = seeded("emptied");
+    // every row but the 50 deleted before is upserted with a change: the old file keeps nothing
+    List<Record> all = new ArrayList<>();
+    for (long id = 0; id < ROWS; id++) {
+      if (id < 1000 || id >= 1050) {
+        all.add(row(id, "every " + id));
+      }
+    }
+    UpsertResult result = RowEdits.on(table).upsert(all, List.of("id"));
+
+    assertThat(result.rowsUpdated()).isEqualTo(ROWS - 50);
+    table.refresh();
+    for (FileScanTask task : RowEditsTables.tasks(table, table.currentSnapshot())) {
+      assertThat(task.file().recordCount()).as("no empty file: %s", task.file().location()).isPositive();
+      assertThat(task.file().location()).doesNotContain("data-rewrite");
+    }
+    assertThat(RowEditsTables.read(table)).hasSize(ROWS - 50).allMatch(r -> ((String) r.getField("name")).startsWith("every"));
+  }
+
   private DataFile writeWithIceberg(Table table, List<Record> rows) throws IOException {
     GenericFileWriterFactory factory = new GenericFileWriterFactory.Builder(table).build();
     java.io.File out = dir.resolve("reference.parquet").toFile();
