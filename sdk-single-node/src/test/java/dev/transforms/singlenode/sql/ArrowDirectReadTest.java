@@ -166,6 +166,32 @@ public class ArrowDirectReadTest {
   }
 
   @Test
+  void aLargeReadTakesTwoScansOfHalfTheColumnsEachAndGivesTheSameRoot() throws IOException {
+    Schema schema = DirectScanTest.PRIMITIVES.select("id", "small", "price", "day", "text");
+    Table table;
+    try (Transforms runner = open("")) {
+      table = create(runner, schema);
+      List<Record> rows = new ArrayList<>();
+      for (long i = 0; i < 250_000; i++) {
+        rows.add(SqlTables.row(schema, i, i % 9 == 0 ? null : (int) (i % 1000), BigDecimal.valueOf(i, 2),
+            LocalDate.of(2000, 1, 1).plusDays(i % 9000), i % 4 == 0 ? null : "t" + i));
+      }
+      SqlTables.append(table, rows);
+    }
+    try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
+      long before = DuckDbArrowRead.reads();
+      dev.transforms.singlenode.arrow.ArrowTableReader reader = dev.transforms.singlenode.arrow.ArrowTableReader.of(table);
+      try (VectorSchemaRoot duck = reader.readAll(allocator);
+          VectorSchemaRoot engine = reader.withDuckDb(false).readAll(allocator)) {
+        assertThat(DuckDbArrowRead.reads()).isEqualTo(before + 1);
+        assertThat(duck.getRowCount()).isEqualTo(250_000);
+        assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
+        assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));
+      }
+    }
+  }
+
+  @Test
   void otherTypesAndDeletesStillGiveTheEnginesRoot() throws IOException {
     Schema schema = new Schema(
         Types.NestedField.required(1, "id", Types.LongType.get()),

@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.internal.sql;
 
 import dev.transforms.singlenode.arrow.ArrowSchemas;
+import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
@@ -18,6 +19,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 import org.apache.arrow.vector.util.VectorSchemaRootAppender;
+import org.apache.iceberg.types.Types;
 import org.duckdb.DuckDBResultSet;
 
 /**
@@ -53,6 +55,76 @@ public final class DuckDbArrowRead {
    * @return the rows, or empty when DuckDB's types differ from the engine's
    */
   public static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
+    List<Types.NestedField> columns = scan.schema().columns();
+    if (columns.size() < 2 || scan.rows() < TWO_SCANS_MIN_ROWS || Runtime.getRuntime().availableProcessors() < 2) {
+      return counted(readOne(scan, allocator));
+    }
+    // DuckDB decodes a row group on one thread, and Iceberg's row groups are large (128 MB): two scans
+    // of the same files, each of about half the columns' weight, decode on two threads
+    List<Types.NestedField> first = new ArrayList<>();
+    List<Types.NestedField> second = new ArrayList<>();
+    int total = columns.stream().mapToInt(DuckDbArrowRead::weight).sum();
+    int sofar = 0;
+    for (Types.NestedField column : columns) {
+      (sofar * 2 < total ? first : second).add(column);
+      sofar += weight(column);
+    }
+    if (second.isEmpty()) {
+      return counted(readOne(scan, allocator));
+    }
+    java.util.concurrent.Future<Optional<VectorSchemaRoot>> later = BackgroundThreads.call(
+        () -> readOne(new DirectScan(scan.files(), new org.apache.iceberg.Schema(second), scan.rows()), allocator));
+    Optional<VectorSchemaRoot> a;
+    try {
+      a = readOne(new DirectScan(scan.files(), new org.apache.iceberg.Schema(first), scan.rows()), allocator);
+    } catch (RuntimeException | Error e) {
+      try {
+        BackgroundThreads.await(later).ifPresent(VectorSchemaRoot::close); // its memory goes too
+      } catch (RuntimeException | Error other) {
+        e.addSuppressed(other);
+      }
+      throw e;
+    }
+    Optional<VectorSchemaRoot> b;
+    try {
+      b = BackgroundThreads.await(later);
+    } catch (RuntimeException | Error e) {
+      a.ifPresent(VectorSchemaRoot::close);
+      throw e;
+    }
+    if (a.isEmpty() || b.isEmpty() || a.get().getRowCount() != b.get().getRowCount()) {
+      a.ifPresent(VectorSchemaRoot::close);
+      b.ifPresent(VectorSchemaRoot::close);
+      return Optional.empty();
+    }
+    Schema wanted = ArrowSchemas.toArrow(scan.schema());
+    List<FieldVector> vectors = new ArrayList<>();
+    for (Field field : wanted.getFields()) {
+      FieldVector vector = a.get().getVector(field.getName());
+      vectors.add(vector != null ? vector : b.get().getVector(field.getName()));
+    }
+    return counted(Optional.of(new VectorSchemaRoot(wanted.getFields(), vectors, a.get().getRowCount())));
+  }
+
+  private static Optional<VectorSchemaRoot> counted(Optional<VectorSchemaRoot> read) {
+    read.ifPresent(root -> READS.incrementAndGet());
+    return read;
+  }
+
+  /** Rows at which {@link #readAll} reads with two scans of about half the columns each. */
+  static final long TWO_SCANS_MIN_ROWS = 200_000;
+
+  /** A rough relative cost of decoding a column. */
+  private static int weight(Types.NestedField column) {
+    return switch (column.type().typeId()) {
+      case STRING, BINARY -> 3;
+      case DECIMAL, UUID, FIXED -> 2;
+      default -> 1;
+    };
+  }
+
+  /** One DuckDB scan of the columns of {@code scan.schema()}. */
+  private static Optional<VectorSchemaRoot> readOne(DirectScan scan, BufferAllocator allocator) {
     Schema wanted = ArrowSchemas.toArrow(scan.schema());
     int batch = (int) Math.max(1, Math.min(Integer.MAX_VALUE - 1, scan.rows()));
     try (Connection connection = DuckDbParquetWriter.connect();
@@ -79,7 +151,6 @@ public final class DuckDbArrowRead {
           }
           VectorSchemaRoot done = result;
           result = null;
-          READS.incrementAndGet();
           return Optional.of(done);
         } finally {
           if (result != null) {
