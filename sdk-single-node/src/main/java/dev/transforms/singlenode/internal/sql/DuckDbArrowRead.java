@@ -30,6 +30,11 @@ import org.duckdb.DuckDBResultSet;
  * <p>DuckDB's Arrow export is checked column by column against the engine's Arrow type; where any
  * differs the read is given up (empty) and the caller reads with the engine's reader, so a type
  * DuckDB hands over differently can never change what a caller sees.
+ *
+ * <p>DuckDB decodes one row group on one thread, and Iceberg's writers make large row groups; a read of
+ * {@value #TWO_SCANS_MIN_ROWS} rows or more is therefore two scans of the same files, each of about half
+ * the columns (by a rough decoding weight), on two threads, whose vectors make up the one root. Both
+ * keep the files' row order, so their rows line up; the row counts are checked.
  */
 public final class DuckDbArrowRead {
 
