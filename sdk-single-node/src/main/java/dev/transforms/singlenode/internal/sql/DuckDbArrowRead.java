@@ -32,7 +32,7 @@ import org.duckdb.DuckDBResultSet;
  * DuckDB hands over differently can never change what a caller sees.
  *
  * <p>DuckDB decodes one row group on one thread, and Iceberg's writers make large row groups; a read of
- * {@value #TWO_SCANS_MIN_ROWS} rows or more is therefore two scans of the same files, each of about half
+ * 200,000 rows or more is therefore two scans of the same files, each of about half
  * the columns (by a rough decoding weight), on two threads, whose vectors make up the one root. Both
  * keep the files' row order, so their rows line up; the row counts are checked.
  */
