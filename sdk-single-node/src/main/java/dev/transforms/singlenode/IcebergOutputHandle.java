@@ -29,11 +29,14 @@ final class IcebergOutputHandle implements IcebergOutput {
 
   private final TransformRun run;
   private final BoundOutput bound;
+  /** Whether DuckDB may write the output's Parquet files ({@code duckdb.parquet}, library present). */
+  private final boolean duckdbParquet;
   private UnaryOperator<PartitionSpec.Builder> partitioning;
 
-  IcebergOutputHandle(TransformRun run, BoundOutput bound) {
+  IcebergOutputHandle(TransformRun run, BoundOutput bound, boolean duckdbParquet) {
     this.run = run;
     this.bound = bound;
+    this.duckdbParquet = duckdbParquet;
   }
 
   /** The output's table as this run writes it: the existing one, or the one this run created. */
@@ -46,7 +49,7 @@ final class IcebergOutputHandle implements IcebergOutput {
   @Override
   public Optional<Table> table() {
     return staged().map(t -> new StagedTable(t, run.stagingBranch(), run.commitProperties(), bound.existing().isEmpty(),
-        !"false".equalsIgnoreCase(run.build().config().duckdbProperties().getOrDefault("duckdb.parquet", "true"))));
+        duckdbParquet));
   }
 
   @Override
@@ -147,10 +150,7 @@ final class IcebergOutputHandle implements IcebergOutput {
 
   /** A writer of the table's files; DuckDB may write them unless {@code duckdb.parquet} is false. */
   private ArrowTableWriter writerFor(Table target) {
-    String duckDbParquet = run.build().config().duckdbProperties().getOrDefault("duckdb.parquet", "true");
-    return ArrowTableWriter.builder(target)
-        .duckDbParquet(!"false".equalsIgnoreCase(duckDbParquet.strip()))
-        .build();
+    return ArrowTableWriter.builder(target).duckDbParquet(duckdbParquet).build();
   }
 
   private static org.apache.arrow.memory.BufferAllocator allocatorOf(VectorSchemaRoot root) {

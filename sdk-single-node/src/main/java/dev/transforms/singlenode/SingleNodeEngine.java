@@ -26,8 +26,7 @@ final class SingleNodeEngine implements Engine {
     RunMemory memory = new RunMemory(root, run.spec().name());
     Object[] args = new Object[run.spec().parameters().size()];
     Map<String, IcebergInputHandle> inputs = new LinkedHashMap<>();
-    boolean duckdbParquet = DuckDbLibrary.present()
-        && !"false".equalsIgnoreCase(run.build().config().duckdbProperties().getOrDefault("duckdb.parquet", "true"));
+    boolean duckdbParquet = DuckDbLibrary.enabled(run.build().config().duckdbProperties());
     for (ParameterSpec p : run.spec().parameters()) {
       if (p.role() == Handle.Role.INPUT) {
         IcebergInputHandle input = new IcebergInputHandle(run.input(p), memory, run.advisories(), duckdbParquet);
@@ -41,7 +40,7 @@ final class SingleNodeEngine implements Engine {
       } else if (p.role() == Handle.Role.INPUT) {
         continue;
       } else {
-        args[p.index()] = new IcebergOutputHandle(run, run.output(p));
+        args[p.index()] = new IcebergOutputHandle(run, run.output(p), duckdbParquet);
       }
     }
     try {

@@ -51,16 +51,16 @@ final class StagedTable implements StagedOutputTable {
   private final Map<String, String> properties;
   private final boolean createdByRun;
 
+  private final boolean duckdbParquet;
+
   StagedTable(Table table, String branch, Map<String, String> properties, boolean createdByRun,
       boolean duckdbParquet) {
-    this.duckdbParquet = duckdbParquet;
     this.table = table;
     this.branch = branch;
     this.properties = properties;
     this.createdByRun = createdByRun;
+    this.duckdbParquet = duckdbParquet;
   }
-
-  private final boolean duckdbParquet;
 
   @Override public boolean duckdbParquet() { return duckdbParquet; }
   @Override public Table baseTable() { return table; }

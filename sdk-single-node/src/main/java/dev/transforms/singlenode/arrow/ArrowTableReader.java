@@ -313,7 +313,7 @@ public final class ArrowTableReader {
   /** The rows through DuckDB's Parquet reader, where {@link #withDuckDb} says it gives the same root. */
   private Optional<VectorSchemaRoot> readWithDuckDb(Schema projected, BufferAllocator allocator) {
     if (!duckDb || !DuckDbLibrary.present() || scan.filter().op() != Expression.Operation.TRUE
-        || scan.snapshot() == null) {
+        || scan.snapshot() == null || !DuckDbArrowRead.canRead(projected)) {
       return Optional.empty();
     }
     Optional<DirectScan> files = DirectScan.plan(scan.table(), scan.snapshot().snapshotId(), projected);

@@ -163,21 +163,31 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
    * @return the SQL of the call
    */
   public String readParquet() {
+    return readParquet(false);
+  }
+
+  /**
+   * {@link #readParquet()}, with DuckDB's {@code file_row_number} column (a row's position in its file,
+   * Iceberg's {@code _pos}) when asked.
+   *
+   * @param rowNumbers whether to add the {@code file_row_number} column
+   * @return the SQL of the call
+   */
+  String readParquet(boolean rowNumbers) {
     StringBuilder sql = new StringBuilder("read_parquet([");
     for (int i = 0; i < files.size(); i++) {
-      sql.append(i == 0 ? "" : ", ").append(literal(files.get(i).toString()));
+      sql.append(i == 0 ? "" : ", ").append(SqlNames.literal(files.get(i).toString()));
     }
     sql.append("], schema = MAP {");
     List<Types.NestedField> columns = schema.columns();
     for (int i = 0; i < columns.size(); i++) {
       Types.NestedField column = columns.get(i);
-      sql.append(i == 0 ? "" : ", ").append(column.fieldId()).append(": {name: ").append(literal(column.name()))
-          .append(", type: ").append(literal(sqlType(column.type()).orElseThrow())).append(", default_value: NULL}");
+      sql.append(i == 0 ? "" : ", ").append(column.fieldId())
+          .append(": {name: ").append(SqlNames.literal(column.name()))
+          .append(", type: ").append(SqlNames.literal(sqlType(column.type()).orElseThrow()))
+          .append(", default_value: NULL}");
     }
-    return sql.append("})").toString();
+    return sql.append('}').append(rowNumbers ? ", file_row_number = true" : "").append(')').toString();
   }
 
-  private static String literal(String text) {
-    return "'" + text.replace("'", "''") + "'";
-  }
 }

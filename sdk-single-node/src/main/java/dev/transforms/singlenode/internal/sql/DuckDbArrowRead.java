@@ -61,6 +61,9 @@ public final class DuckDbArrowRead {
    */
   public static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
     List<Types.NestedField> columns = scan.schema().columns();
+    if (!canRead(scan.schema())) {
+      return Optional.empty(); // known before reading: DuckDB hands these over as other Arrow types
+    }
     if (columns.size() < 2 || scan.rows() < TWO_SCANS_MIN_ROWS || Runtime.getRuntime().availableProcessors() < 2) {
       return counted(readOne(scan, allocator));
     }
@@ -114,6 +117,29 @@ public final class DuckDbArrowRead {
   private static Optional<VectorSchemaRoot> counted(Optional<VectorSchemaRoot> read) {
     read.ifPresent(root -> READS.incrementAndGet());
     return read;
+  }
+
+  /**
+   * Whether DuckDB's Arrow export gives every column of a schema as the engine's reader does, so that a
+   * read is worth planning.
+   *
+   * @param schema the columns to read
+   * @return whether {@link #readAll} can read them
+   */
+  public static boolean canRead(org.apache.iceberg.Schema schema) {
+    return schema.columns().stream().allMatch(c -> exportedAsEngine(c.type()));
+  }
+
+  /**
+   * Whether DuckDB's Arrow export gives a column of this type as the engine's reader does (checked
+   * again on the exported schema). UUIDs come out as text, fixed-length binaries as variable-length
+   * ones; time and the rest are left to the engine until a test shows them equal.
+   */
+  private static boolean exportedAsEngine(org.apache.iceberg.types.Type type) {
+    return switch (type.typeId()) {
+      case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DECIMAL, DATE, TIMESTAMP, STRING, BINARY -> true;
+      default -> false;
+    };
   }
 
   /** Rows at which {@link #readAll} reads with two scans of about half the columns each. */

@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -16,20 +15,12 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.Metrics;
-import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.FieldMetrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
-import org.apache.iceberg.parquet.ParquetUtil;
-import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.duckdb.DuckDBConnection;
@@ -104,20 +95,13 @@ public final class DuckDbFileRewrite {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("Cannot create the folder of " + target, e);
     }
-    String scan = new DirectScan(List.of(source), schema, 0).readParquet();
-    scan = scan.substring(0, scan.length() - 1) + ", file_row_number = true)";
+    String scan = new DirectScan(List.of(source), schema, 0).readParquet(true);
     List<String> columns = new ArrayList<>();
-    List<String> ids = new ArrayList<>();
     for (Types.NestedField column : schema.columns()) {
-      columns.add(quote(column.name()));
-      ids.add(literal(column.name()) + ": " + column.fieldId());
+      columns.add(SqlNames.quote(column.name()));
     }
-    String codec = DuckDbWritePlan.codec(table.properties()).orElseThrow();
-    StringBuilder options = new StringBuilder("FORMAT parquet, COMPRESSION ").append(codec)
-        .append(", FIELD_IDS {").append(String.join(", ", ids)).append('}');
-    if (codec.equals("zstd")) {
-      options.append(", COMPRESSION_LEVEL ").append(DuckDbWritePlan.zstdLevel(table.properties()).getAsInt());
-    }
+    String options = DuckDbParquetWriter.options(schema, DuckDbWritePlan.codec(table.properties()).orElseThrow(),
+        DuckDbWritePlan.zstdLevel(table.properties()).getAsInt());
     // Arrow's Unsafe manager, as the engine's own allocators (see ArrowMemory): Netty's breaks beside Spark
     try (BufferAllocator allocator = new RootAllocator(RootAllocator.configBuilder()
             .allocationManagerFactory(org.apache.arrow.memory.unsafe.UnsafeAllocationManager.FACTORY).build());
@@ -142,18 +126,8 @@ public final class DuckDbFileRewrite {
         keep = " WHERE file_row_number NOT IN (SELECT pos FROM " + positions + ") ORDER BY file_row_number";
       }
       st.execute("COPY (SELECT " + String.join(", ", columns) + " FROM " + scan + keep + ") TO "
-          + literal(out.toString()) + " (" + options + ")");
-      ParquetMetadata footer = footer(out);
-      Metrics metrics = ParquetUtil.footerMetrics(footer, Stream.empty(), MetricsConfig.forTable(table));
-      metrics = withFloatMetrics(st, out, schema, metrics);
-      return DataFiles.builder(spec)
-          .withPath(target)
-          .withFormat(FileFormat.PARQUET)
-          .withPartition(partition)
-          .withFileSizeInBytes(java.nio.file.Files.size(out))
-          .withMetrics(metrics)
-          .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
-          .build();
+          + SqlNames.literal(out.toString()) + " (" + options + ")");
+      return DuckDbParquetWriter.dataFile(table, spec, partition, target, out, floatMetrics(st, out, schema));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("Cannot read back the file DuckDB wrote for " + table.name() + ": "
           + target, e);
@@ -211,71 +185,46 @@ public final class DuckDbFileRewrite {
   }
 
   /**
-   * Iceberg's writer keeps NaN counts for float and double columns, and bounds that leave NaN out;
-   * Parquet's footer has neither, so they are counted with one query over the new file.
+   * The metrics of the float and double columns that Iceberg's writer keeps and Parquet's footer lacks
+   * (NaN counts, and bounds that leave NaN out), counted with one query over the new file.
    */
-  private static Metrics withFloatMetrics(Statement st, Path file, Schema schema, Metrics metrics)
+  private static Stream<FieldMetrics<?>> floatMetrics(Statement st, Path file, Schema schema)
       throws SQLException {
     List<Types.NestedField> floats = schema.columns().stream()
         .filter(c -> c.type().typeId() == Type.TypeID.FLOAT || c.type().typeId() == Type.TypeID.DOUBLE)
         .toList();
     if (floats.isEmpty()) {
-      return metrics;
+      return Stream.empty();
     }
-    StringBuilder sql = new StringBuilder("SELECT ");
-    for (int i = 0; i < floats.size(); i++) {
-      String name = quote(floats.get(i).name());
-      sql.append(i == 0 ? "" : ", ")
-          .append("count(*) FILTER (WHERE isnan(").append(name).append(")), ")
-          .append("min(").append(name).append(") FILTER (WHERE NOT isnan(").append(name).append(")), ")
-          .append("max(").append(name).append(") FILTER (WHERE NOT isnan(").append(name).append("))");
+    StringBuilder sql = new StringBuilder("SELECT count(*)");
+    for (Types.NestedField column : floats) {
+      String name = SqlNames.quote(column.name());
+      sql.append(", count(*) FILTER (WHERE ").append(name).append(" IS NULL)")
+          .append(", count(*) FILTER (WHERE isnan(").append(name).append("))")
+          .append(", min(").append(name).append(") FILTER (WHERE NOT isnan(").append(name).append("))")
+          .append(", max(").append(name).append(") FILTER (WHERE NOT isnan(").append(name).append("))");
     }
-    sql.append(" FROM read_parquet(").append(literal(file.toString())).append(')');
-    Map<Integer, Long> nanCounts = new java.util.HashMap<>(
-        metrics.nanValueCounts() == null ? Map.of() : metrics.nanValueCounts());
-    Map<Integer, java.nio.ByteBuffer> lower = new java.util.HashMap<>(
-        metrics.lowerBounds() == null ? Map.of() : metrics.lowerBounds());
-    Map<Integer, java.nio.ByteBuffer> upper = new java.util.HashMap<>(
-        metrics.upperBounds() == null ? Map.of() : metrics.upperBounds());
+    sql.append(" FROM read_parquet(").append(SqlNames.literal(file.toString())).append(')');
+    List<FieldMetrics<?>> metrics = new ArrayList<>();
     try (ResultSet row = st.executeQuery(sql.toString())) {
       row.next();
+      long rows = row.getLong(1);
       for (int i = 0; i < floats.size(); i++) {
         Types.NestedField column = floats.get(i);
-        int id = column.fieldId();
-        if (!metrics.valueCounts().containsKey(id)) {
-          continue; // metrics mode none
-        }
-        nanCounts.put(id, row.getLong(3 * i + 1));
-        Object min = row.getObject(3 * i + 2);
-        Object max = row.getObject(3 * i + 3);
-        lower.remove(id);
-        upper.remove(id);
-        if (min != null) {
-          lower.put(id, Conversions.toByteBuffer(column.type(), number(column.type(), min)));
-          upper.put(id, Conversions.toByteBuffer(column.type(), number(column.type(), max)));
-        }
+        int at = 2 + 4 * i;
+        metrics.add(new FieldMetrics<>(column.fieldId(), rows, row.getLong(at), row.getLong(at + 1),
+            number(column.type(), row.getObject(at + 2)), number(column.type(), row.getObject(at + 3))));
       }
     }
-    return new Metrics(metrics.recordCount(), metrics.columnSizes(), metrics.valueCounts(),
-        metrics.nullValueCounts(), nanCounts, lower, upper);
+    return metrics.stream();
   }
 
   private static Object number(Type type, Object value) {
+    if (value == null) {
+      return null;
+    }
     Number number = (Number) value;
     return type.typeId() == Type.TypeID.FLOAT ? (Object) number.floatValue() : (Object) number.doubleValue();
   }
 
-  private static ParquetMetadata footer(Path file) throws java.io.IOException {
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
-      return reader.getFooter();
-    }
-  }
-
-  private static String quote(String name) {
-    return '"' + name.replace("\"", "\"\"") + '"';
-  }
-
-  private static String literal(String text) {
-    return "'" + text.replace("'", "''") + "'";
-  }
 }

@@ -30,4 +30,15 @@ public final class DuckDbLibrary {
       return false;
     }
   }
+
+  /**
+   * Whether the single-node engine hands Parquet reads and writes to DuckDB: the libraries are present
+   * and the configuration does not set {@code duckdb.parquet=false}.
+   *
+   * @param settings the {@code duckdb.*} configuration keys (checked when the configuration loads)
+   * @return whether DuckDB may read and write Parquet files
+   */
+  public static boolean enabled(java.util.Map<String, String> settings) {
+    return PRESENT && !"false".equalsIgnoreCase(settings.getOrDefault("duckdb.parquet", "true").strip());
+  }
 }

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -20,8 +21,12 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.Metrics;
+import org.apache.iceberg.FieldMetrics;
 import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.parquet.ParquetUtil;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -161,20 +166,40 @@ public final class DuckDbParquetWriter {
 
   private static DataFile dataFile(DuckDbWritePlan plan, CheckedBatches batches, String location, Path path)
       throws IOException {
+    DataFile file = dataFile(plan.table(), plan.table().spec(), null, location, path, batches.fieldMetrics());
+    if (file.recordCount() != batches.rows()) {
+      throw new IllegalStateException("DuckDB wrote " + file.recordCount() + " rows to " + location
+          + " of table " + plan.table().name() + ", " + batches.rows() + " were given");
+    }
+    return file;
+  }
+
+  /**
+   * The data file DuckDB wrote: metrics from its footer, as Iceberg's Parquet writer computes them
+   * with the same field metrics (Parquet's footer has no NaN counts, and float bounds there may be
+   * NaN), split offsets and size.
+   *
+   * @param table the table, for its metrics configuration
+   * @param spec the file's partition spec
+   * @param partition the file's partition, or null for an unpartitioned spec
+   * @param location the file's location, as the table names it
+   * @param path the file on the local file system
+   * @param floatMetrics the metrics of the float and double columns
+   * @return the data file
+   * @throws IOException if the footer cannot be read
+   */
+  static DataFile dataFile(Table table, PartitionSpec spec, StructLike partition, String location, Path path,
+      Stream<FieldMetrics<?>> floatMetrics) throws IOException {
     ParquetMetadata footer;
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(path))) {
       footer = reader.getFooter();
     }
-    Metrics metrics = ParquetUtil.footerMetrics(footer, batches.fieldMetrics(), MetricsConfig.forTable(plan.table()));
-    if (metrics.recordCount() != batches.rows()) {
-      throw new IllegalStateException("DuckDB wrote " + metrics.recordCount() + " rows to " + location
-          + " of table " + plan.table().name() + ", " + batches.rows() + " were given");
-    }
-    return DataFiles.builder(plan.table().spec())
+    return DataFiles.builder(spec)
         .withPath(location)
         .withFormat(FileFormat.PARQUET)
+        .withPartition(partition)
         .withFileSizeInBytes(Files.size(path))
-        .withMetrics(metrics)
+        .withMetrics(ParquetUtil.footerMetrics(footer, floatMetrics, MetricsConfig.forTable(table)))
         .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
         .build();
   }
@@ -183,23 +208,36 @@ public final class DuckDbParquetWriter {
   static String copy(DuckDbWritePlan plan, org.apache.arrow.vector.types.pojo.Schema arrow, String stream,
       Path path) {
     StringBuilder select = new StringBuilder("SELECT ");
-    StringBuilder ids = new StringBuilder("{");
     List<Types.NestedField> columns = plan.schema().columns();
     for (int i = 0; i < columns.size(); i++) {
       Types.NestedField column = columns.get(i);
       String type = DirectScan.sqlType(column.type()).orElseThrow();
       boolean present = arrow.getFields().stream().map(Field::getName).anyMatch(column.name()::equals);
-      select.append(i == 0 ? "" : ", ").append(value(column.type(), present ? quote(column.name()) : null, type))
-          .append(" AS ").append(quote(column.name()));
-      ids.append(i == 0 ? "" : ", ").append(literal(column.name())).append(": ").append(column.fieldId());
+      select.append(i == 0 ? "" : ", ").append(value(column.type(), present ? SqlNames.quote(column.name()) : null, type))
+          .append(" AS ").append(SqlNames.quote(column.name()));
     }
-    select.append(" FROM ").append(quote(stream));
-    StringBuilder options = new StringBuilder("FORMAT parquet, FIELD_IDS ").append(ids).append("}, COMPRESSION ")
-        .append(plan.codec());
-    if (plan.codec().equals("zstd")) {
-      options.append(", COMPRESSION_LEVEL ").append(plan.zstdLevel());
+    select.append(" FROM ").append(SqlNames.quote(stream));
+    return "COPY (" + select + ") TO " + SqlNames.literal(path.toString()) + " ("
+        + options(plan.schema(), plan.codec(), plan.zstdLevel()) + ")";
+  }
+
+  /**
+   * The options of a COPY to a Parquet data file: every column's field id, and the codec and zstd
+   * level.
+   *
+   * @param schema the columns written, by name
+   * @param codec the codec, DuckDB's spelling ({@link DuckDbWritePlan#codec})
+   * @param zstdLevel the level, used when the codec is zstd
+   * @return the options, without parentheses
+   */
+  static String options(Schema schema, String codec, int zstdLevel) {
+    StringBuilder ids = new StringBuilder();
+    for (Types.NestedField column : schema.columns()) {
+      ids.append(ids.length() == 0 ? "" : ", ").append(SqlNames.literal(column.name())).append(": ")
+          .append(column.fieldId());
     }
-    return "COPY (" + select + ") TO " + literal(path.toString()) + " (" + options + ")";
+    return "FORMAT parquet, FIELD_IDS {" + ids + "}, COMPRESSION " + codec
+        + (codec.equals("zstd") ? ", COMPRESSION_LEVEL " + zstdLevel : "");
   }
 
   /** A column's value in DuckDB's type for its Iceberg type. */
@@ -222,12 +260,6 @@ public final class DuckDbParquetWriter {
     }
   }
 
-  private static String quote(String name) {
-    return '"' + name.replace("\"", "\"\"") + '"';
-  }
 
-  private static String literal(String text) {
-    return "'" + text.replace("'", "''") + "'";
-  }
 
 }

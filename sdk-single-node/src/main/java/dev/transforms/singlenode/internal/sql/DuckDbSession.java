@@ -112,7 +112,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
         apply(st, "duckdb.threads", settings.get("duckdb.threads"), "threads");
       }
       DuckDbSession session = new DuckDbSession(transformName, allocator, inputs, connection, temp,
-          !"false".equalsIgnoreCase(settings.getOrDefault("duckdb.parquet", "true").strip()));
+          DuckDbLibrary.enabled(settings));
       OPEN.incrementAndGet();
       defaults.forEach(session::register);
       return session;
@@ -190,7 +190,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     String key = SqlNames.key(registration.name());
     Loaded before = loaded.remove(key);
     if (before != null) {
-      execute("DROP " + (before.view() ? "VIEW" : "TABLE") + " IF EXISTS " + quote(before.name()),
+      execute("DROP " + (before.view() ? "VIEW" : "TABLE") + " IF EXISTS " + SqlNames.quote(before.name()),
           "replace " + registration.name());
     }
     pending.put(key, registration);
@@ -227,9 +227,9 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
    * Loads registered names. A name whose rows are exactly a set of local Parquet files with no deletes
    * becomes a view over DuckDB's own reader of those files ({@link DirectScan}), which reads in parallel
    * and only the columns a query needs. Any other name loads into a table of the session's database
-   * from one pass of the engine's reader; several such names load at once, each on its own connection to the database (the engine's
-   * reader decodes on the calling thread, so this is what uses more than one core), up to the
-   * session's thread count.
+   * from one pass of the engine's reader; several such names load at once, each on its own connection
+   * to the database (the engine's reader decodes on the calling thread, so this is what uses more than
+   * one core), up to the session's thread count.
    */
   private void load(List<Registration> registrations) {
     if (registrations.isEmpty()) {
@@ -241,7 +241,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
       Optional<DirectScan> files = readParquet
           ? registration.input().direct(registration.mode(), registration.filter()) : Optional.empty();
       if (files.isPresent()) {
-        execute("CREATE OR REPLACE VIEW " + quote(registration.name()) + " AS SELECT * FROM "
+        execute("CREATE OR REPLACE VIEW " + SqlNames.quote(registration.name()) + " AS SELECT * FROM "
             + files.get().readParquet(), "read the Parquet files of " + registration.input().path() + " as "
             + registration.name());
         loaded.put(SqlNames.key(registration.name()), new Loaded(registration.name(), true));
@@ -341,7 +341,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
       Data.exportArrayStream(allocator, rows, exported);
       through.registerArrowStream(stream, exported);
       try (Statement st = through.createStatement()) {
-        st.execute("CREATE OR REPLACE TABLE " + quote(registration.name()) + " AS SELECT "
+        st.execute("CREATE OR REPLACE TABLE " + SqlNames.quote(registration.name()) + " AS SELECT "
             + projection(registration.input().schema()) + " FROM " + stream);
       } catch (SQLException e) {
         throw new SqlQueryException("DuckDB failed to load " + registration.name() + " from "
@@ -360,7 +360,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   private static String projection(org.apache.iceberg.Schema schema) {
     List<String> columns = new ArrayList<>();
     for (Types.NestedField column : schema.columns()) {
-      String name = quote(column.name());
+      String name = SqlNames.quote(column.name());
       if (column.type().typeId() == Type.TypeID.UUID) {
         columns.add("CAST(regexp_replace(hex(" + name + "), '^(.{8})(.{4})(.{4})(.{4})(.{12})$', '\\1-\\2-\\3-\\4-\\5')"
             + " AS UUID) AS " + name);
@@ -380,9 +380,6 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     }
   }
 
-  private static String quote(String name) {
-    return '"' + name.replace("\"", "\"\"") + '"';
-  }
 
   private void checkOpen() {
     if (closed) {

@@ -118,4 +118,23 @@ public final class SqlNames {
         .matcher(sql).find();
   }
 
+  /**
+   * A name spelled as a DuckDB identifier: in double quotes, any double quote doubled.
+   *
+   * @param name a table, view or column name
+   * @return the quoted identifier
+   */
+  static String quote(String name) {
+    return '"' + name.replace("\"", "\"\"") + '"';
+  }
+
+  /**
+   * Text spelled as a DuckDB string literal: in single quotes, any single quote doubled.
+   *
+   * @param text a path, a name or any text
+   * @return the literal
+   */
+  static String literal(String text) {
+    return "'" + text.replace("'", "''") + "'";
+  }
 }
