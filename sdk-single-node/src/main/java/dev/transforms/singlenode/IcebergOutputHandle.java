@@ -4,6 +4,7 @@ import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
+import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import dev.transforms.singlenode.internal.sql.TableConformer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -177,12 +178,12 @@ final class IcebergOutputHandle implements IcebergOutput {
       OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
       files.forEach(overwrite::addFile);
       run.commitProperties().forEach(overwrite::set);
-      overwrite.toBranch(branch).commit();
+      CallerRunsExecutor.inCallerWhenSmall(overwrite, table, branch).toBranch(branch).commit();
     } else {
       AppendFiles append = table.newAppend();
       files.forEach(append::appendFile);
       run.commitProperties().forEach(append::set);
-      append.toBranch(branch).commit();
+      CallerRunsExecutor.inCallerWhenSmall(append, table, branch).toBranch(branch).commit();
     }
   }
 

@@ -69,7 +69,8 @@ final class StagedTable implements StagedOutputTable {
 
   private <T extends SnapshotUpdate<T>> T stage(T update) {
     properties.forEach(update::set);
-    return update.toBranch(branch);
+    return dev.transforms.singlenode.internal.threads.CallerRunsExecutor.inCallerWhenSmall(update, table, branch)
+        .toBranch(branch);
   }
 
   private UnsupportedOperationException refused(String what) {

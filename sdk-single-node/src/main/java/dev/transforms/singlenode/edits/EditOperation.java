@@ -62,8 +62,6 @@ import org.apache.iceberg.util.DeleteFileSet;
  * discards the attempt's files and starts over from the new head, up to the attempt bound.
  */
 final class EditOperation {
-  /** Up to this many manifests are planned and committed in the calling thread. */
-  private static final int MAX_MANIFESTS_IN_CALLER = 64;
 
   private final Table table;
   private final String branch;
@@ -381,10 +379,7 @@ final class EditOperation {
    * them to Iceberg's worker pool (see {@link CallerRunsExecutor}).
    */
   private boolean fewManifests(Snapshot snapshot) {
-    if (snapshot == null) {
-      return true;
-    }
-    return snapshot.allManifests(table.io()).size() <= MAX_MANIFESTS_IN_CALLER;
+    return CallerRunsExecutor.fewManifests(snapshot, table.io());
   }
 
   /** The head of the target branch; main's head when the branch does not exist yet. */
