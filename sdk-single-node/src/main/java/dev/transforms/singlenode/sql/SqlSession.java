@@ -37,9 +37,12 @@ import org.apache.arrow.vector.ipc.ArrowReader;
  *
  * <p><b>Lifetime and memory.</b> The session is opened on the first call to {@code sql()} and closed
  * by the runtime when the transform method returns, normally or not: the connection, every result of
- * {@link #query} and all Arrow memory are released then. DuckDB's own memory (the loaded inputs,
- * intermediate results) is outside the JVM heap and bounded by {@code duckdb.memory-limit}; its
- * thread count is {@code duckdb.threads} (both in {@code transforms.properties}).
+ * {@link #query} and all Arrow memory are released then. The session is a catalog of its own in the
+ * JVM's DuckDB database (one per configured memory limit and thread count, kept open for the next
+ * session): its names are seen by no other session and are dropped when it closes, and settings it
+ * changes for the whole database are put back. DuckDB's own memory (the loaded inputs, intermediate
+ * results) is outside the JVM heap and bounded by {@code duckdb.memory-limit}; its thread count is
+ * {@code duckdb.threads} (both in {@code transforms.properties}).
  *
  * <p>A session is meant to be used from the transform's thread only.
  */

@@ -2,11 +2,8 @@ package dev.transforms.singlenode.internal.sql;
 
 import dev.transforms.api.TransformsException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -52,33 +49,19 @@ import org.duckdb.DuckDBConnection;
  */
 public final class DuckDbParquetWriter {
 
-  /**
-   * The in-memory database every write opens a connection to (opening a database costs about 20 ms,
-   * a connection to an open one almost nothing). It holds no table; it lives as long as the JVM.
-   */
-  private static DuckDBConnection database;
-
   private static final java.util.concurrent.atomic.AtomicLong STREAMS = new java.util.concurrent.atomic.AtomicLong();
 
   private DuckDbParquetWriter() {}
 
   /**
-   * A new connection to the JVM's shared in-memory DuckDB database, for one piece of work (its settings
+   * A new connection to the JVM's DuckDB database of default settings ({@link DuckDbDatabases}), for one piece of work (its settings
    * and temporary tables are its own); the caller closes it.
    *
    * @return the connection
    * @throws SQLException if DuckDB cannot open
    */
   static DuckDBConnection connect() throws SQLException {
-    return database().duplicate();
-  }
-
-  private static synchronized DuckDBConnection database() throws SQLException {
-    if (database == null) {
-      Connection connection = DriverManager.getConnection("jdbc:duckdb:");
-      database = connection.unwrap(DuckDBConnection.class);
-    }
-    return database;
+    return DuckDbDatabases.defaults().root().duplicate();
   }
 
   /**
@@ -97,7 +80,7 @@ public final class DuckDbParquetWriter {
    */
   public static void write(DuckDbWritePlan plan, ArrowReader source, BufferAllocator allocator,
       Supplier<String> locations, long byteLimit, Consumer<DataFile> written) {
-    try (DuckDBConnection duck = database().duplicate()) {
+    try (DuckDBConnection duck = connect()) {
       try (Statement st = duck.createStatement()) {
         st.execute("SET TimeZone = 'UTC'");
       }

@@ -1,22 +1,17 @@
 package dev.transforms.singlenode.internal.sql;
 
-import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.ReadMode;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.sql.SqlQueryException;
 import dev.transforms.singlenode.sql.SqlSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -35,7 +29,9 @@ import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBResultSet;
 
 /**
- * The {@link SqlSession} of one transform run: an in-memory DuckDB database of its own. Each registered
+ * The {@link SqlSession} of one transform run: an in-memory catalog of its own, attached to the JVM's
+ * DuckDB database of the configured memory limit and threads ({@link DuckDbDatabases}), and the default
+ * catalog of the session's connection, so that its names are unqualified. Each registered
  * name is loaded once, on first mention: as a view over the input's Parquet files when DuckDB can read
  * them itself (local files, no deletes; {@link DirectScan}), otherwise into a DuckDB table from the
  * engine's Arrow reader through the Arrow C data interface (a registered Arrow stream can be scanned
@@ -43,6 +39,8 @@ import org.duckdb.DuckDBResultSet;
  * Arrow export.
  */
 public final class DuckDbSession implements SqlSession, AutoCloseable {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DuckDbSession.class);
 
   /** Rows per batch of a query's result. */
   private static final int RESULT_BATCH_ROWS = 65_536;
@@ -52,7 +50,10 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   private final Function<IcebergInput, SessionInput> inputs;
   private final Connection connection;
   private final DuckDBConnection duck;
-  private final Path tempDirectory;
+  /** The JVM's database the session's catalog lives in. */
+  private final DuckDbDatabases.Database database;
+  /** The session's own catalog in that database, where its names live; detached when it closes. */
+  private final String catalog;
   /** Registered and not yet loaded, by key. */
   private final Map<String, Registration> pending = new LinkedHashMap<>();
   /** Loaded names, by key. */
@@ -64,6 +65,12 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   private int streams;
   private boolean closed;
 
+  /** Numbers the sessions' catalogs. */
+  private static final java.util.concurrent.atomic.AtomicLong CATALOGS = new java.util.concurrent.atomic.AtomicLong();
+
+  /** The catalogs of open sessions. */
+  private static final java.util.Set<String> LIVE_CATALOGS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   /** Sessions opened and not yet closed in this JVM, for leak checks. */
   private static final java.util.concurrent.atomic.AtomicInteger OPEN = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -73,19 +80,21 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   private record Loaded(String name, boolean view) {}
 
   private DuckDbSession(String transformName, BufferAllocator allocator, Function<IcebergInput, SessionInput> inputs,
-      Connection connection, Path tempDirectory, boolean readParquet) throws SQLException {
+      DuckDBConnection connection, DuckDbDatabases.Database database, String catalog, boolean readParquet) {
     this.transformName = transformName;
     this.readParquet = readParquet;
     this.allocator = allocator;
     this.inputs = inputs;
     this.connection = connection;
-    this.duck = connection.unwrap(DuckDBConnection.class);
-    this.tempDirectory = tempDirectory;
+    this.duck = connection;
+    this.database = database;
+    this.catalog = catalog;
   }
 
   /**
-   * Opens a session: a new in-memory DuckDB with the configured memory limit and threads, every input
-   * registered under its default name.
+   * Opens a session: a catalog of its own ({@code ATTACH ':memory:'}) in the JVM's DuckDB database of
+   * the configured memory limit and threads ({@link DuckDbDatabases}), every input registered under its
+   * default name.
    *
    * @param transformName the transform, for messages
    * @param settings the {@code duckdb.*} configuration keys
@@ -96,35 +105,32 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
    */
   public static DuckDbSession open(String transformName, Map<String, String> settings, BufferAllocator allocator,
       Map<String, IcebergInput> defaults, Function<IcebergInput, SessionInput> inputs) {
-    Path temp;
+    DuckDBConnection connection = null;
+    String catalog = "transforms_session_" + CATALOGS.incrementAndGet();
     try {
-      temp = Files.createTempDirectory("transforms-duckdb-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create the DuckDB session's spill folder for transform " + transformName, e);
-    }
-    Connection connection = null;
-    try {
-      connection = DriverManager.getConnection("jdbc:duckdb:");
+      DuckDbDatabases.Database database = DuckDbDatabases.database("duckdb.memory-limit",
+          settings.get("duckdb.memory-limit"), "duckdb.threads", settings.get("duckdb.threads"));
+      connection = database.root().duplicate();
       try (Statement st = connection.createStatement()) {
-        st.execute("SET TimeZone = 'UTC'");
-        st.execute("SET temp_directory = '" + temp.toString().replace("'", "''") + "'");
-        apply(st, "duckdb.memory-limit", settings.get("duckdb.memory-limit"), "memory_limit");
-        apply(st, "duckdb.threads", settings.get("duckdb.threads"), "threads");
+        st.execute("ATTACH ':memory:' AS " + SqlNames.quote(catalog));
+        LIVE_CATALOGS.add(catalog);
+        st.execute("USE " + SqlNames.quote(catalog));
+        st.execute("SET SESSION TimeZone = 'UTC'");
       }
-      DuckDbSession session = new DuckDbSession(transformName, allocator, inputs, connection, temp,
+      DuckDbSession session = new DuckDbSession(transformName, allocator, inputs, connection, database, catalog,
           DuckDbLibrary.enabled(settings));
       OPEN.incrementAndGet();
       defaults.forEach(session::register);
       return session;
     } catch (SQLException | RuntimeException e) {
       if (connection != null) {
+        detach(connection, catalog, e);
         try {
           connection.close();
         } catch (SQLException closing) {
           e.addSuppressed(closing);
         }
       }
-      deleteTree(temp);
       if (e instanceof RuntimeException runtime) {
         throw runtime;
       }
@@ -133,15 +139,16 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     }
   }
 
-  private static void apply(Statement st, String key, String value, String setting) {
-    if (value == null) {
+  /** Drops a session's catalog and everything in it. */
+  private static void detach(Connection connection, String catalog, Exception failure) {
+    if (!LIVE_CATALOGS.remove(catalog)) {
       return;
     }
-    try {
-      st.execute("SET " + setting + " = '" + value.replace("'", "''") + "'");
+    try (Statement st = connection.createStatement()) {
+      st.execute("USE memory");
+      st.execute("DETACH DATABASE IF EXISTS " + SqlNames.quote(catalog));
     } catch (SQLException e) {
-      throw new ConfigurationException("Configuration key '" + key + "' = '" + value + "' is refused by DuckDB: "
-          + e.getMessage(), e);
+      failure.addSuppressed(e);
     }
   }
 
@@ -207,7 +214,8 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
       ResultSet rows = statement.executeQuery(sql);
       results.push(statement);
       results.push(rows);
-      ArrowReader reader = (ArrowReader) rows.unwrap(DuckDBResultSet.class).arrowExportStream(allocator, RESULT_BATCH_ROWS);
+      ArrowReader exported = (ArrowReader) rows.unwrap(DuckDBResultSet.class).arrowExportStream(allocator, RESULT_BATCH_ROWS);
+      ArrowReader reader = new QueryResultReader(allocator, exported);
       results.push(reader);
       return reader;
     } catch (SQLException e) {
@@ -252,14 +260,15 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     if (rows.isEmpty()) {
       return;
     }
-    // An input's rows have no order to keep, and DuckDB ingests about twice as fast without keeping it;
-    // the user's setting is back in place before any query of theirs runs.
+    // An input's rows have no order to keep, and DuckDB ingests about twice as fast without keeping it.
+    // The setting is the loading connection's own (SESSION), and the user's is back in place before any
+    // query of theirs runs.
     String keepOrder = setting("preserve_insertion_order", "true");
-    execute("SET preserve_insertion_order = false", "prepare loading inputs");
+    execute("SET SESSION preserve_insertion_order = false", "prepare loading inputs");
     try {
       loadAll(rows);
     } finally {
-      execute("SET preserve_insertion_order = " + ("false".equalsIgnoreCase(keepOrder) ? "false" : "true"),
+      execute("SET SESSION preserve_insertion_order = " + ("false".equalsIgnoreCase(keepOrder) ? "false" : "true"),
           "restore preserve_insertion_order");
     }
     rows.forEach(r -> loaded.put(SqlNames.key(r.name()), new Loaded(r.name(), false)));
@@ -282,7 +291,11 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
         for (Registration registration : registrations) {
           String stream = "__transforms_rows_" + (++streams);
           loads.add(pool.submit(() -> {
-            try (DuckDBConnection own = duck.duplicate()) {
+            try (DuckDBConnection own = duck.duplicate(); Statement st = own.createStatement()) {
+              // a new connection starts in the database's default catalog, and with its settings
+              st.execute("USE " + SqlNames.quote(catalog));
+              st.execute("SET SESSION preserve_insertion_order = false");
+              st.execute("SET SESSION TimeZone = 'UTC'");
               load(registration, own, stream);
             } catch (SQLException e) {
               throw new SqlQueryException("DuckDB failed to open a connection to load " + registration.name()
@@ -388,7 +401,10 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     }
   }
 
-  /** Closes every result, then the connection, and deletes the spill folder. */
+  /**
+   * Closes every result, drops the session's catalog (every view and table in it), puts back the global
+   * settings the session changed, and closes the connection.
+   */
   @Override
   public void close() {
     if (closed) {
@@ -405,13 +421,24 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
             + transformName + ": " + e.getMessage(), e) : failure;
       }
     }
+    IllegalStateException detaching = new IllegalStateException("Cannot drop the DuckDB catalog of transform "
+        + transformName);
+    detach(connection, catalog, detaching);
+    if (detaching.getSuppressed().length > 0 && failure == null) {
+      failure = new IllegalStateException(detaching.getMessage() + ": " + detaching.getSuppressed()[0].getMessage(),
+          detaching.getSuppressed()[0]);
+    }
+    List<String> changed = DuckDbDatabases.restore(connection, database, LIVE_CATALOGS);
+    if (!changed.isEmpty()) {
+      LOG.warn("The SQL session of transform {} changed DuckDB's database for the whole JVM and not all of it"
+          + " could be put back: {}", transformName, String.join("; ", changed));
+    }
     try {
       connection.close();
     } catch (SQLException e) {
       failure = failure == null ? new IllegalStateException("Cannot close the DuckDB session of transform "
           + transformName + ": " + e.getMessage(), e) : failure;
     }
-    deleteTree(tempDirectory);
     if (failure != null) {
       throw failure;
     }
@@ -439,14 +466,4 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     return OPEN.get();
   }
 
-  private static void deleteTree(Path folder) {
-    if (!Files.exists(folder)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(folder)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // A spill file left in the temporary folder is harmless.
-    }
-  }
 }
