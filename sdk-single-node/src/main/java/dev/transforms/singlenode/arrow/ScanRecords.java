@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.arrow;
 
 import dev.transforms.singlenode.internal.read.LiveRows;
+import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -60,7 +61,8 @@ final class ScanRecords implements CloseableIterator<Record> {
     String mapping = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
     this.nameMapping = mapping != null ? NameMappingParser.fromJson(mapping) : null;
     this.tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
+    TableScan inCaller = scan.snapshot() == null ? scan : CallerRunsExecutor.planInCallerWhenSmall(scan);
+    try (CloseableIterable<FileScanTask> planned = inCaller.planFiles()) {
       planned.forEach(tasks::add);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot plan the scan of " + table.name(), e);

@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.internal.sql;
 
+import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -59,7 +60,7 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
    * @return the scan, or empty when the rows must go through the engine's reader
    */
   public static Optional<DirectScan> plan(Table table, long snapshotId, Schema schema) {
-    TableScan scan = table.newScan().useSnapshot(snapshotId);
+    TableScan scan = CallerRunsExecutor.planInCallerWhenSmall(table.newScan().useSnapshot(snapshotId));
     if (schema.columns().isEmpty() || table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)
         || !readable(table, schema)) {
       return Optional.empty();

@@ -35,6 +35,17 @@ public final class CallerRunsExecutor extends AbstractExecutorService {
   }
 
   /**
+   * Has a scan of a snapshot with few manifests read them in the calling thread (a scan of more than
+   * one manifest otherwise waits at least one 10 ms poll of Iceberg's pool).
+   *
+   * @param scan the scan, with its snapshot chosen
+   * @return the scan to plan
+   */
+  public static org.apache.iceberg.TableScan planInCallerWhenSmall(org.apache.iceberg.TableScan scan) {
+    return fewManifests(scan.snapshot(), scan.table().io()) ? scan.planWith(INSTANCE) : scan;
+  }
+
+  /**
    * Has a commit on a branch of a table with few manifests filter, merge and write its manifests in
    * the calling thread (each of those steps otherwise waits at least one 10 ms poll of Iceberg's pool:
    * 30-40 ms of a 50-row {@code writeTable}). A table with many manifests keeps Iceberg's pools.
