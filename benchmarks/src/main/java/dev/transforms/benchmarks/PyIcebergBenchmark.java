@@ -180,10 +180,13 @@ public final class PyIcebergBenchmark {
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("bench"));
       JsonNode versions = py.call(command("open").put("warehouse", warehouse.toString())
           .put("catalog", TransformsConfig.DEFAULT_CATALOG));
+      // the worker has imported pyarrow; the SDK's arrow() likewise gets Arrow C++'s reader loaded before timing
+      boolean arrowCpp = dev.transforms.singlenode.internal.sql.ArrowDatasetRead.awaitReady();
       String header = String.format(Locale.ROOT, "PyIceberg %s, pyarrow %s, Python %s; Java %s; %d rows; %d runs"
-              + " after %d warm-up (the 1M-row upsert: %d); load average at the start %s",
+              + " after %d warm-up (the 1M-row upsert: %d); arrow() by %s; load average at the start %s",
           versions.get("pyiceberg").asText(), versions.get("pyarrow").asText(), versions.get("python").asText(),
-          System.getProperty("java.version"), rows, runs, warmup, slowWarmup, loadAverage());
+          System.getProperty("java.version"), rows, runs, warmup, slowWarmup,
+          arrowCpp ? "Arrow C++ (arrow-dataset)" : "DuckDB", loadAverage());
       System.err.println(header);
       report.append(header).append('\n');
       if (withSpark) {

@@ -166,8 +166,10 @@ public final class SqlBenchmark {
       spark.sql("CREATE TABLE " + customers + " USING iceberg AS SELECT id AS customer_id, concat('c', id) AS name,"
           + " concat('country-', id % 50) AS country FROM range(" + rows + ") ORDER BY id");
       long files = spark.sql("SELECT * FROM " + orders + ".files").count();
-      System.out.printf("rows per table: %d (orders in %d data files); cores: %d; load average at start: %.2f%n",
-          rows, files, Runtime.getRuntime().availableProcessors(),
+      boolean arrowCpp = dev.transforms.singlenode.internal.sql.ArrowDatasetRead.awaitReady();
+      System.out.printf("rows per table: %d (orders in %d data files); cores: %d; arrow() by %s;"
+              + " load average at start: %.2f%n",
+          rows, files, Runtime.getRuntime().availableProcessors(), arrowCpp ? "Arrow C++" : "DuckDB",
           java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 
       BuildPlan sql = BuildPlan.of(ReflectiveModels.transformsOf(SingleNodeJoin.class));

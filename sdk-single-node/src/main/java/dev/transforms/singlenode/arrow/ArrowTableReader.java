@@ -3,6 +3,7 @@ package dev.transforms.singlenode.arrow;
 import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.filter.SqlNulls;
 import dev.transforms.singlenode.internal.sql.DirectScan;
+import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
 import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
 import dev.transforms.singlenode.internal.sql.DuckDbLibrary;
 import java.io.IOException;
@@ -183,12 +184,14 @@ public final class ArrowTableReader {
   }
 
   /**
-   * Returns a reader whose {@link #readAll} may (the default) or may not hand the read to DuckDB's
-   * Parquet reader. DuckDB is used only when it is on the classpath ({@code org.duckdb:duckdb_jdbc}
-   * and {@code org.apache.arrow:arrow-c-data}), the reader has no row filter, and the snapshot's rows
-   * are exactly its local Parquet data files (no delete files) with columns of primitive types DuckDB
-   * hands over as the same Arrow types; the root is then the same as this reader's own (schema, field
-   * ids, values, rows in file order), only faster to produce.
+   * Returns a reader whose {@link #readAll} may (the default) or may not hand the read to a native
+   * Parquet reader: Arrow C++'s, when {@code org.apache.arrow:arrow-dataset} is on the classpath and its
+   * native library has loaded (it loads in the background on first use) and no column read was ever
+   * renamed; otherwise DuckDB's, when {@code org.duckdb:duckdb_jdbc} is on the classpath (both need
+   * {@code org.apache.arrow:arrow-c-data}). Either is used only when the reader has no row filter and
+   * the snapshot's rows are exactly its local Parquet data files (no delete files) with columns of
+   * primitive types handed over as the same Arrow types; the root is then the same as this reader's
+   * own (schema, field ids, values, rows in file order), only faster to produce.
    *
    * @param enabled whether DuckDB may read
    * @return a new reader
@@ -310,14 +313,34 @@ public final class ArrowTableReader {
     }
   }
 
-  /** The rows through DuckDB's Parquet reader, where {@link #withDuckDb} says it gives the same root. */
+  /**
+   * The rows through a native Parquet reader, where {@link #withDuckDb} allows it and it gives the same
+   * root: Arrow C++'s when its library is loaded and no column was renamed, else DuckDB's.
+   */
   private Optional<VectorSchemaRoot> readWithDuckDb(Schema projected, BufferAllocator allocator) {
-    if (!duckDb || !DuckDbLibrary.present() || scan.filter().op() != Expression.Operation.TRUE
-        || scan.snapshot() == null || !DuckDbArrowRead.canRead(projected)) {
+    if (!duckDb || scan.filter().op() != Expression.Operation.TRUE || scan.snapshot() == null) {
+      return Optional.empty();
+    }
+    boolean arrowCpp = ArrowDatasetRead.ready() && ArrowDatasetRead.canRead(scan.table(), projected);
+    boolean duckDbReads = DuckDbLibrary.present() && DuckDbArrowRead.canRead(projected);
+    if (!arrowCpp && !duckDbReads) {
       return Optional.empty();
     }
     Optional<DirectScan> files = DirectScan.plan(scan.table(), scan.snapshot().snapshotId(), projected);
     if (files.isEmpty()) {
+      return Optional.empty();
+    }
+    if (arrowCpp) {
+      try {
+        Optional<VectorSchemaRoot> read = ArrowDatasetRead.readAll(files.get(), allocator);
+        if (read.isPresent()) {
+          return read;
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("Arrow C++ could not read {}; reading it another way", scan.table().name(), e);
+      }
+    }
+    if (!duckDbReads) {
       return Optional.empty();
     }
     try {

@@ -46,6 +46,18 @@ public class ArrowDirectReadTest {
 
   @TempDir Path dir;
 
+  // These tests are about DuckDB's reader: Arrow C++'s, tried first when loaded, stays off here
+  // (ArrowDatasetReadTest covers it).
+  @org.junit.jupiter.api.BeforeEach
+  void duckDbOnly() {
+    System.setProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH, "false");
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void arrowCppBack() {
+    System.clearProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH);
+  }
+
   /** Keeps what {@code arrow()} gave: its schema and its rows as text. */
   public static class Capture {
     static String schema;

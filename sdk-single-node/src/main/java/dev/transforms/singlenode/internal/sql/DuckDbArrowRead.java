@@ -64,27 +64,17 @@ public final class DuckDbArrowRead {
     if (!canRead(scan.schema())) {
       return Optional.empty(); // known before reading: DuckDB hands these over as other Arrow types
     }
-    if (columns.size() < 2 || scan.rows() < TWO_SCANS_MIN_ROWS || Runtime.getRuntime().availableProcessors() < 2) {
+    List<List<Types.NestedField>> halves = halves(columns, scan.rows());
+    if (halves.size() == 1) {
       return counted(readOne(scan, allocator));
     }
     // DuckDB decodes a row group on one thread, and Iceberg's row groups are large (128 MB): two scans
     // of the same files, each of about half the columns' weight, decode on two threads
-    List<Types.NestedField> first = new ArrayList<>();
-    List<Types.NestedField> second = new ArrayList<>();
-    int total = columns.stream().mapToInt(DuckDbArrowRead::weight).sum();
-    int sofar = 0;
-    for (Types.NestedField column : columns) {
-      (sofar * 2 < total ? first : second).add(column);
-      sofar += weight(column);
-    }
-    if (second.isEmpty()) {
-      return counted(readOne(scan, allocator));
-    }
     java.util.concurrent.Future<Optional<VectorSchemaRoot>> later = BackgroundThreads.call(
-        () -> readOne(new DirectScan(scan.files(), new org.apache.iceberg.Schema(second), scan.rows()), allocator));
+        () -> readOne(new DirectScan(scan.files(), new org.apache.iceberg.Schema(halves.get(1)), scan.rows()), allocator));
     Optional<VectorSchemaRoot> a;
     try {
-      a = readOne(new DirectScan(scan.files(), new org.apache.iceberg.Schema(first), scan.rows()), allocator);
+      a = readOne(new DirectScan(scan.files(), new org.apache.iceberg.Schema(halves.get(0)), scan.rows()), allocator);
     } catch (RuntimeException | Error e) {
       try {
         BackgroundThreads.await(later).ifPresent(VectorSchemaRoot::close); // its memory goes too
@@ -100,18 +90,53 @@ public final class DuckDbArrowRead {
       a.ifPresent(VectorSchemaRoot::close);
       throw e;
     }
+    return counted(join(ArrowSchemas.toArrow(scan.schema()), a, b));
+  }
+
+  /**
+   * The columns of a read split in two of about half the decoding weight each, in order, when the read
+   * is large enough and there are two cores; otherwise all the columns as one part.
+   *
+   * @param columns the columns to read
+   * @param rows the rows to read
+   * @return one or two lists of columns
+   */
+  static List<List<Types.NestedField>> halves(List<Types.NestedField> columns, long rows) {
+    if (columns.size() < 2 || rows < TWO_SCANS_MIN_ROWS || Runtime.getRuntime().availableProcessors() < 2) {
+      return List.of(columns);
+    }
+    List<Types.NestedField> first = new ArrayList<>();
+    List<Types.NestedField> second = new ArrayList<>();
+    int total = columns.stream().mapToInt(DuckDbArrowRead::weight).sum();
+    int sofar = 0;
+    for (Types.NestedField column : columns) {
+      (sofar * 2 < total ? first : second).add(column);
+      sofar += weight(column);
+    }
+    return second.isEmpty() ? List.of(columns) : List.of(first, second);
+  }
+
+  /**
+   * The root of two reads of the same rows, each of some of the columns, in the order of the wanted
+   * fields; empty (both closed) when either read gave up or their row counts differ.
+   *
+   * @param wanted the fields of the result
+   * @param a the read of the first columns
+   * @param b the read of the others
+   * @return the root
+   */
+  static Optional<VectorSchemaRoot> join(Schema wanted, Optional<VectorSchemaRoot> a, Optional<VectorSchemaRoot> b) {
     if (a.isEmpty() || b.isEmpty() || a.get().getRowCount() != b.get().getRowCount()) {
       a.ifPresent(VectorSchemaRoot::close);
       b.ifPresent(VectorSchemaRoot::close);
       return Optional.empty();
     }
-    Schema wanted = ArrowSchemas.toArrow(scan.schema());
     List<FieldVector> vectors = new ArrayList<>();
     for (Field field : wanted.getFields()) {
       FieldVector vector = a.get().getVector(field.getName());
       vectors.add(vector != null ? vector : b.get().getVector(field.getName()));
     }
-    return counted(Optional.of(new VectorSchemaRoot(wanted.getFields(), vectors, a.get().getRowCount())));
+    return Optional.of(new VectorSchemaRoot(wanted.getFields(), vectors, a.get().getRowCount()));
   }
 
   private static Optional<VectorSchemaRoot> counted(Optional<VectorSchemaRoot> read) {
@@ -198,7 +223,7 @@ public final class DuckDbArrowRead {
   }
 
   /** Moves the current batch's buffers into vectors of the engine's fields (names, nullability, field ids). */
-  private static VectorSchemaRoot take(VectorSchemaRoot exported, Schema wanted, BufferAllocator allocator) {
+  static VectorSchemaRoot take(VectorSchemaRoot exported, Schema wanted, BufferAllocator allocator) {
     List<FieldVector> vectors = new ArrayList<>();
     List<Field> fields = wanted.getFields();
     try {

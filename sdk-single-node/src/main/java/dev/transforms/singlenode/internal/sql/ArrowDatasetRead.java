@@ -1,0 +1,316 @@
+package dev.transforms.singlenode.internal.sql;
+
+import dev.transforms.singlenode.arrow.ArrowSchemas;
+import dev.transforms.singlenode.internal.threads.BackgroundThreads;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.dataset.file.FileFormat;
+import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
+import org.apache.arrow.dataset.jni.JniLoader;
+import org.apache.arrow.dataset.jni.NativeMemoryPool;
+import org.apache.arrow.dataset.scanner.ScanOptions;
+import org.apache.arrow.dataset.scanner.Scanner;
+import org.apache.arrow.dataset.source.Dataset;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.VectorSchemaRootAppender;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Reads the rows of a {@link DirectScan} into one Arrow root with Arrow C++'s Parquet reader, through
+ * Arrow Java's dataset module ({@code org.apache.arrow:arrow-dataset}, an optional dependency with
+ * native libraries): the reader PyIceberg's {@code to_arrow()} uses, about twice as fast as DuckDB's at
+ * handing over Arrow. The columns come out typed and tagged exactly as the engine's own reader gives
+ * them ({@link ArrowSchemas#toArrow}), rows in the order of the files and of the rows in them.
+ *
+ * <p>Arrow C++ finds a file's columns by name, not by field id, so a read is only tried when no
+ * projected column was ever renamed or had its name reused ({@link #canRead}); the Parquet field ids
+ * it reports are checked against the table's, and the types against the engine's. Anything else
+ * gives the read up (empty), and the caller reads another way.
+ *
+ * <p>Through Java, one Arrow C++ scanner decodes on one thread, and Iceberg's writers make large row
+ * groups; as with DuckDB ({@link DuckDbArrowRead}), reads of 200,000 rows or more are two scanners of
+ * about half the columns each, on two threads, whose vectors make up the one root.
+ *
+ * <p>Loading the native library takes about half a second, so the first call of {@link #ready} starts
+ * it in the background and answers false: a JVM that reads once does not wait for it, and later reads
+ * use it.
+ */
+public final class ArrowDatasetRead {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ArrowDatasetRead.class);
+
+  /**
+   * The JVM system property that turns Arrow C++'s reader off when {@code false} (arrow() then reads
+   * with DuckDB or the engine): {@code -Dtransforms.arrow-dataset=false}.
+   */
+  public static final String SWITCH = "transforms.arrow-dataset";
+
+  private enum State { UNKNOWN, LOADING, READY, ABSENT }
+
+  private static volatile State state = State.UNKNOWN;
+  private static Future<?> loading;
+
+  /** Reads this class completed in this JVM, for tests that must know which path ran. */
+  private static final AtomicLong READS = new AtomicLong();
+
+  private ArrowDatasetRead() {}
+
+  /**
+   * The reads completed through Arrow C++ in this JVM.
+   *
+   * @return the count
+   */
+  public static long reads() {
+    return READS.get();
+  }
+
+  /**
+   * Whether Arrow C++'s reader is loaded and can read. The first call, when the dataset module is on
+   * the class path, starts loading its native library in the background and answers false. Always
+   * false when the system property {@value #SWITCH} is {@code false}.
+   *
+   * @return whether {@link #readAll} may be called
+   */
+  public static boolean ready() {
+    if ("false".equalsIgnoreCase(System.getProperty(SWITCH, "true").strip())) {
+      return false;
+    }
+    State now = state;
+    if (now == State.READY) {
+      return true;
+    }
+    if (now == State.UNKNOWN) {
+      startLoading();
+    }
+    return false;
+  }
+
+  /**
+   * Waits for the native library to be loaded or found missing (tests, and benchmarks that warm up).
+   *
+   * @return whether Arrow C++'s reader can read
+   */
+  public static boolean awaitReady() {
+    if (!ready() && state == State.UNKNOWN) {
+      return false; // switched off
+    }
+    Future<?> pending;
+    synchronized (ArrowDatasetRead.class) {
+      pending = loading;
+    }
+    if (pending != null) {
+      try {
+        BackgroundThreads.await(pending);
+      } catch (RuntimeException e) {
+        return false;
+      }
+    }
+    return state == State.READY;
+  }
+
+  private static synchronized void startLoading() {
+    if (state != State.UNKNOWN) {
+      return;
+    }
+    if (!loadable("org.apache.arrow.dataset.jni.JniLoader") || !loadable("org.apache.arrow.c.Data")
+        || !CDataProbe.works()) {
+      state = State.ABSENT;
+      return;
+    }
+    state = State.LOADING;
+    loading = BackgroundThreads.run(() -> {
+      try {
+        JniLoader.get().ensureLoaded();
+        state = State.READY;
+      } catch (Throwable e) { // no native library for this platform, or it does not link
+        state = State.ABSENT;
+        LOG.debug("Arrow C++'s Parquet reader is not available; arrow() reads with DuckDB or the engine", e);
+      }
+    });
+  }
+
+  private static boolean loadable(String className) {
+    try {
+      Class.forName(className, false, ArrowDatasetRead.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether Arrow C++ reads these columns of the table exactly as the engine does: types it hands
+   * over as the engine's Arrow types, and names that always meant the same field (Arrow C++ matches
+   * columns by name).
+   *
+   * @param table the table, for its schema history
+   * @param schema the columns to read
+   * @return whether a read is worth planning
+   */
+  public static boolean canRead(Table table, org.apache.iceberg.Schema schema) {
+    for (Types.NestedField column : schema.columns()) {
+      if (!readsAsEngine(column.type())) {
+        return false;
+      }
+    }
+    for (org.apache.iceberg.Schema past : table.schemas().values()) {
+      for (Types.NestedField column : schema.columns()) {
+        Types.NestedField byId = past.findField(column.fieldId());
+        Types.NestedField byName = past.caseInsensitiveFindField(column.name());
+        if (byId != null && !byId.name().equals(column.name())) {
+          return false; // renamed: files written before the rename have the old name
+        }
+        if (byName != null && byName.fieldId() != column.fieldId()) {
+          return false; // the name once belonged to another column
+        }
+      }
+    }
+    return true;
+  }
+
+  private static boolean readsAsEngine(org.apache.iceberg.types.Type type) {
+    return switch (type.typeId()) {
+      case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DECIMAL, DATE, TIMESTAMP, STRING, BINARY -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Reads every row of the scan. Call only when {@link #ready} and {@link #canRead}.
+   *
+   * @param scan the files and schema
+   * @param allocator where the root's memory is accounted
+   * @return the rows, or empty when what Arrow C++ read differs from what the engine gives
+   */
+  public static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
+    List<List<Types.NestedField>> halves = DuckDbArrowRead.halves(scan.schema().columns(), scan.rows());
+    Optional<VectorSchemaRoot> read;
+    if (halves.size() == 1) {
+      read = readOne(scan, scan.schema().columns(), allocator);
+    } else {
+      Future<Optional<VectorSchemaRoot>> later = BackgroundThreads.call(() -> readOne(scan, halves.get(1), allocator));
+      Optional<VectorSchemaRoot> a;
+      try {
+        a = readOne(scan, halves.get(0), allocator);
+      } catch (RuntimeException | Error e) {
+        try {
+          BackgroundThreads.await(later).ifPresent(VectorSchemaRoot::close);
+        } catch (RuntimeException | Error other) {
+          e.addSuppressed(other);
+        }
+        throw e;
+      }
+      Optional<VectorSchemaRoot> b;
+      try {
+        b = BackgroundThreads.await(later);
+      } catch (RuntimeException | Error e) {
+        a.ifPresent(VectorSchemaRoot::close);
+        throw e;
+      }
+      read = DuckDbArrowRead.join(ArrowSchemas.toArrow(scan.schema()), a, b);
+    }
+    read.ifPresent(root -> READS.incrementAndGet());
+    return read;
+  }
+
+  /** One scanner of some columns of the scan's files, into one root of the engine's fields. */
+  private static Optional<VectorSchemaRoot> readOne(DirectScan scan, List<Types.NestedField> columns,
+      BufferAllocator allocator) {
+    Schema wanted = ArrowSchemas.toArrow(new org.apache.iceberg.Schema(columns));
+    String[] names = columns.stream().map(Types.NestedField::name).toArray(String[]::new);
+    String[] uris = scan.files().stream().map(Path::toUri).map(Object::toString).toArray(String[]::new);
+    long batch = Math.max(1, Math.min(Integer.MAX_VALUE - 1, scan.rows()));
+    try (FileSystemDatasetFactory factory = new FileSystemDatasetFactory(allocator, NativeMemoryPool.getDefault(),
+            FileFormat.PARQUET, uris);
+        Dataset dataset = factory.finish();
+        Scanner scanner = dataset.newScan(new ScanOptions.Builder(batch).columns(Optional.of(names)).build());
+        ArrowReader reader = scanner.scanBatches()) {
+      VectorSchemaRoot batchRoot = reader.getVectorSchemaRoot();
+      int[] order = positions(batchRoot.getSchema(), columns, wanted);
+      if (order == null) {
+        return Optional.empty();
+      }
+      VectorSchemaRoot result = null;
+      try {
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot ordered = reorder(batchRoot, order, wanted);
+          if (result == null) {
+            result = DuckDbArrowRead.take(ordered, wanted, allocator);
+          } else {
+            VectorSchemaRootAppender.append(false, result, ordered);
+          }
+        }
+        if (result == null) {
+          result = VectorSchemaRoot.create(wanted, allocator);
+          result.setRowCount(0);
+        }
+        VectorSchemaRoot done = result;
+        result = null;
+        return Optional.of(done);
+      } finally {
+        if (result != null) {
+          result.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Arrow C++ could not read the Parquet files " + scan.files(), e);
+    } catch (Exception e) {
+      throw e instanceof RuntimeException runtime ? runtime
+          : new IllegalStateException("Arrow C++ could not read the Parquet files " + scan.files(), e);
+    }
+  }
+
+  /**
+   * Where each wanted column is among the scanner's, or null when a column is missing, is of another
+   * type than the engine's, or carries another field id than the table's.
+   */
+  private static int[] positions(Schema read, List<Types.NestedField> columns, Schema wanted) {
+    Map<String, Integer> byName = new HashMap<>();
+    for (int i = 0; i < read.getFields().size(); i++) {
+      byName.put(read.getFields().get(i).getName(), i);
+    }
+    int[] order = new int[columns.size()];
+    for (int i = 0; i < columns.size(); i++) {
+      Integer at = byName.get(columns.get(i).name());
+      if (at == null) {
+        return null;
+      }
+      Field got = read.getFields().get(at);
+      Field want = wanted.getFields().get(i);
+      Integer id = ArrowSchemas.fieldId(got);
+      if (!got.getType().equals(want.getType()) || !got.getChildren().isEmpty()
+          || id == null || id != columns.get(i).fieldId()) {
+        return null;
+      }
+      order[i] = at;
+    }
+    return order;
+  }
+
+  /** The scanner's current batch with its vectors in the wanted order (the vectors are shared, not copied). */
+  private static VectorSchemaRoot reorder(VectorSchemaRoot batch, int[] order, Schema wanted) {
+    List<FieldVector> vectors = new ArrayList<>(order.length);
+    for (int at : order) {
+      vectors.add(batch.getVector(at));
+    }
+    List<Field> fields = new ArrayList<>(order.length);
+    for (FieldVector vector : vectors) {
+      fields.add(vector.getField());
+    }
+    return new VectorSchemaRoot(fields, vectors, batch.getRowCount());
+  }
+}
