@@ -11,6 +11,7 @@ import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import dev.transforms.singlenode.edits.OverwriteResult;
 import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.edits.UpsertResult;
+import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
 import dev.transforms.spark.SparkSessions;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -77,9 +78,10 @@ import org.apache.spark.sql.SparkSession;
  * </ul>
  * Tables (format v2): {@code py_cow_N} for PyIceberg (which always writes copy-on-write), {@code sdk_cow_N}
  * and {@code sdk_mor_N} (copy-on-write and merge-on-read, {@code write.*.mode}); Spark's MERGE runs on
- * {@code sdk_mor_N}. A last column, {@code sdk_cow_zstd3_N}, is the copy-on-write table with
- * {@code write.parquet.compression-level=3}, Parquet's own default, which the SDK keeps when a table sets
- * it and otherwise lowers to 1: what that choice saves, in the same run. Before every run the table is
+ * {@code sdk_mor_N}. A last column, {@code sdk_cow_duckdb_N}, is a second copy-on-write table edited
+ * and read with Arrow C++'s Parquet reader switched off ({@code -Dtransforms.arrow-dataset=false} for the
+ * timed call): DuckDB decodes what it rewrites and reads, as before that reader came in, so the run shows
+ * what Arrow C++ gives side by side. Before every run the table is
  * rolled back to its base snapshot and the files the last run wrote are deleted (not timed); after it the
  * live row count is checked against the snapshot summary.
  *
@@ -103,8 +105,8 @@ public final class PyIcebergBenchmark {
   static final String COW = "SDK copy-on-write";
   static final String MOR = "SDK merge-on-read v2";
   static final String SPARK = "Spark MERGE merge-on-read v2";
-  static final String COW_ZSTD3 = "SDK copy-on-write, table sets zstd level 3";
-  static final List<String> ENGINES = List.of(PY, COW, MOR, SPARK, COW_ZSTD3);
+  static final String COW_DUCKDB = "SDK copy-on-write, Arrow C++ reader off";
+  static final List<String> ENGINES = List.of(PY, COW, MOR, SPARK, COW_DUCKDB);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -181,7 +183,7 @@ public final class PyIcebergBenchmark {
       JsonNode versions = py.call(command("open").put("warehouse", warehouse.toString())
           .put("catalog", TransformsConfig.DEFAULT_CATALOG));
       // the worker has imported pyarrow; the SDK's arrow() likewise gets Arrow C++'s reader loaded before timing
-      boolean arrowCpp = dev.transforms.singlenode.internal.sql.ArrowDatasetRead.awaitReady();
+      boolean arrowCpp = ArrowDatasetRead.awaitReady();
       String header = String.format(Locale.ROOT, "PyIceberg %s, pyarrow %s, Python %s; Java %s; %d rows; %d runs"
               + " after %d warm-up (the 1M-row upsert: %d); arrow() by %s; load average at the start %s",
           versions.get("pyiceberg").asText(), versions.get("pyarrow").asText(), versions.get("python").asText(),
@@ -236,7 +238,7 @@ public final class PyIcebergBenchmark {
       Table pyCow = copy(catalog, "py_cow" + suffix, schema, "copy-on-write", files);
       Table sdkCow = copy(catalog, "sdk_cow" + suffix, schema, "copy-on-write", files);
       Table sdkMor = copy(catalog, "sdk_mor" + suffix, schema, "merge-on-read", files);
-      Table sdkCow3 = create(catalog, "sdk_cow_zstd3" + suffix, schema, "copy-on-write", ZSTD3);
+      Table sdkCow3 = create(catalog, "sdk_cow_duckdb" + suffix, schema, "copy-on-write", Map.of());
       Harness.appendFiles(sdkCow3, files);
       Map<Table, Long> bases = new LinkedHashMap<>();
       for (Table table : List.of(pyCow, sdkCow, sdkMor, sdkCow3)) {
@@ -287,7 +289,7 @@ public final class PyIcebergBenchmark {
               () -> checkLiveRows(pyCow, rows - deleted)),
           sdkDelete(COW, sdkCow, bases.get(sdkCow), filter, deleted, rows),
           sdkDelete(MOR, sdkMor, bases.get(sdkMor), filter, deleted, rows),
-          sdkDelete(COW_ZSTD3, sdkCow3, bases.get(sdkCow3), filter, deleted, rows)), results);
+          sdkDelete(COW_DUCKDB, sdkCow3, bases.get(sdkCow3), filter, deleted, rows)), results);
 
       VectorSchemaRoot overwrite = sources.get("overwrite");
       measure("overwrite 1% with filter (" + count(deleted) + " rows out, " + count(deleted) + " in)", warmup, runs,
@@ -298,7 +300,7 @@ public final class PyIcebergBenchmark {
                   () -> checkLiveRows(pyCow, rows)),
               sdkOverwrite(COW, sdkCow, bases.get(sdkCow), overwrite, filter, deleted, rows),
               sdkOverwrite(MOR, sdkMor, bases.get(sdkMor), overwrite, filter, deleted, rows),
-              sdkOverwrite(COW_ZSTD3, sdkCow3, bases.get(sdkCow3), overwrite, filter, deleted, rows)), results);
+              sdkOverwrite(COW_DUCKDB, sdkCow3, bases.get(sdkCow3), overwrite, filter, deleted, rows)), results);
 
       VectorSchemaRoot[] read = new VectorSchemaRoot[1];
       measure("arrow() of the whole table (scan().to_arrow())", warmup, runs, List.of(
@@ -313,14 +315,19 @@ public final class PyIcebergBenchmark {
                 try (VectorSchemaRoot result = read[0]) {
                   check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
                 }
+              }),
+          new Case(COW_DUCKDB, () -> reset(sdkCow3, bases.get(sdkCow3)),
+              () -> Harness.time(() -> read[0] = ArrowTableReader.of(sdkCow3).readAll(memory)),
+              () -> {
+                try (VectorSchemaRoot result = read[0]) {
+                  check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
+                }
               })), results);
 
       int[] number = {0};
       Table[] target = new Table[1];
       Runnable createTarget = () -> target[0] = create(catalog, "write" + suffix + "_" + number[0]++, schema,
           "copy-on-write", Map.of());
-      Runnable createTarget3 = () -> target[0] = create(catalog, "write" + suffix + "_" + number[0]++, schema,
-          "copy-on-write", ZSTD3);
       Runnable dropTarget = () -> {
         target[0].refresh();
         check(target[0].currentSnapshot() != null
@@ -333,10 +340,6 @@ public final class PyIcebergBenchmark {
               () -> py.timed(command("append").put("table", "bench." + name(target[0])).put("source", "base" + suffix)),
               dropTarget),
           new Case(COW, createTarget, () -> Harness.time(() -> {
-            List<DataFile> written = ArrowTableWriter.writeDataFiles(target[0], base);
-            Harness.appendFiles(target[0], written);
-          }), dropTarget),
-          new Case(COW_ZSTD3, createTarget3, () -> Harness.time(() -> {
             List<DataFile> written = ArrowTableWriter.writeDataFiles(target[0], base);
             Harness.appendFiles(target[0], written);
           }), dropTarget)), results);
@@ -377,7 +380,7 @@ public final class PyIcebergBenchmark {
       return answer.get("ms").asDouble();
     }, () -> checkLiveRows(pyCow, live)));
     for (Table table : List.of(sdkCow, sdkMor, sdkCow3)) {
-      cases.add(new Case(table == sdkCow ? COW : table == sdkMor ? MOR : COW_ZSTD3, () -> reset(table, bases.get(table)), () -> {
+      cases.add(new Case(table == sdkCow ? COW : table == sdkMor ? MOR : COW_DUCKDB, () -> reset(table, bases.get(table)), () -> {
         UpsertResult[] result = new UpsertResult[1];
         double ms = Harness.time(() -> result[0] = RowEdits.on(table).upsert(data, List.of("id")));
         check(result[0].rowsUpdated() == updated && result[0].rowsInserted() == inserted,
@@ -411,6 +414,19 @@ public final class PyIcebergBenchmark {
   // ---------------------------------------------------------------------------------------------
   // Measuring and printing
 
+  /** The case's timed call; for {@link #COW_DUCKDB}, with Arrow C++'s Parquet reader switched off. */
+  private static double timed(Case current) throws Exception {
+    if (!current.engine().equals(COW_DUCKDB)) {
+      return current.action().run();
+    }
+    System.setProperty(ArrowDatasetRead.SWITCH, "false");
+    try {
+      return current.action().run();
+    } finally {
+      System.clearProperty(ArrowDatasetRead.SWITCH);
+    }
+  }
+
   /** Runs the cases in turn, run by run, so that each run of every case sees the same machine. */
   private static void measure(String operation, int warmup, int runs, List<Case> cases,
       Map<String, Map<String, double[]>> results) {
@@ -420,7 +436,7 @@ public final class PyIcebergBenchmark {
         for (int c = 0; c < cases.size(); c++) {
           Case current = cases.get(c);
           current.before().run();
-          double elapsed = current.action().run();
+          double elapsed = timed(current);
           current.after().run();
           if (run >= 0) {
             millis[c][run] = elapsed;
@@ -696,10 +712,8 @@ public final class PyIcebergBenchmark {
     return table.name().replaceAll(".*\\.", "");
   }
 
-  /** A table property that pins Parquet's default zstd level, which the SDK otherwise lowers to 1. */
-  private static final Map<String, String> ZSTD3 = Map.of(TableProperties.PARQUET_COMPRESSION_LEVEL, "3");
 
-  private static Table create(Catalog catalog, String name, Schema schema, String mode) {
+  static Table create(Catalog catalog, String name, Schema schema, String mode) {
     return create(catalog, name, schema, mode, Map.of());
   }
 
@@ -723,7 +737,7 @@ public final class PyIcebergBenchmark {
    * a file of each large root): in slices of fewer rows than ArrowTableWriter writes on two threads into
    * two files, to one writer.
    */
-  private static List<DataFile> writeOneFile(Table table, VectorSchemaRoot rows) {
+  static List<DataFile> writeOneFile(Table table, VectorSchemaRoot rows) {
     int slice = 250_000;
     try (ArrowTableWriter writer = ArrowTableWriter.builder(table).duckDbParquet(false).build()) {
       for (int from = 0; from < rows.getRowCount(); from += slice) {

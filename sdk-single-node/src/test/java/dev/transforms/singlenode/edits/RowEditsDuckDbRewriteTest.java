@@ -2,6 +2,8 @@ package dev.transforms.singlenode.edits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
+import dev.transforms.singlenode.internal.sql.DuckDbFileRewrite;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -30,6 +32,8 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
 import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * deleted before stay deleted; and the Java path where DuckDB is turned off.
  */
 class RowEditsDuckDbRewriteTest {
-  private static final Schema SCHEMA =
+  static final Schema SCHEMA =
       new Schema(
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.optional(2, "name", Types.StringType.get()),
@@ -51,11 +55,44 @@ class RowEditsDuckDbRewriteTest {
           Types.NestedField.optional(8, "flag", Types.BooleanType.get()),
           Types.NestedField.optional(9, "count", Types.IntegerType.get()));
 
-  private static final int ROWS = (int) CopyOnWriteRewrite.TWO_LANE_MIN_ROWS + 20_000;
+  static final int ROWS = (int) CopyOnWriteRewrite.TWO_LANE_MIN_ROWS + 20_000;
 
   @TempDir Path dir;
 
-  private static Record row(long id, String name) {
+  private long arrowCppRewritesBefore;
+
+  /**
+   * Whether Arrow C++ decodes the file DuckDB rewrites (RowEditsArrowCppRewriteTest); here DuckDB reads
+   * it itself.
+   */
+  protected boolean decodedByArrowCpp() {
+    return false;
+  }
+
+  @BeforeEach
+  void chooseTheDecoder() {
+    if (!decodedByArrowCpp()) {
+      System.setProperty(ArrowDatasetRead.SWITCH, "false");
+    }
+    arrowCppRewritesBefore = DuckDbFileRewrite.arrowCppRewrites();
+  }
+
+  @AfterEach
+  void decoderBack() {
+    System.clearProperty(ArrowDatasetRead.SWITCH);
+  }
+
+  /** The rewrites of the test were decoded by Arrow C++ when the class says so, else by DuckDB. */
+  protected void assertDecodedAsChosen() {
+    long byArrowCpp = DuckDbFileRewrite.arrowCppRewrites() - arrowCppRewritesBefore;
+    if (decodedByArrowCpp()) {
+      assertThat(byArrowCpp).as("rewrites decoded by Arrow C++").isPositive();
+    } else {
+      assertThat(byArrowCpp).as("rewrites decoded by Arrow C++").isZero();
+    }
+  }
+
+  static Record row(long id, String name) {
     GenericRecord record = GenericRecord.create(SCHEMA);
     boolean nulls = id % 13 == 5;
     record.setField("id", id);
@@ -70,7 +107,7 @@ class RowEditsDuckDbRewriteTest {
     return record;
   }
 
-  private Table seeded(String name) {
+  Table seeded(String name) {
     Table table = RowEditsTables.create(dir, name, SCHEMA, PartitionSpec.unpartitioned(), 2, false,
         Map.of(TableProperties.DELETE_MODE, "merge-on-read"));
     List<Record> seed = new ArrayList<>(ROWS);
@@ -120,6 +157,7 @@ class RowEditsDuckDbRewriteTest {
       }
     }
     assertThat(rewritten).as("DuckDB wrote the kept rows into one file").hasSize(1);
+    assertDecodedAsChosen();
     DataFile file = rewritten.get(0);
     Path local = Path.of(java.net.URI.create(file.location().startsWith("file:") ? file.location()
         : "file://" + file.location()));
@@ -173,6 +211,7 @@ class RowEditsDuckDbRewriteTest {
     assertThat(left.stream().map(r -> (Long) r.getField("id")).toList()).isSorted()
         .doesNotContain(5000L, 5999L).contains(1000L, 4999L, 6000L);
     assertThat(folder.list()).anyMatch(name -> name.contains("data-rewrite"));
+    assertDecodedAsChosen();
   }
 
   @Test

@@ -55,7 +55,8 @@ public final class ArrowDatasetRead {
 
   /**
    * The JVM system property that turns Arrow C++'s reader off when {@code false} (arrow() then reads
-   * with DuckDB or the engine): {@code -Dtransforms.arrow-dataset=false}.
+   * with DuckDB or the engine, and DuckDB decodes the files it rewrites for row edits):
+   * {@code -Dtransforms.arrow-dataset=false}.
    */
   public static final String SWITCH = "transforms.arrow-dataset";
 
@@ -278,7 +279,7 @@ public final class ArrowDatasetRead {
    * Where each wanted column is among the scanner's, or null when a column is missing, is of another
    * type than the engine's, or carries another field id than the table's.
    */
-  private static int[] positions(Schema read, List<Types.NestedField> columns, Schema wanted) {
+  static int[] positions(Schema read, List<Types.NestedField> columns, Schema wanted) {
     Map<String, Integer> byName = new HashMap<>();
     for (int i = 0; i < read.getFields().size(); i++) {
       byName.put(read.getFields().get(i).getName(), i);

@@ -35,6 +35,10 @@ import org.duckdb.DuckDBConnection;
  * encodes every value; {@link #supports} tells when its result is the same: a local Parquet file, a
  * codec DuckDB writes, every column a primitive type DuckDB reads and writes as Iceberg's Parquet
  * mapping requires (see {@link DirectScan#sqlType}), and no row lineage columns to carry.
+ *
+ * <p>DuckDB's reader decodes a row group on one thread, and a file of Iceberg's is often one row
+ * group; when Arrow C++'s reader is loaded and reads every column as the engine does, it decodes the
+ * file instead ({@code ArrowDatasetKeptRows}) and DuckDB filters and encodes its batches on all cores.
  */
 public final class DuckDbFileRewrite {
 
@@ -108,6 +112,11 @@ public final class DuckDbFileRewrite {
         DuckDBConnection connection = DuckDbParquetWriter.connect();
         Statement st = connection.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
+      Optional<DataFile> byArrowCpp = rewriteDecodedByArrowCpp(table, schema, source, dropped, target, out, spec,
+          partition, options, allocator, connection, st);
+      if (byArrowCpp.isPresent()) {
+        return byArrowCpp.get();
+      }
       String keep;
       List<long[]> ranges = ranges(dropped, MAX_RANGES);
       if (dropped.length == 0) {
@@ -135,6 +144,61 @@ public final class DuckDbFileRewrite {
       throw new IllegalStateException("DuckDB failed to rewrite " + source + " into " + target + " for table "
           + table.name() + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The rewrite with the source decoded by Arrow C++ ({@code ArrowDatasetKeptRows}) and encoded by
+   * DuckDB, when Arrow C++'s reader is loaded and reads every column as the engine does; empty,
+   * nothing written, otherwise.
+   */
+  private static Optional<DataFile> rewriteDecodedByArrowCpp(Table table, Schema schema, Path source, long[] dropped,
+      String target, Path out, PartitionSpec spec, StructLike partition, String options, BufferAllocator allocator,
+      DuckDBConnection connection, Statement st) throws SQLException, java.io.IOException {
+    if (!ArrowDatasetRead.ready() || !ArrowDatasetRead.canRead(table, schema)) {
+      return Optional.empty();
+    }
+    Optional<ArrowDatasetKeptRows> opened = ArrowDatasetKeptRows.open(source, schema.columns(), dropped,
+        ARROW_CPP_BATCH_ROWS, allocator);
+    if (opened.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> columns = new ArrayList<>();
+    for (Types.NestedField column : schema.columns()) {
+      columns.add(SqlNames.quote(column.name()));
+    }
+    String stream = "rewrite_rows_" + REWRITES.incrementAndGet();
+    long read;
+    try (ArrowDatasetKeptRows rows = opened.get();
+        ArrowArrayStream exported = ArrowArrayStream.allocateNew(allocator)) {
+      Data.exportArrayStream(allocator, rows, exported);
+      connection.registerArrowStream(stream, exported);
+      st.execute("COPY (SELECT " + String.join(", ", columns) + " FROM " + stream + " WHERE "
+          + SqlNames.quote(ArrowDatasetKeptRows.KEEP) + ") TO " + SqlNames.literal(out.toString()) + " ("
+          + options + ")");
+      read = rows.rowsRead();
+    }
+    DataFile written = DuckDbParquetWriter.dataFile(table, spec, partition, target, out, floatMetrics(st, out, schema));
+    if (written.recordCount() != read - dropped.length) {
+      throw new IllegalStateException("The rewrite of " + source + " kept " + written.recordCount() + " of "
+          + read + " rows read, leaving out " + dropped.length + " positions");
+    }
+    ARROW_CPP_REWRITES.incrementAndGet();
+    return Optional.of(written);
+  }
+
+  /** Rows per batch Arrow C++ decodes for a rewrite: DuckDB's row group, so each batch is one for a thread. */
+  private static final int ARROW_CPP_BATCH_ROWS = 122_880;
+
+  private static final java.util.concurrent.atomic.AtomicLong ARROW_CPP_REWRITES =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * The rewrites whose source Arrow C++ decoded, in this JVM, for tests that must know which path ran.
+   *
+   * @return the count
+   */
+  public static long arrowCppRewrites() {
+    return ARROW_CPP_REWRITES.get();
   }
 
   /** The most runs of consecutive positions left out by a filter rather than a join and a sort. */
