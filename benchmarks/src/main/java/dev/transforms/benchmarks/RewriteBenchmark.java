@@ -30,8 +30,9 @@ import org.duckdb.DuckDBConnection;
  * Where the time of a copy-on-write delete of 1% of a 1M-row file goes, on the shapes of
  * {@link PyIcebergBenchmark} (one file written by Iceberg's Java writer, one row group): the whole
  * {@code RowEdits.delete} by filter; the rewrite alone ({@code DuckDbFileRewrite.rewrite}) of the file
- * minus a run of 10k positions and minus 10k positions spread over it; each with Arrow C++ decoding the
- * old file and with DuckDB decoding it, alternating run by run; and DuckDB's COPY of the same rows from
+ * minus a run of 10k positions and minus 10k positions spread over it; each by copying the pages that
+ * hold no dropped row, by Arrow C++ decoding the old file for DuckDB to encode, and by DuckDB decoding
+ * and encoding it, alternating run by run; and DuckDB's COPY of the same rows from
  * Arrow to a zstd Parquet file, encoding only, with the CPU time it used.
  *
  * <pre>
@@ -80,12 +81,15 @@ public final class RewriteBenchmark {
             files.get(0).fileSizeInBytes() / 1e6, runs, os.getSystemLoadAverage());
 
         String[] names = {"delete 1% by filter (RowEdits)", "  rewrite minus a run of 1%", "  rewrite minus 1% spread"};
-        double[][] millis = new double[7][runs];
+        double[][] millis = new double[10][runs];
         double[] copyCpu = new double[runs];
         int[] written = {0};
         for (int r = -2; r < runs; r++) {
-          for (int decoder = 0; decoder < 2; decoder++) {
-            System.setProperty(ArrowDatasetRead.SWITCH, decoder == 0 ? "true" : "false");
+          for (int path = 0; path < 3; path++) {
+            // 0: the default, pages copied where few hold a dropped row (else as 1); 1: page copy off, Arrow
+            // C++ decodes and DuckDB encodes; 2: both off, DuckDB decodes and encodes
+            System.setProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH, path == 0 ? "true" : "false");
+            System.setProperty(ArrowDatasetRead.SWITCH, path == 2 ? "false" : "true");
             try {
               Harness.rollBack(table, baseSnapshot);
               double delete = Harness.time(() -> RowEdits.on(table).delete(filter));
@@ -94,12 +98,13 @@ public final class RewriteBenchmark {
               double rewriteSpread = Harness.time(() -> DuckDbFileRewrite.rewrite(table, table.schema(), source,
                   spread, dir.resolve("out-" + written[0]++ + ".parquet").toString(), table.spec(), null));
               if (r >= 0) {
-                millis[decoder * 3][r] = delete;
-                millis[decoder * 3 + 1][r] = rewriteRun;
-                millis[decoder * 3 + 2][r] = rewriteSpread;
+                millis[path * 3][r] = delete;
+                millis[path * 3 + 1][r] = rewriteRun;
+                millis[path * 3 + 2][r] = rewriteSpread;
               }
             } finally {
               System.clearProperty(ArrowDatasetRead.SWITCH);
+              System.clearProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH);
             }
           }
           long cpu = os.getProcessCpuTime();
@@ -112,8 +117,8 @@ public final class RewriteBenchmark {
                 + "' (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1)");
           }
           if (r >= 0) {
-            millis[6][r] = (System.nanoTime() - start) / 1e6;
-            copyCpu[r] = (os.getProcessCpuTime() - cpu) / 1e6 / millis[6][r];
+            millis[9][r] = (System.nanoTime() - start) / 1e6;
+            copyCpu[r] = (os.getProcessCpuTime() - cpu) / 1e6 / millis[9][r];
           }
         }
         for (double[] times : millis) {
@@ -121,16 +126,19 @@ public final class RewriteBenchmark {
         }
         Arrays.sort(copyCpu);
         Harness.header();
-        for (int decoder = 0; decoder < 2; decoder++) {
-          String by = decoder == 0 ? " [Arrow C++ decodes]" : " [DuckDB decodes]";
+        String[] paths = {" [default: pages copied]", " [Arrow C++ decodes]", " [DuckDB decodes]"};
+        for (int path = 0; path < 3; path++) {
           for (int i = 0; i < 3; i++) {
-            Harness.row(names[i] + by, millis[decoder * 3 + i]);
+            Harness.row(names[i] + paths[path], millis[path * 3 + i]);
           }
         }
-        Harness.row("DuckDB COPY of the rows from Arrow (encoding only)", millis[6]);
-        System.out.printf(Locale.ROOT, "rewrite, DuckDB decodes / Arrow C++ decodes (medians): run %.2fx, spread %.2fx;"
+        Harness.row("DuckDB COPY of the rows from Arrow (encoding only)", millis[9]);
+        System.out.printf(Locale.ROOT, "delete, DuckDB decodes / pages copied (medians): %.2fx; rewrite minus a run,"
+                + " DuckDB decodes / Arrow C++ decodes: %.2fx, / pages copied: %.2fx; minus 1%% spread: %.2fx, %.2fx;"
                 + " CPU cores busy during the COPY (median): %.2f; load average at the end %.2f%n",
-            Harness.median(millis[4]) / Harness.median(millis[1]), Harness.median(millis[5]) / Harness.median(millis[2]),
+            Harness.median(millis[6]) / Harness.median(millis[0]),
+            Harness.median(millis[7]) / Harness.median(millis[4]), Harness.median(millis[7]) / Harness.median(millis[1]),
+            Harness.median(millis[8]) / Harness.median(millis[5]), Harness.median(millis[8]) / Harness.median(millis[2]),
             Harness.median(copyCpu), os.getSystemLoadAverage());
       }
     }

@@ -60,36 +60,63 @@ class RowEditsDuckDbRewriteTest {
   @TempDir Path dir;
 
   private long arrowCppRewritesBefore;
+  private long pageCopiesBefore;
+
+  /** Who decodes the file DuckDB rewrites, or whether its pages are copied. */
+  enum RewritePath { DUCKDB_DECODES, ARROW_CPP_DECODES, PAGES_COPIED }
 
   /**
-   * Whether Arrow C++ decodes the file DuckDB rewrites (RowEditsArrowCppRewriteTest); here DuckDB reads
-   * it itself.
+   * The path this class's rewrites take: here DuckDB reads the file itself (RowEditsArrowCppRewriteTest
+   * and RowEditsPageCopyRewriteTest take the others).
    */
-  protected boolean decodedByArrowCpp() {
-    return false;
+  protected RewritePath rewritePath() {
+    return RewritePath.DUCKDB_DECODES;
   }
 
   @BeforeEach
-  void chooseTheDecoder() {
-    if (!decodedByArrowCpp()) {
+  void chooseTheRewritePath() {
+    if (rewritePath() != RewritePath.ARROW_CPP_DECODES) {
       System.setProperty(ArrowDatasetRead.SWITCH, "false");
     }
+    if (rewritePath() != RewritePath.PAGES_COPIED) {
+      System.setProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH, "false");
+    }
     arrowCppRewritesBefore = DuckDbFileRewrite.arrowCppRewrites();
+    pageCopiesBefore = DuckDbFileRewrite.pageCopies();
   }
 
   @AfterEach
-  void decoderBack() {
+  void rewritePathBack() {
     System.clearProperty(ArrowDatasetRead.SWITCH);
+    System.clearProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH);
   }
 
-  /** The rewrites of the test were decoded by Arrow C++ when the class says so, else by DuckDB. */
-  protected void assertDecodedAsChosen() {
+  /** The rewrites of the test took the path the class says, and no other. */
+  protected void assertRewrittenAsChosen() {
     long byArrowCpp = DuckDbFileRewrite.arrowCppRewrites() - arrowCppRewritesBefore;
-    if (decodedByArrowCpp()) {
-      assertThat(byArrowCpp).as("rewrites decoded by Arrow C++").isPositive();
-    } else {
-      assertThat(byArrowCpp).as("rewrites decoded by Arrow C++").isZero();
-    }
+    long byPages = DuckDbFileRewrite.pageCopies() - pageCopiesBefore;
+    assertThat(byArrowCpp).as("rewrites decoded by Arrow C++").matches(
+        n -> rewritePath() == RewritePath.ARROW_CPP_DECODES ? n > 0 : n == 0);
+    assertThat(byPages).as("rewrites that copied pages").matches(
+        n -> rewritePath() == RewritePath.PAGES_COPIED ? n > 0 : n == 0);
+  }
+
+  /**
+   * Adds a column the table's file lacks, then deletes 100 rows and checks what is left (the new
+   * column null); returns how many rewrites {@code counter} counted meanwhile.
+   */
+  protected long rewritesOfAFileWithoutANewColumn(java.util.function.LongSupplier counter) {
+    Table table = seeded("widened");
+    table.updateSchema().addColumn("note", Types.StringType.get()).commit();
+    long before = counter.getAsLong();
+
+    assertThat(RowEdits.on(table).delete("id >= 7000 and id < 7100")).isEqualTo(100);
+
+    long counted = counter.getAsLong() - before;
+    List<Record> left = RowEditsTables.read(table);
+    assertThat(left).hasSize(ROWS - 50 - 100).allMatch(r -> r.getField("note") == null);
+    assertThat(left.stream().map(r -> (Long) r.getField("id")).toList()).isSorted().doesNotContain(7000L, 7099L);
+    return counted;
   }
 
   static Record row(long id, String name) {
@@ -157,8 +184,15 @@ class RowEditsDuckDbRewriteTest {
       }
     }
     assertThat(rewritten).as("DuckDB wrote the kept rows into one file").hasSize(1);
-    assertDecodedAsChosen();
-    DataFile file = rewritten.get(0);
+    assertRewrittenAsChosen();
+    assertLikeIcebergsWriter(duck, rewritten.get(0));
+  }
+
+  /**
+   * The rewritten file has every field id, its rows in order, and the metrics Iceberg's own writer gives
+   * the same rows.
+   */
+  protected void assertLikeIcebergsWriter(Table table, DataFile file) throws IOException {
     Path local = Path.of(java.net.URI.create(file.location().startsWith("file:") ? file.location()
         : "file://" + file.location()));
 
@@ -179,7 +213,7 @@ class RowEditsDuckDbRewriteTest {
     assertThat(inFile).hasSize((int) file.recordCount());
     List<Long> ids = inFile.stream().map(r -> (Long) r.getField("id")).toList();
     assertThat(ids).as("kept rows keep their order").isSorted();
-    DataFile reference = writeWithIceberg(duck, inFile);
+    DataFile reference = writeWithIceberg(table, inFile);
     assertThat(file.recordCount()).isEqualTo(reference.recordCount());
     assertThat(file.valueCounts()).isEqualTo(reference.valueCounts());
     assertThat(file.nullValueCounts()).isEqualTo(reference.nullValueCounts());
@@ -190,7 +224,7 @@ class RowEditsDuckDbRewriteTest {
   }
 
   @Test
-  void aTableWhoseDataFolderDoesNotExistYetGetsOne() {
+  void aTableWhoseDataFolderDoesNotExistYetGetsOne() throws IOException {
     Table seed = seeded("seed");
     Table shared = RowEditsTables.create(dir, "shared", SCHEMA, PartitionSpec.unpartitioned(), 2, false, Map.of());
     // the new table's only data file lives in the seed table's folder, as after an import
@@ -211,7 +245,18 @@ class RowEditsDuckDbRewriteTest {
     assertThat(left.stream().map(r -> (Long) r.getField("id")).toList()).isSorted()
         .doesNotContain(5000L, 5999L).contains(1000L, 4999L, 6000L);
     assertThat(folder.list()).anyMatch(name -> name.contains("data-rewrite"));
-    assertDecodedAsChosen();
+    assertRewrittenAsChosen();
+    shared.refresh();
+    List<DataFile> rewritten = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = shared.newScan().includeColumnStats().planFiles()) {
+      tasks.forEach(t -> {
+        if (t.file().location().contains("data-rewrite")) {
+          rewritten.add(t.file());
+        }
+      });
+    }
+    assertThat(rewritten).hasSize(1);
+    assertLikeIcebergsWriter(shared, rewritten.get(0));
   }
 
   @Test

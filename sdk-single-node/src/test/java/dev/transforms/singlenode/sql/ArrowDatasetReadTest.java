@@ -9,12 +9,8 @@ import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
 import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -77,19 +73,7 @@ public class ArrowDatasetReadTest {
   void theCommonTypesReadThroughArrowCppToTheSameRoot() throws IOException {
     Schema schema = ArrowDirectReadTest.COMMON;
     Table table = table(schema);
-    List<Record> rows = new ArrayList<>();
-    for (long i = 0; i < 3000; i++) {
-      boolean nulls = i % 7 == 3;
-      rows.add(SqlTables.row(schema, i, nulls ? null : i % 2 == 0, nulls ? null : (int) (i * 31 - 5000),
-          nulls ? null : (i % 11 == 0 ? Float.NaN : i / 3.0f), nulls ? null : -i / 7.0,
-          nulls ? null : BigDecimal.valueOf(i * 101 - 50000, 2),
-          nulls ? null : new BigDecimal("1234567890123456789012345678.0123456789").subtract(BigDecimal.valueOf(i)),
-          nulls ? null : BigDecimal.valueOf(i * 7, 4),
-          nulls ? null : LocalDate.of(1969, 12, 1).plusDays(i),
-          nulls ? null : LocalDateTime.of(2026, 3, 29, 2, 30).plusSeconds(i * 997),
-          nulls ? null : OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 1000, ZoneOffset.UTC).plusMinutes(i),
-          i % 5 == 0 ? "" : "text-" + i + "-é", nulls ? null : ByteBuffer.wrap(new byte[] {(byte) i, 0, -1})));
-    }
+    List<Record> rows = ArrowDirectReadTest.commonRows(3000);
     // one file, so that the rows' order is the file's in both reads
     SqlTables.append(table, rows);
     assertThat(sameRootBothWays(ArrowTableReader.of(table), 3000)).as("Arrow C++ read the table").isTrue();

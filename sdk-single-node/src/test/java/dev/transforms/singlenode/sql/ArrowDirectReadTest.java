@@ -115,23 +115,29 @@ public class ArrowDirectReadTest {
   static final Schema COMMON = DirectScanTest.PRIMITIVES.select("id", "flag", "small", "ratio", "measure", "price",
       "mid", "wide", "day", "local_ts", "instant", "text", "blob");
 
+  /** Rows of {@link #COMMON}: nulls every seventh row, NaN floats, empty strings, dates before 1970. */
+  static List<Record> commonRows(int count) {
+    List<Record> rows = new ArrayList<>();
+    for (long i = 0; i < count; i++) {
+      boolean nulls = i % 7 == 3;
+      rows.add(SqlTables.row(COMMON, i, nulls ? null : i % 2 == 0, nulls ? null : (int) (i * 31 - 5000),
+          nulls ? null : (i % 11 == 0 ? Float.NaN : i / 3.0f), nulls ? null : -i / 7.0,
+          nulls ? null : BigDecimal.valueOf(i * 101 - 50000, 2),
+          nulls ? null : new BigDecimal("1234567890123456789012345678.0123456789").subtract(BigDecimal.valueOf(i)),
+          nulls ? null : BigDecimal.valueOf(i * 7, 4),
+          nulls ? null : LocalDate.of(1969, 12, 1).plusDays(i),
+          nulls ? null : LocalDateTime.of(2026, 3, 29, 2, 30).plusSeconds(i * 997),
+          nulls ? null : OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 1000, ZoneOffset.UTC).plusMinutes(i),
+          i % 5 == 0 ? "" : "text-" + i + "-é", nulls ? null : ByteBuffer.wrap(new byte[] {(byte) i, 0, -1})));
+    }
+    return rows;
+  }
+
   @Test
   void theCommonTypesReadThroughDuckDbToTheSameRoot() throws IOException {
     try (Transforms runner = open("")) {
       Table table = create(runner, COMMON);
-      List<Record> rows = new ArrayList<>();
-      for (long i = 0; i < 3000; i++) {
-        boolean nulls = i % 7 == 3;
-        rows.add(SqlTables.row(COMMON, i, nulls ? null : i % 2 == 0, nulls ? null : (int) (i * 31 - 5000),
-            nulls ? null : (i % 11 == 0 ? Float.NaN : i / 3.0f), nulls ? null : -i / 7.0,
-            nulls ? null : BigDecimal.valueOf(i * 101 - 50000, 2),
-            nulls ? null : new BigDecimal("1234567890123456789012345678.0123456789").subtract(BigDecimal.valueOf(i)),
-            nulls ? null : BigDecimal.valueOf(i * 7, 4),
-            nulls ? null : LocalDate.of(1969, 12, 1).plusDays(i),
-            nulls ? null : LocalDateTime.of(2026, 3, 29, 2, 30).plusSeconds(i * 997),
-            nulls ? null : OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 1000, ZoneOffset.UTC).plusMinutes(i),
-            i % 5 == 0 ? "" : "text-" + i + "-é", nulls ? null : ByteBuffer.wrap(new byte[] {(byte) i, 0, -1})));
-      }
+      List<Record> rows = commonRows(3000);
       SqlTables.append(table, rows.subList(0, 1700));
       SqlTables.append(table, rows.subList(1700, 3000));
     }

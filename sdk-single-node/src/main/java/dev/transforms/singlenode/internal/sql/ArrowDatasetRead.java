@@ -2,30 +2,16 @@ package dev.transforms.singlenode.internal.sql;
 
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.arrow.dataset.file.FileFormat;
-import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
-import org.apache.arrow.dataset.jni.JniLoader;
-import org.apache.arrow.dataset.jni.NativeMemoryPool;
-import org.apache.arrow.dataset.scanner.ScanOptions;
-import org.apache.arrow.dataset.scanner.Scanner;
-import org.apache.arrow.dataset.source.Dataset;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.VectorSchemaRootAppender;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.types.Types;
 
@@ -44,6 +30,10 @@ import org.apache.iceberg.types.Types;
  * <p>Through Java, one Arrow C++ scanner decodes on one thread, and Iceberg's writers make large row
  * groups; as with DuckDB ({@link DuckDbArrowRead}), reads of 200,000 rows or more are two scanners of
  * about half the columns each, on two threads, whose vectors make up the one root.
+ *
+ * <p>This class names none of the dataset module's classes, so that the engine may call it when the
+ * optional module is absent; the reads themselves are in {@code ArrowDatasetScan} and
+ * {@code ArrowDatasetKeptRows}, which the JVM loads only once {@link #ready} found the module.
  *
  * <p>Loading the native library takes about half a second, so the first call of {@link #ready} starts
  * it in the background and answers false: a JVM that reads once does not wait for it, and later reads
@@ -135,7 +125,7 @@ public final class ArrowDatasetRead {
     state = State.LOADING;
     loading = BackgroundThreads.run(() -> {
       try {
-        JniLoader.get().ensureLoaded();
+        ArrowDatasetScan.loadLibrary();
         state = State.READY;
       } catch (Throwable e) { // no native library for this platform, or it does not link
         state = State.ABSENT;
@@ -198,81 +188,9 @@ public final class ArrowDatasetRead {
    * @return the rows, or empty when what Arrow C++ read differs from what the engine gives
    */
   public static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
-    List<List<Types.NestedField>> halves = DuckDbArrowRead.halves(scan.schema().columns(), scan.rows());
-    Optional<VectorSchemaRoot> read;
-    if (halves.size() == 1) {
-      read = readOne(scan, scan.schema().columns(), allocator);
-    } else {
-      Future<Optional<VectorSchemaRoot>> later = BackgroundThreads.call(() -> readOne(scan, halves.get(1), allocator));
-      Optional<VectorSchemaRoot> a;
-      try {
-        a = readOne(scan, halves.get(0), allocator);
-      } catch (RuntimeException | Error e) {
-        try {
-          BackgroundThreads.await(later).ifPresent(VectorSchemaRoot::close);
-        } catch (RuntimeException | Error other) {
-          e.addSuppressed(other);
-        }
-        throw e;
-      }
-      Optional<VectorSchemaRoot> b;
-      try {
-        b = BackgroundThreads.await(later);
-      } catch (RuntimeException | Error e) {
-        a.ifPresent(VectorSchemaRoot::close);
-        throw e;
-      }
-      read = DuckDbArrowRead.join(ArrowSchemas.toArrow(scan.schema()), a, b);
-    }
+    Optional<VectorSchemaRoot> read = ArrowDatasetScan.readAll(scan, allocator);
     read.ifPresent(root -> READS.incrementAndGet());
     return read;
-  }
-
-  /** One scanner of some columns of the scan's files, into one root of the engine's fields. */
-  private static Optional<VectorSchemaRoot> readOne(DirectScan scan, List<Types.NestedField> columns,
-      BufferAllocator allocator) {
-    Schema wanted = ArrowSchemas.toArrow(new org.apache.iceberg.Schema(columns));
-    String[] names = columns.stream().map(Types.NestedField::name).toArray(String[]::new);
-    String[] uris = scan.files().stream().map(Path::toUri).map(Object::toString).toArray(String[]::new);
-    long batch = Math.max(1, Math.min(Integer.MAX_VALUE - 1, scan.rows()));
-    try (FileSystemDatasetFactory factory = new FileSystemDatasetFactory(allocator, NativeMemoryPool.getDefault(),
-            FileFormat.PARQUET, uris);
-        Dataset dataset = factory.finish();
-        Scanner scanner = dataset.newScan(new ScanOptions.Builder(batch).columns(Optional.of(names)).build());
-        ArrowReader reader = scanner.scanBatches()) {
-      VectorSchemaRoot batchRoot = reader.getVectorSchemaRoot();
-      int[] order = positions(batchRoot.getSchema(), columns, wanted);
-      if (order == null) {
-        return Optional.empty();
-      }
-      VectorSchemaRoot result = null;
-      try {
-        while (reader.loadNextBatch()) {
-          VectorSchemaRoot ordered = reorder(batchRoot, order, wanted);
-          if (result == null) {
-            result = DuckDbArrowRead.take(ordered, wanted, allocator);
-          } else {
-            VectorSchemaRootAppender.append(false, result, ordered);
-          }
-        }
-        if (result == null) {
-          result = VectorSchemaRoot.create(wanted, allocator);
-          result.setRowCount(0);
-        }
-        VectorSchemaRoot done = result;
-        result = null;
-        return Optional.of(done);
-      } finally {
-        if (result != null) {
-          result.close();
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Arrow C++ could not read the Parquet files " + scan.files(), e);
-    } catch (Exception e) {
-      throw e instanceof RuntimeException runtime ? runtime
-          : new IllegalStateException("Arrow C++ could not read the Parquet files " + scan.files(), e);
-    }
   }
 
   /**
@@ -302,16 +220,4 @@ public final class ArrowDatasetRead {
     return order;
   }
 
-  /** The scanner's current batch with its vectors in the wanted order (the vectors are shared, not copied). */
-  private static VectorSchemaRoot reorder(VectorSchemaRoot batch, int[] order, Schema wanted) {
-    List<FieldVector> vectors = new ArrayList<>(order.length);
-    for (int at : order) {
-      vectors.add(batch.getVector(at));
-    }
-    List<Field> fields = new ArrayList<>(order.length);
-    for (FieldVector vector : vectors) {
-      fields.add(vector.getField());
-    }
-    return new VectorSchemaRoot(fields, vectors, batch.getRowCount());
-  }
 }

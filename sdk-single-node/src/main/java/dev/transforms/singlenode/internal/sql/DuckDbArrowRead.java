@@ -192,33 +192,50 @@ public final class DuckDbArrowRead {
         if (!sameTypes(exported.getSchema(), wanted)) {
           return Optional.empty();
         }
-        VectorSchemaRoot result = null;
-        try {
-          while (reader.loadNextBatch()) {
-            if (result == null) {
-              result = take(exported, wanted, allocator);
-            } else {
-              VectorSchemaRootAppender.append(false, result, exported);
-            }
-          }
-          if (result == null) {
-            result = VectorSchemaRoot.create(wanted, allocator);
-            result.setRowCount(0);
-          }
-          VectorSchemaRoot done = result;
-          result = null;
-          return Optional.of(done);
-        } finally {
-          if (result != null) {
-            result.close();
-          }
-        }
+        return Optional.of(gather(reader, () -> exported, wanted, allocator));
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read the Arrow batches DuckDB exported for " + scan.files(), e);
       }
     } catch (SQLException e) {
       throw new IllegalStateException("DuckDB failed to read the Parquet files " + scan.files() + ": "
           + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Every batch of a reader in one root of the wanted fields: the first batch's buffers moved, the
+   * others appended; an empty root when there is no batch. Nothing is left allocated on failure.
+   *
+   * @param reader the batches
+   * @param current the reader's current batch with the wanted columns in order (called after each load)
+   * @param wanted the fields of the result
+   * @param allocator where the result is allocated
+   * @return the root, the caller's to close
+   * @throws IOException if a batch cannot be loaded
+   */
+  static VectorSchemaRoot gather(org.apache.arrow.vector.ipc.ArrowReader reader,
+      java.util.function.Supplier<VectorSchemaRoot> current, Schema wanted, BufferAllocator allocator)
+      throws IOException {
+    VectorSchemaRoot result = null;
+    try {
+      while (reader.loadNextBatch()) {
+        if (result == null) {
+          result = take(current.get(), wanted, allocator);
+        } else {
+          VectorSchemaRootAppender.append(false, result, current.get());
+        }
+      }
+      if (result == null) {
+        result = VectorSchemaRoot.create(wanted, allocator);
+        result.setRowCount(0);
+      }
+      VectorSchemaRoot done = result;
+      result = null;
+      return done;
+    } finally {
+      if (result != null) {
+        result.close();
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.internal.sql;
 
+import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -112,6 +113,20 @@ public final class DuckDbFileRewrite {
         DuckDBConnection connection = DuckDbParquetWriter.connect();
         Statement st = connection.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
+      java.util.OptionalLong copied = "false".equalsIgnoreCase(System.getProperty(PAGE_COPY_SWITCH, "true").strip())
+          ? java.util.OptionalLong.empty()
+          : PageCopyRewrite.rewrite(source, out, dropped, schema, DuckDbWritePlan.codec(table.properties()).orElseThrow(),
+              DuckDbWritePlan.zstdLevel(table.properties()).getAsInt());
+      if (copied.isPresent()) {
+        DataFile written = DuckDbParquetWriter.dataFile(table, spec, partition, target, out,
+            floatMetrics(st, out, schema));
+        if (written.recordCount() != copied.getAsLong()) {
+          throw new IllegalStateException("The page copy of " + source + " holds " + written.recordCount()
+              + " rows, " + copied.getAsLong() + " were kept");
+        }
+        PAGE_COPIES.incrementAndGet();
+        return written;
+      }
       Optional<DataFile> byArrowCpp = rewriteDecodedByArrowCpp(table, schema, source, dropped, target, out, spec,
           partition, options, allocator, connection, st);
       if (byArrowCpp.isPresent()) {
@@ -184,6 +199,25 @@ public final class DuckDbFileRewrite {
     }
     ARROW_CPP_REWRITES.incrementAndGet();
     return Optional.of(written);
+  }
+
+  /**
+   * The JVM system property that, when {@code false}, keeps rewrites from copying the pages that hold
+   * no dropped row ({@code PageCopyRewrite}): {@code -Dtransforms.page-copy=false}.
+   */
+  public static final String PAGE_COPY_SWITCH = "transforms.page-copy";
+
+  private static final java.util.concurrent.atomic.AtomicLong PAGE_COPIES =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * The rewrites that copied the pages holding no dropped row, in this JVM, for tests that must know
+   * which path ran.
+   *
+   * @return the count
+   */
+  public static long pageCopies() {
+    return PAGE_COPIES.get();
   }
 
   /** Rows per batch Arrow C++ decodes for a rewrite: DuckDB's row group, so each batch is one for a thread. */

@@ -1,0 +1,165 @@
+package dev.transforms.singlenode.internal.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.LongStream;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.data.parquet.GenericParquetWriter;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileAppender;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.parquet.ParquetUtil;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Copying the pages of a Parquet file that hold no dropped row, and re-encoding the others: the same
+ * rows as a writer of the kept rows writes, with the same footer metrics, across row groups, codecs,
+ * plain and dictionary pages, booleans and nulls; and nothing written where it does not apply.
+ */
+class PageCopyRewriteTest {
+
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "flag", Types.BooleanType.get()),
+      Types.NestedField.optional(3, "name", Types.StringType.get()),
+      Types.NestedField.optional(4, "amount", Types.DecimalType.of(9, 2)),
+      Types.NestedField.optional(5, "ratio", Types.FloatType.get()),
+      Types.NestedField.optional(6, "code", Types.IntegerType.get()));
+
+  private static final int ROWS = 5_000;
+
+  @TempDir Path dir;
+
+  private final double share = PageCopyRewrite.maxTouchedShare();
+
+  @AfterEach
+  void shareBack() {
+    PageCopyRewrite.maxTouchedShare(share);
+  }
+
+  private static Record row(long id) {
+    GenericRecord record = GenericRecord.create(SCHEMA);
+    boolean nulls = id % 11 == 4;
+    record.setField("id", id);
+    record.setField("flag", nulls ? null : id % 3 == 0);
+    // a few values repeated (dictionary pages) and, past 2,500, unique strings (plain pages once the
+    // dictionary is full) of over 64 bytes, which the column index may truncate: that chunk's pages are
+    // all re-encoded
+    record.setField("name", id % 7 == 0 ? null : id < 2_500 ? "group " + (id % 20) : "unique name " + id + "-".repeat(60));
+    record.setField("amount", nulls ? null : BigDecimal.valueOf(id * 13 - 30_000, 2));
+    record.setField("ratio", nulls ? null : (float) (id % 97) / 3);
+    record.setField("code", (int) (ROWS - id) % 500);
+    return record;
+  }
+
+  /** Writes rows with Iceberg's Parquet writer: pages of 100 rows, small row groups. */
+  private Path write(String name, List<Record> rows, String codec) throws IOException {
+    Path file = dir.resolve(name + ".parquet");
+    try (FileAppender<Record> appender = Parquet.write(org.apache.iceberg.Files.localOutput(file.toFile()))
+        .schema(SCHEMA).createWriterFunc(type -> GenericParquetWriter.create(SCHEMA, type))
+        .set("write.parquet.page-row-limit", "100").set("write.parquet.row-group-size-bytes", "30000")
+        .set("write.parquet.dict-size-bytes", "4096").set("write.parquet.compression-codec", codec).build()) {
+      appender.addAll(rows);
+    }
+    return file;
+  }
+
+  private static List<Record> read(Path file) throws IOException {
+    List<Record> rows = new ArrayList<>();
+    try (CloseableIterable<Record> records = Parquet.read(org.apache.iceberg.Files.localInput(file.toFile()))
+        .project(SCHEMA).createReaderFunc(type -> GenericParquetReaders.buildReader(SCHEMA, type)).build()) {
+      records.forEach(r -> rows.add(r.copy()));
+    }
+    return rows;
+  }
+
+  private static Metrics metrics(Path file) throws IOException {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+      return ParquetUtil.footerMetrics(reader.getFooter(), java.util.stream.Stream.empty(), MetricsConfig.getDefault());
+    }
+  }
+
+  private void rewritesLikeAWriterOfTheKeptRows(String codec, long[] dropped) throws IOException {
+    List<Record> all = LongStream.range(0, ROWS).mapToObj(PageCopyRewriteTest::row).toList();
+    Path source = write("source-" + codec, all, codec);
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(source))) {
+      assertThat(reader.getRowGroups()).as("the source has several row groups").hasSizeGreaterThan(1);
+    }
+    List<Record> kept = new ArrayList<>();
+    for (Record r : all) {
+      if (Arrays.binarySearch(dropped, (Long) r.getField("id")) < 0) {
+        kept.add(r);
+      }
+    }
+    Path target = dir.resolve("copied-" + codec + ".parquet");
+
+    OptionalLong written = PageCopyRewrite.rewrite(source, target, dropped, SCHEMA, codec, 3);
+
+    assertThat(written).hasValue(kept.size());
+    assertThat(read(target)).isEqualTo(kept);
+    Metrics copied = metrics(target);
+    Metrics reference = metrics(write("reference-" + codec, kept, codec));
+    assertThat(copied.recordCount()).isEqualTo(reference.recordCount());
+    assertThat(copied.valueCounts()).isEqualTo(reference.valueCounts());
+    assertThat(copied.nullValueCounts()).isEqualTo(reference.nullValueCounts());
+    assertThat(copied.lowerBounds()).isEqualTo(reference.lowerBounds());
+    assertThat(copied.upperBounds()).isEqualTo(reference.upperBounds());
+  }
+
+  @Test
+  void aRunOfRowsIsLeftOutAndTheOtherPagesAreCopied() throws IOException {
+    // the first and last rows too, so that the extremes of every column come from re-encoded pages
+    long[] dropped = LongStream.concat(LongStream.of(0, 1, ROWS - 1), LongStream.range(1_950, 2_060)).sorted().toArray();
+    rewritesLikeAWriterOfTheKeptRows("zstd", dropped);
+  }
+
+  @Test
+  void everyPageReencodedGivesTheSameRowsUncompressed() throws IOException {
+    PageCopyRewrite.maxTouchedShare(1.0);
+    long[] dropped = LongStream.range(0, ROWS).filter(i -> i % 37 == 5 || i % 41 == 0).toArray();
+    rewritesLikeAWriterOfTheKeptRows("uncompressed", dropped);
+  }
+
+  @Test
+  void aWholeRowGroupLeftOutIsNotWritten() throws IOException {
+    long[] dropped = LongStream.range(0, 2_000).toArray();
+    rewritesLikeAWriterOfTheKeptRows("zstd", dropped);
+  }
+
+  @Test
+  void nothingIsWrittenWhereItDoesNotApply() throws IOException {
+    List<Record> all = LongStream.range(0, ROWS).mapToObj(PageCopyRewriteTest::row).toList();
+    Path source = write("source", all, "zstd");
+    Path target = dir.resolve("never.parquet");
+
+    PageCopyRewrite.maxTouchedShare(0.5);
+    long[] everyPage = LongStream.range(0, ROWS).filter(i -> i % 50 == 0).toArray();
+    assertThat(PageCopyRewrite.rewrite(source, target, everyPage, SCHEMA, "zstd", 3)).as("every page touched").isEmpty();
+    assertThat(PageCopyRewrite.rewrite(source, target, new long[] {7}, SCHEMA, "snappy", 3))
+        .as("the table's codec is another").isEmpty();
+    Schema renamed = new Schema(SCHEMA.columns().get(0), SCHEMA.columns().get(1),
+        Types.NestedField.optional(3, "title", Types.StringType.get()), SCHEMA.columns().get(3),
+        SCHEMA.columns().get(4), SCHEMA.columns().get(5));
+    assertThat(PageCopyRewrite.rewrite(source, target, new long[] {7}, renamed, "zstd", 3))
+        .as("a column of another name").isEmpty();
+    assertThat(Files.exists(target)).isFalse();
+  }
+}
