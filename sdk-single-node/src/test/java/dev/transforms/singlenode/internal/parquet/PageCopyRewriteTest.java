@@ -42,7 +42,8 @@ class PageCopyRewriteTest {
       Types.NestedField.optional(3, "name", Types.StringType.get()),
       Types.NestedField.optional(4, "amount", Types.DecimalType.of(9, 2)),
       Types.NestedField.optional(5, "ratio", Types.FloatType.get()),
-      Types.NestedField.optional(6, "code", Types.IntegerType.get()));
+      Types.NestedField.optional(6, "code", Types.IntegerType.get()),
+      Types.NestedField.optional(7, "constant", Types.StringType.get()));
 
   private static final int ROWS = 5_000;
 
@@ -67,6 +68,7 @@ class PageCopyRewriteTest {
     record.setField("amount", nulls ? null : BigDecimal.valueOf(id * 13 - 30_000, 2));
     record.setField("ratio", nulls ? null : (float) (id % 97) / 3);
     record.setField("code", (int) (ROWS - id) % 500);
+    record.setField("constant", id % 13 == 0 ? null : "same"); // a dictionary of one value: ids of 0 bits
     return record;
   }
 
@@ -157,7 +159,7 @@ class PageCopyRewriteTest {
         .as("the table's codec is another").isEmpty();
     Schema renamed = new Schema(SCHEMA.columns().get(0), SCHEMA.columns().get(1),
         Types.NestedField.optional(3, "title", Types.StringType.get()), SCHEMA.columns().get(3),
-        SCHEMA.columns().get(4), SCHEMA.columns().get(5));
+        SCHEMA.columns().get(4), SCHEMA.columns().get(5), SCHEMA.columns().get(6));
     assertThat(PageCopyRewrite.rewrite(source, target, new long[] {7}, renamed, "zstd", 3))
         .as("a column of another name").isEmpty();
     assertThat(Files.exists(target)).isFalse();
