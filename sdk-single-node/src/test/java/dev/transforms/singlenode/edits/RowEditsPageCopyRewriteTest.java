@@ -67,6 +67,18 @@ class RowEditsPageCopyRewriteTest extends RowEditsDuckDbRewriteTest {
     }
     assertThat(rewritten).hasSize(1);
     assertLikeIcebergsWriter(table, rewritten.get(0));
+
+    // the copy has a page index of its own: the next edit copies its pages in turn
+    assertThat(RowEdits.on(table).delete("id < 300")).isEqualTo(300);
+    assertThat(DuckDbFileRewrite.pageCopies()).isEqualTo(before + 2);
+    table.refresh();
+    rewritten.clear();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
+      tasks.forEach(t -> rewritten.add(t.file()));
+    }
+    assertThat(rewritten).hasSize(1);
+    assertThat(rewritten.get(0).recordCount()).isEqualTo(ROWS - 800);
+    assertLikeIcebergsWriter(table, rewritten.get(0));
   }
 
   @Test
