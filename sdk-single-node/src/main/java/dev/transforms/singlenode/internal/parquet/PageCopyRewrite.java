@@ -232,25 +232,30 @@ public final class PageCopyRewrite {
     ParquetFileWriter writer = new ParquetFileWriter(new LocalOutputFile(target), fileSchema,
         ParquetFileWriter.Mode.CREATE, Math.max(1, groups.get(0).getTotalByteSize()), 0,
         INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE, false);
-    writer.start();
-    long firstRow = 0;
-    for (int g = 0; g < groups.size(); g++) {
-      BlockMetaData group = groups.get(g);
-      long rows = group.getRowCount();
-      long kept = rows - countIn(dropped, firstRow, firstRow + rows - 1);
-      if (kept > 0) {
-        writer.startBlock(kept);
-        List<ColumnChunkMetaData> chunks = group.getColumns();
-        for (int c = 0; c < chunks.size(); c++) {
-          ColumnDescriptor descriptor = fileSchema.getColumnDescription(chunks.get(c).getPath().toArray());
-          new ChunkCopy(file, chunks.get(c), descriptor, indexes[g][c], offsets[g][c], firstRow, rows, dropped,
-              zstdLevel).copyInto(writer, kept);
+    try {
+      writer.start();
+      long firstRow = 0;
+      for (int g = 0; g < groups.size(); g++) {
+        BlockMetaData group = groups.get(g);
+        long rows = group.getRowCount();
+        long kept = rows - countIn(dropped, firstRow, firstRow + rows - 1);
+        if (kept > 0) {
+          writer.startBlock(kept);
+          List<ColumnChunkMetaData> chunks = group.getColumns();
+          for (int c = 0; c < chunks.size(); c++) {
+            ColumnDescriptor descriptor = fileSchema.getColumnDescription(chunks.get(c).getPath().toArray());
+            new ChunkCopy(file, chunks.get(c), descriptor, indexes[g][c], offsets[g][c], firstRow, rows, dropped,
+                zstdLevel).copyInto(writer, kept);
+          }
+          writer.endBlock();
         }
-        writer.endBlock();
+        firstRow += rows;
       }
-      firstRow += rows;
+      writer.end(footer.getFileMetaData().getKeyValueMetaData());
+    } catch (IOException | RuntimeException | Error e) {
+      writer.abort(); // closes the file, which the caller deletes
+      throw e;
     }
-    writer.end(footer.getFileMetaData().getKeyValueMetaData());
   }
 
   /** How many sorted positions are within {@code [from, to]}. */

@@ -43,6 +43,8 @@ import org.duckdb.DuckDBConnection;
  */
 public final class DuckDbFileRewrite {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DuckDbFileRewrite.class);
+
   /** Names the positions of each rewrite apart in the JVM's shared DuckDB database. */
   private static final java.util.concurrent.atomic.AtomicLong REWRITES = new java.util.concurrent.atomic.AtomicLong();
 
@@ -113,19 +115,10 @@ public final class DuckDbFileRewrite {
         DuckDBConnection connection = DuckDbParquetWriter.connect();
         Statement st = connection.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
-      java.util.OptionalLong copied = "false".equalsIgnoreCase(System.getProperty(PAGE_COPY_SWITCH, "true").strip())
-          ? java.util.OptionalLong.empty()
-          : PageCopyRewrite.rewrite(source, out, dropped, schema, DuckDbWritePlan.codec(table.properties()).orElseThrow(),
-              DuckDbWritePlan.zstdLevel(table.properties()).getAsInt());
-      if (copied.isPresent()) {
-        DataFile written = DuckDbParquetWriter.dataFile(table, spec, partition, target, out,
-            floatMetrics(st, out, schema));
-        if (written.recordCount() != copied.getAsLong()) {
-          throw new IllegalStateException("The page copy of " + source + " holds " + written.recordCount()
-              + " rows, " + copied.getAsLong() + " were kept");
-        }
-        PAGE_COPIES.incrementAndGet();
-        return written;
+      Optional<DataFile> byPages = rewriteByCopyingPages(table, schema, source, dropped, target, out, spec,
+          partition, st);
+      if (byPages.isPresent()) {
+        return byPages.get();
       }
       Optional<DataFile> byArrowCpp = rewriteDecodedByArrowCpp(table, schema, source, dropped, target, out, spec,
           partition, options, allocator, connection, st);
@@ -158,6 +151,42 @@ public final class DuckDbFileRewrite {
     } catch (SQLException e) {
       throw new IllegalStateException("DuckDB failed to rewrite " + source + " into " + target + " for table "
           + table.name() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The rewrite that copies the pages holding no dropped row ({@code PageCopyRewrite}), where it
+   * applies; empty, nothing left written, where it does not or it failed (the other paths then rewrite
+   * the file, so a failure here is logged, not thrown).
+   */
+  private static Optional<DataFile> rewriteByCopyingPages(Table table, Schema schema, Path source, long[] dropped,
+      String target, Path out, PartitionSpec spec, StructLike partition, Statement st) {
+    if ("false".equalsIgnoreCase(System.getProperty(PAGE_COPY_SWITCH, "true").strip())) {
+      return Optional.empty();
+    }
+    try {
+      java.util.OptionalLong copied = PageCopyRewrite.rewrite(source, out, dropped, schema,
+          DuckDbWritePlan.codec(table.properties()).orElseThrow(),
+          DuckDbWritePlan.zstdLevel(table.properties()).getAsInt());
+      if (copied.isEmpty()) {
+        return Optional.empty();
+      }
+      DataFile written = DuckDbParquetWriter.dataFile(table, spec, partition, target, out,
+          floatMetrics(st, out, schema));
+      if (written.recordCount() != copied.getAsLong()) {
+        throw new IllegalStateException("the copy holds " + written.recordCount() + " rows, "
+            + copied.getAsLong() + " were kept");
+      }
+      PAGE_COPIES.incrementAndGet();
+      return Optional.of(written);
+    } catch (java.io.IOException | SQLException | RuntimeException e) {
+      LOG.warn("Could not rewrite {} of table {} by copying its pages; decoding it instead", source, table.name(), e);
+      try {
+        java.nio.file.Files.deleteIfExists(out);
+      } catch (java.io.IOException ignored) {
+        // the caller deletes the target when the rewrite fails as a whole
+      }
+      return Optional.empty();
     }
   }
 
