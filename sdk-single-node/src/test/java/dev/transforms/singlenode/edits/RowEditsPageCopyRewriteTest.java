@@ -87,6 +87,27 @@ class RowEditsPageCopyRewriteTest extends RowEditsDuckDbRewriteTest {
   }
 
   @Test
+  void pagesOfFormatVersionTwoAreDecodedInstead() {
+    Table table = RowEditsTables.create(dir, "v2pages", SCHEMA, PartitionSpec.unpartitioned(), 2, false,
+        Map.of(org.apache.iceberg.TableProperties.PARQUET_PAGE_VERSION, "v2"));
+    List<Record> seed = new ArrayList<>(ROWS);
+    for (long id = 0; id < ROWS; id++) {
+      seed.add(row(id, id % 7 == 0 ? null : "näme " + id));
+    }
+    RowEdits.on(table).append(seed);
+    long before = DuckDbFileRewrite.pageCopies();
+
+    assertThat(RowEdits.on(table).delete("id >= 7000 and id < 7100")).isEqualTo(100);
+
+    assertThat(DuckDbFileRewrite.pageCopies()).as("pages of version 2 are not copied").isEqualTo(before);
+    List<Record> left = RowEditsTables.read(table);
+    assertThat(left).hasSize(ROWS - 100);
+    assertThat(left.stream().map(r -> (Long) r.getField("id")).toList()).isSorted().doesNotContain(7000L, 7099L);
+    assertThat(left.stream().filter(r -> (Long) r.getField("id") == 7100L).findFirst().orElseThrow())
+        .isEqualTo(row(7100, "näme 7100"));
+  }
+
+  @Test
   void aSmallShareOfTouchedPagesIsRequired() {
     PageCopyRewrite.maxTouchedShare(0.0);
     Table table = seeded("strict");
