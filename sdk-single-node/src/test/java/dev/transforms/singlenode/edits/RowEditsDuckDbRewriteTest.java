@@ -261,6 +261,8 @@ class RowEditsDuckDbRewriteTest {
 
   @Test
   void aRewriteThatKeepsNoRowWritesNoFile() {
+    // no file is rewritten, by any path: once is enough
+    org.junit.jupiter.api.Assumptions.assumeTrue(rewritePath() == RewritePath.DUCKDB_DECODES);
     Table table = seeded("emptied");
     // every row but the 50 deleted before is upserted with a change: the old file keeps nothing
     List<Record> all = new ArrayList<>();

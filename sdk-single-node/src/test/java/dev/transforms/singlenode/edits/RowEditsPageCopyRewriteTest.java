@@ -11,9 +11,9 @@ import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * of {@link RowEditsDuckDbRewriteTest} (the same rows in the same order, the metrics Iceberg's writer
  * gives the kept rows, field ids). Its upsert drops rows from nearly every page, so here every page
  * that holds one is re-encoded (the share of touched pages allowed is raised to all of them): every
- * column type's values and levels go through the re-encoding.
+ * column type's values and levels go through the re-encoding. Where page copy declines (too many pages
+ * touched, another codec or schema) is tested on files alone in {@code PageCopyRewriteTest}.
  */
 class RowEditsPageCopyRewriteTest extends RowEditsDuckDbRewriteTest {
 
@@ -82,11 +83,6 @@ class RowEditsPageCopyRewriteTest extends RowEditsDuckDbRewriteTest {
   }
 
   @Test
-  void aFileOfAnOlderSchemaIsNotCopied() {
-    assertThat(rewritesOfAFileWithoutANewColumn(DuckDbFileRewrite::pageCopies)).as("the file lacks 'note'").isZero();
-  }
-
-  @Test
   void pagesOfFormatVersionTwoAreDecodedInstead() {
     Table table = RowEditsTables.create(dir, "v2pages", SCHEMA, PartitionSpec.unpartitioned(), 2, false,
         Map.of(org.apache.iceberg.TableProperties.PARQUET_PAGE_VERSION, "v2"));
@@ -105,17 +101,5 @@ class RowEditsPageCopyRewriteTest extends RowEditsDuckDbRewriteTest {
     assertThat(left.stream().map(r -> (Long) r.getField("id")).toList()).isSorted().doesNotContain(7000L, 7099L);
     assertThat(left.stream().filter(r -> (Long) r.getField("id") == 7100L).findFirst().orElseThrow())
         .isEqualTo(row(7100, "näme 7100"));
-  }
-
-  @Test
-  void aSmallShareOfTouchedPagesIsRequired() {
-    PageCopyRewrite.maxTouchedShare(0.0);
-    Table table = seeded("strict");
-    long before = DuckDbFileRewrite.pageCopies();
-
-    assertThat(RowEdits.on(table).delete("id >= 7000 and id < 7100")).isEqualTo(100);
-
-    assertThat(DuckDbFileRewrite.pageCopies()).as("a page was touched, none may be").isEqualTo(before);
-    assertThat(RowEditsTables.read(table)).hasSize(ROWS - 50 - 100);
   }
 }

@@ -162,6 +162,11 @@ class PageCopyRewriteTest {
         SCHEMA.columns().get(4), SCHEMA.columns().get(5), SCHEMA.columns().get(6));
     assertThat(PageCopyRewrite.rewrite(source, target, new long[] {7}, renamed, "zstd", 3))
         .as("a column of another name").isEmpty();
+    List<Types.NestedField> wider = new ArrayList<>(SCHEMA.columns());
+    wider.add(Types.NestedField.optional(8, "note", Types.StringType.get()));
+    Schema widened = new Schema(wider);
+    assertThat(PageCopyRewrite.rewrite(source, target, new long[] {7}, widened, "zstd", 3))
+        .as("a column added since the file was written").isEmpty();
     assertThat(Files.exists(target)).isFalse();
   }
 }
