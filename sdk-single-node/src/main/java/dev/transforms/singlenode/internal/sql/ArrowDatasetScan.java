@@ -1,14 +1,12 @@
 package dev.transforms.singlenode.internal.sql;
 
 import dev.transforms.singlenode.arrow.ArrowSchemas;
-import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Future;
 import org.apache.arrow.dataset.file.FileFormat;
 import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
 import org.apache.arrow.dataset.jni.JniLoader;
@@ -47,33 +45,7 @@ final class ArrowDatasetScan {
    * @return the rows, or empty when what Arrow C++ read differs from what the engine gives
    */
   static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
-    List<List<Types.NestedField>> halves = DuckDbArrowRead.halves(scan.schema().columns(), scan.rows());
-    Optional<VectorSchemaRoot> read;
-    if (halves.size() == 1) {
-      read = readOne(scan, scan.schema().columns(), allocator);
-    } else {
-      Future<Optional<VectorSchemaRoot>> later = BackgroundThreads.call(() -> readOne(scan, halves.get(1), allocator));
-      Optional<VectorSchemaRoot> a;
-      try {
-        a = readOne(scan, halves.get(0), allocator);
-      } catch (RuntimeException | Error e) {
-        try {
-          BackgroundThreads.await(later).ifPresent(VectorSchemaRoot::close);
-        } catch (RuntimeException | Error other) {
-          e.addSuppressed(other);
-        }
-        throw e;
-      }
-      Optional<VectorSchemaRoot> b;
-      try {
-        b = BackgroundThreads.await(later);
-      } catch (RuntimeException | Error e) {
-        a.ifPresent(VectorSchemaRoot::close);
-        throw e;
-      }
-      read = DuckDbArrowRead.join(ArrowSchemas.toArrow(scan.schema()), a, b);
-    }
-    return read;
+    return DuckDbArrowRead.inHalves(scan, columns -> readOne(scan, columns, allocator));
   }
 
   /** One scanner of some columns of the scan's files, into one root of the engine's fields. */

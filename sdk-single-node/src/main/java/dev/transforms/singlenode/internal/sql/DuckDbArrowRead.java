@@ -60,21 +60,35 @@ public final class DuckDbArrowRead {
    * @return the rows, or empty when DuckDB's types differ from the engine's
    */
   public static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
-    List<Types.NestedField> columns = scan.schema().columns();
     if (!canRead(scan.schema())) {
       return Optional.empty(); // known before reading: DuckDB hands these over as other Arrow types
     }
-    List<List<Types.NestedField>> halves = halves(columns, scan.rows());
-    if (halves.size() == 1) {
-      return counted(readOne(scan, allocator));
-    }
     // DuckDB decodes a row group on one thread, and Iceberg's row groups are large (128 MB): two scans
     // of the same files, each of about half the columns' weight, decode on two threads
+    return counted(inHalves(scan, part -> readOne(
+        new DirectScan(scan.files(), new org.apache.iceberg.Schema(part), scan.rows()), allocator)));
+  }
+
+  /**
+   * The rows of a scan read by one reader of all its columns or, when {@link #halves} splits them, by
+   * two readers of about half the columns each, on two threads, joined into one root. Either read
+   * giving up gives the whole read up; a failure closes what the other read gave.
+   *
+   * @param scan the files, columns and rows
+   * @param read reads some columns of the scan's rows
+   * @return the rows, or empty when a read gave up
+   */
+  static Optional<VectorSchemaRoot> inHalves(DirectScan scan,
+      java.util.function.Function<List<Types.NestedField>, Optional<VectorSchemaRoot>> read) {
+    List<List<Types.NestedField>> halves = halves(scan.schema().columns(), scan.rows());
+    if (halves.size() == 1) {
+      return read.apply(halves.get(0));
+    }
     java.util.concurrent.Future<Optional<VectorSchemaRoot>> later = BackgroundThreads.call(
-        () -> readOne(new DirectScan(scan.files(), new org.apache.iceberg.Schema(halves.get(1)), scan.rows()), allocator));
+        () -> read.apply(halves.get(1)));
     Optional<VectorSchemaRoot> a;
     try {
-      a = readOne(new DirectScan(scan.files(), new org.apache.iceberg.Schema(halves.get(0)), scan.rows()), allocator);
+      a = read.apply(halves.get(0));
     } catch (RuntimeException | Error e) {
       try {
         BackgroundThreads.await(later).ifPresent(VectorSchemaRoot::close); // its memory goes too
@@ -90,7 +104,7 @@ public final class DuckDbArrowRead {
       a.ifPresent(VectorSchemaRoot::close);
       throw e;
     }
-    return counted(join(ArrowSchemas.toArrow(scan.schema()), a, b));
+    return join(ArrowSchemas.toArrow(scan.schema()), a, b);
   }
 
   /**
