@@ -164,7 +164,7 @@ public final class PageCopyRewrite {
             pages++;
             long from = firstRow + offset.getFirstRowIndex(p);
             long to = firstRow + offset.getLastRowIndex(p, group.getRowCount());
-            if (index == null || anyIn(dropped, from, to)) {
+            if (index == null || countIn(dropped, from, to) > 0) {
               touched++;
             }
           }
@@ -216,13 +216,6 @@ public final class PageCopyRewrite {
       }
     }
     return false;
-  }
-
-  /** Whether any sorted position is within {@code [from, to]}. */
-  private static boolean anyIn(long[] sorted, long from, long to) {
-    int at = Arrays.binarySearch(sorted, from);
-    int insertion = at >= 0 ? at : -at - 1;
-    return at >= 0 || (insertion < sorted.length && sorted[insertion] <= to);
   }
 
   private static void write(FileChannel file, ParquetMetadata footer, List<BlockMetaData> groups,
@@ -402,17 +395,13 @@ public final class PageCopyRewrite {
       }
       boolean[] keep = new boolean[values];
       int keptCount = 0;
-      int next = firstAtOrAfter(dropped, from);
+      int next = firstAtOrAfter(dropped, from); // the positions have no duplicates (see rewrite)
       for (int i = 0; i < values; i++) {
-        boolean isDropped = next < dropped.length && dropped[next] == from + i;
-        if (isDropped) {
-          while (next < dropped.length && dropped[next] == from + i) {
-            next++;
-          }
-        }
-        keep[i] = !isDropped;
+        keep[i] = next >= dropped.length || dropped[next] != from + i;
         if (keep[i]) {
           keptCount++;
+        } else {
+          next++;
         }
       }
       if (keptCount == 0) {

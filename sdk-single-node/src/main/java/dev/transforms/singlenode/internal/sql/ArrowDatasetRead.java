@@ -117,7 +117,8 @@ public final class ArrowDatasetRead {
     if (state != State.UNKNOWN) {
       return;
     }
-    if (!loadable("org.apache.arrow.dataset.jni.JniLoader") || !loadable("org.apache.arrow.c.Data")
+    if (!DuckDbLibrary.loadable("org.apache.arrow.dataset.jni.JniLoader")
+        || !DuckDbLibrary.loadable("org.apache.arrow.c.Data")
         || !CDataProbe.works()) {
       state = State.ABSENT;
       return;
@@ -132,15 +133,6 @@ public final class ArrowDatasetRead {
         LOG.debug("Arrow C++'s Parquet reader is not available; arrow() reads with DuckDB or the engine", e);
       }
     });
-  }
-
-  private static boolean loadable(String className) {
-    try {
-      Class.forName(className, false, ArrowDatasetRead.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException | LinkageError e) {
-      return false;
-    }
   }
 
   /**

@@ -120,8 +120,8 @@ public final class DuckDbFileRewrite {
       if (byPages.isPresent()) {
         return byPages.get();
       }
-      Optional<DataFile> byArrowCpp = rewriteDecodedByArrowCpp(table, schema, source, dropped, target, out, spec,
-          partition, options, allocator, connection, st);
+      Optional<DataFile> byArrowCpp = rewriteDecodedByArrowCpp(table, schema, columns, source, dropped, target, out,
+          spec, partition, options, allocator, connection, st);
       if (byArrowCpp.isPresent()) {
         return byArrowCpp.get();
       }
@@ -195,9 +195,9 @@ public final class DuckDbFileRewrite {
    * DuckDB, when Arrow C++'s reader is loaded and reads every column as the engine does; empty,
    * nothing written, otherwise.
    */
-  private static Optional<DataFile> rewriteDecodedByArrowCpp(Table table, Schema schema, Path source, long[] dropped,
-      String target, Path out, PartitionSpec spec, StructLike partition, String options, BufferAllocator allocator,
-      DuckDBConnection connection, Statement st) throws SQLException, java.io.IOException {
+  private static Optional<DataFile> rewriteDecodedByArrowCpp(Table table, Schema schema, List<String> columns,
+      Path source, long[] dropped, String target, Path out, PartitionSpec spec, StructLike partition, String options,
+      BufferAllocator allocator, DuckDBConnection connection, Statement st) throws SQLException, java.io.IOException {
     if (!ArrowDatasetRead.ready() || !ArrowDatasetRead.canRead(table, schema)) {
       return Optional.empty();
     }
@@ -205,10 +205,6 @@ public final class DuckDbFileRewrite {
         ARROW_CPP_BATCH_ROWS, allocator);
     if (opened.isEmpty()) {
       return Optional.empty();
-    }
-    List<String> columns = new ArrayList<>();
-    for (Types.NestedField column : schema.columns()) {
-      columns.add(SqlNames.quote(column.name()));
     }
     String stream = "rewrite_rows_" + REWRITES.incrementAndGet();
     long read;

@@ -22,7 +22,8 @@ public final class DuckDbLibrary {
     return PRESENT;
   }
 
-  private static boolean loadable(String className) {
+  /** Whether a class of an optional library is on the class path, without initializing it. */
+  static boolean loadable(String className) {
     try {
       Class.forName(className, false, DuckDbLibrary.class.getClassLoader());
       return true;
