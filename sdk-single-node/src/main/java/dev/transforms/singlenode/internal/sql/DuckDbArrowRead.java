@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.internal.sql;
 
 import dev.transforms.singlenode.arrow.ArrowSchemas;
+import dev.transforms.singlenode.internal.read.ColumnHalves;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -108,26 +109,15 @@ public final class DuckDbArrowRead {
   }
 
   /**
-   * The columns of a read split in two of about half the decoding weight each, in order, when the read
-   * is large enough and there are two cores; otherwise all the columns as one part.
+   * The columns of a read split in two of about half the decoding weight each
+   * ({@link ColumnHalves#split}), when the read is large enough; otherwise all the columns as one part.
    *
    * @param columns the columns to read
    * @param rows the rows to read
    * @return one or two lists of columns
    */
   static List<List<Types.NestedField>> halves(List<Types.NestedField> columns, long rows) {
-    if (columns.size() < 2 || rows < TWO_SCANS_MIN_ROWS || Runtime.getRuntime().availableProcessors() < 2) {
-      return List.of(columns);
-    }
-    List<Types.NestedField> first = new ArrayList<>();
-    List<Types.NestedField> second = new ArrayList<>();
-    int total = columns.stream().mapToInt(DuckDbArrowRead::weight).sum();
-    int sofar = 0;
-    for (Types.NestedField column : columns) {
-      (sofar * 2 < total ? first : second).add(column);
-      sofar += weight(column);
-    }
-    return second.isEmpty() ? List.of(columns) : List.of(first, second);
+    return rows < TWO_SCANS_MIN_ROWS ? List.of(columns) : ColumnHalves.split(columns);
   }
 
   /**
@@ -183,15 +173,6 @@ public final class DuckDbArrowRead {
 
   /** Rows at which {@link #readAll} reads with two scans of about half the columns each. */
   static final long TWO_SCANS_MIN_ROWS = 200_000;
-
-  /** A rough relative cost of decoding a column. */
-  private static int weight(Types.NestedField column) {
-    return switch (column.type().typeId()) {
-      case STRING, BINARY -> 3;
-      case DECIMAL, UUID, FIXED -> 2;
-      default -> 1;
-    };
-  }
 
   /** One DuckDB scan of the columns of {@code scan.schema()}. */
   private static Optional<VectorSchemaRoot> readOne(DirectScan scan, BufferAllocator allocator) {
