@@ -189,8 +189,8 @@ final class CopyOnWriteRewrite {
       RowChange.RowDecider decider,
       int posIndex) {
     PositionDeleteIndex dropped = ProbeScan.newPositionIndex();
-    ProbeScan.findDropped(
-        cursor, rows.schema(), change, decider, row -> dropped.delete((Long) row.get(posIndex)));
+    cursor.close(); // the probe opens cursors of the columns it reads in each pass
+    ProbeScan.findDropped(rows, change, decider, row -> dropped.delete((Long) row.get(posIndex)));
     if (dropped.isEmpty()) {
       return 0;
     }

@@ -18,19 +18,24 @@ import org.apache.iceberg.shaded.org.apache.parquet.column.page.PageReader;
  * decompressors are shared by every column of a file and keep state.
  */
 final class PageReadAhead implements PageReader, AutoCloseable {
-  /** Pages decompressed ahead of the reader, at most. */
-  private static final int PAGES_AHEAD = 4;
+  /** Pages decompressed ahead of the reader, at most, unless the reader asks for another bound. */
+  static final int PAGES_AHEAD = 4;
 
   private static final Object END = new Object();
 
   private final PageReader pages;
   private final DictionaryPage dictionary;
-  private final BlockingQueue<Object> ahead = new ArrayBlockingQueue<>(PAGES_AHEAD);
+  private final BlockingQueue<Object> ahead;
   private final Future<?> task;
   private boolean ended = false;
 
-  PageReadAhead(PageReader pages) {
+  /**
+   * @param pages the column chunk's pages
+   * @param pagesAhead the most pages decompressed ahead of the reader
+   */
+  PageReadAhead(PageReader pages, int pagesAhead) {
     this.pages = pages;
+    this.ahead = new ArrayBlockingQueue<>(pagesAhead);
     this.dictionary = pages.readDictionaryPage(); // read before any data page, as Parquet requires
     this.task = BackgroundThreads.run(this::readAll);
   }

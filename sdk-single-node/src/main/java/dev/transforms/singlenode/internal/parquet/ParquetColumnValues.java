@@ -41,6 +41,9 @@ final class ParquetColumnValues {
   private final Dictionary dictionary;
 
   private byte[] defined = new byte[0]; // per level of the page: 1 when the row has a value
+  // scratch space for the levels of a page, kept from page to page (a page of a million rows would
+  // otherwise allocate megabytes each)
+  private int[] levelBuffer = new int[0];
   private boolean allDefined = true; // every row of the page has a value
   private int levelCount = 0;
   private int level = -1; // the current row's index in the page
@@ -263,18 +266,91 @@ final class ParquetColumnValues {
 
   /** Decodes run-length / bit-packed definition levels; returns how many rows have a value. */
   private int decodeLevels(ByteBuffer buffer, int start, int end, int count) {
-    int[] levels = new int[count];
+    if (maxDefinitionLevel == 1) {
+      return decodeFlags(buffer, start, end, count);
+    }
+    int[] levels = levelRoom(count);
     Hybrid.decode(buffer, start, end, bitWidth(maxDefinitionLevel), levels, count);
     return markDefined(levels, count);
   }
 
+  /**
+   * Definition levels of one bit (a top-level optional column), decoded straight into
+   * {@link #defined}: a run-length run is a fill, a bit-packed byte becomes eight flags at once.
+   * Returns how many rows have a value.
+   */
+  private int decodeFlags(ByteBuffer buffer, int start, int end, int count) {
+    if (defined.length < count + 8) {
+      defined = new byte[count + 8]; // room for the eight flags of a last, partial byte
+    }
+    int position = start;
+    int filled = 0;
+    int present = 0;
+    while (filled < count) {
+      if (position >= end) {
+        throw new IllegalStateException("Run-length encoded data ends after " + filled + " of " + count + " values");
+      }
+      int header = 0;
+      int shift = 0;
+      int b;
+      do {
+        b = buffer.get(position++) & 0xFF;
+        header |= (b & 0x7F) << shift;
+        shift += 7;
+      } while ((b & 0x80) != 0);
+      if ((header & 1) == 0) {
+        int value = buffer.get(position++) & 1;
+        int until = Math.min(count, filled + (header >>> 1));
+        java.util.Arrays.fill(defined, filled, until, (byte) value);
+        present += value * (until - filled);
+        filled = until;
+      } else {
+        int bytes = header >>> 1; // eight one-bit values in each
+        for (int i = 0; i < bytes && filled < count; i++) {
+          int flags = buffer.get(position + i) & 0xFF;
+          FLAG_BYTES.set(defined, filled, SPREAD[flags]);
+          int rows = Math.min(8, count - filled);
+          present += Integer.bitCount(flags & ((1 << rows) - 1));
+          filled += rows;
+        }
+        position += bytes;
+      }
+    }
+    allDefined = present == count;
+    return present;
+  }
+
+  /** Eight bytes written at once into a byte array, least significant first. */
+  private static final java.lang.invoke.VarHandle FLAG_BYTES =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** Per byte of eight one-bit levels, the eight flags (0 or 1) as the bytes of a long, bit 0 first. */
+  private static final long[] SPREAD = new long[256];
+
+  static {
+    for (int flags = 0; flags < 256; flags++) {
+      long spread = 0;
+      for (int bit = 0; bit < 8; bit++) {
+        spread |= (long) ((flags >>> bit) & 1) << (8 * bit);
+      }
+      SPREAD[flags] = spread;
+    }
+  }
+
   /** Reads definition levels in another encoding; returns how many rows have a value. */
   private int readLevels(ValuesReader reader, int count) {
-    int[] levels = new int[count];
+    int[] levels = levelRoom(count);
     for (int i = 0; i < count; i++) {
       levels[i] = reader.readInteger();
     }
     return markDefined(levels, count);
+  }
+
+  private int[] levelRoom(int count) {
+    if (levelBuffer.length < count) {
+      levelBuffer = new int[count];
+    }
+    return levelBuffer;
   }
 
   /** Notes which rows of the page have a value; returns how many do. */
@@ -315,12 +391,10 @@ final class ParquetColumnValues {
     } else if ((encoding == Encoding.RLE_DICTIONARY || encoding == Encoding.PLAIN_DICTIONARY)
         && dictionary != null) {
       int width = buffer.get(offset) & 0xFF;
-      int[] ids = new int[present];
-      Hybrid.decode(buffer, offset + 1, buffer.limit(), width, ids, present);
       if (strings == null) {
         strings = new DictionaryStrings(dictionary);
       }
-      return new DictionaryIds(dictionary, strings, ids);
+      return new DictionaryIds(dictionary, strings, new LazyHybrid(buffer, offset + 1, buffer.limit(), width, present));
     }
     ValuesReader reader =
         encoding.usesDictionary()
@@ -529,15 +603,15 @@ final class ParquetColumnValues {
     }
   }
 
-  /** Dictionary ids, decoded for the whole page, looked up when read. */
+  /** Dictionary ids, decoded as they are read ({@link LazyHybrid}), looked up in the dictionary. */
   private static final class DictionaryIds extends PageValues {
     private final Dictionary dictionary;
-    private final int[] ids;
+    private final LazyHybrid ids;
     private int index;
 
     private final DictionaryStrings strings;
 
-    private DictionaryIds(Dictionary dictionary, DictionaryStrings strings, int[] ids) {
+    private DictionaryIds(Dictionary dictionary, DictionaryStrings strings, LazyHybrid ids) {
       this.dictionary = dictionary;
       this.strings = strings;
       this.ids = ids;
@@ -550,42 +624,42 @@ final class ParquetColumnValues {
 
     @Override
     boolean readBoolean() {
-      return dictionary.decodeToBoolean(ids[index++]);
+      return dictionary.decodeToBoolean(ids.get(index++));
     }
 
     @Override
     int readInteger() {
-      return dictionary.decodeToInt(ids[index++]);
+      return dictionary.decodeToInt(ids.get(index++));
     }
 
     @Override
     long readLong() {
-      return dictionary.decodeToLong(ids[index++]);
+      return dictionary.decodeToLong(ids.get(index++));
     }
 
     @Override
     float readFloat() {
-      return dictionary.decodeToFloat(ids[index++]);
+      return dictionary.decodeToFloat(ids.get(index++));
     }
 
     @Override
     double readDouble() {
-      return dictionary.decodeToDouble(ids[index++]);
+      return dictionary.decodeToDouble(ids.get(index++));
     }
 
     @Override
     Binary readBinary() {
-      return dictionary.decodeToBinary(ids[index++]);
+      return dictionary.decodeToBinary(ids.get(index++));
     }
 
     @Override
     String readString() {
-      return strings.get(ids[index++]);
+      return strings.get(ids.get(index++));
     }
 
     @Override
     Utf8 readUtf8() {
-      return strings.asUtf8(ids[index++]);
+      return strings.asUtf8(ids.get(index++));
     }
   }
 
@@ -685,6 +759,102 @@ final class ParquetColumnValues {
     byte[] bytes = new byte[length];
     buffer.duplicate().position(position).get(bytes);
     return Binary.fromConstantByteArray(bytes);
+  }
+
+  /**
+   * Values of Parquet's run-length / bit-packed hybrid encoding read in ascending order of index,
+   * decoded when first asked for: a run-length run is one value; a bit-packed run is unpacked eight
+   * values at a time, only where a value is read. A cursor that skips most rows of a page (a row
+   * edit reads a column only where a key matched) thus decodes few of its dictionary ids; one that
+   * reads every row decodes each group of eight once, as a whole-page decode would.
+   */
+  static final class LazyHybrid {
+    private final ByteBuffer buffer;
+    private final int end;
+    private final int width;
+    private final int count;
+    private int position; // where the next run's header is
+    private int runStart = 0; // the values [runStart, runEnd) are the current run's
+    private int runEnd = 0;
+    private boolean packed;
+    private int runValue; // a run-length run's value
+    private int runData; // where a bit-packed run's first group is
+    private final int[] group = new int[8];
+    private int groupStart = -1; // the index of group[0], or -1
+
+    LazyHybrid(ByteBuffer buffer, int start, int end, int width, int count) {
+      this.buffer = buffer;
+      this.position = start;
+      this.end = end;
+      this.width = width;
+      this.count = count;
+    }
+
+    /** The value at an index, not before the index of the previous call. */
+    int get(int index) {
+      while (index >= runEnd) {
+        nextRun();
+      }
+      if (!packed) {
+        return runValue;
+      }
+      int start = runStart + ((index - runStart) & ~7);
+      if (start != groupStart) {
+        unpack(runData + ((start - runStart) >>> 3) * width);
+        groupStart = start;
+      }
+      return group[index - start];
+    }
+
+    private void nextRun() {
+      if (position >= end || runEnd >= count) {
+        throw new IllegalStateException("Run-length encoded data ends after " + runEnd + " of " + count + " values");
+      }
+      int header = 0;
+      int shift = 0;
+      int b;
+      do {
+        b = buffer.get(position++) & 0xFF;
+        header |= (b & 0x7F) << shift;
+        shift += 7;
+      } while ((b & 0x80) != 0);
+      runStart = runEnd;
+      if ((header & 1) == 0) {
+        packed = false;
+        int value = 0;
+        int valueBytes = (width + 7) / 8;
+        for (int i = 0; i < valueBytes; i++) {
+          value |= (buffer.get(position + i) & 0xFF) << (8 * i);
+        }
+        position += valueBytes;
+        runValue = value;
+        runEnd = runStart + (header >>> 1);
+      } else {
+        packed = true;
+        runData = position;
+        int groups = header >>> 1;
+        position += groups * width;
+        runEnd = runStart + groups * 8;
+      }
+    }
+
+    /** The eight values of the group packed at a byte offset, into {@link #group}. */
+    private void unpack(int at) {
+      long mask = (1L << width) - 1;
+      long bits = 0;
+      int available = 0;
+      int read = at;
+      for (int i = 0; i < 8; i++) {
+        while (available < width) {
+          bits |= (long) (read < end ? buffer.get(read) & 0xFF : 0) << available;
+          read += 1;
+          available += 8;
+        }
+        group[i] = (int) (bits & mask);
+        bits >>>= width;
+        available -= width;
+      }
+    }
   }
 
   /** Parquet's run-length / bit-packed hybrid encoding of small integers. */

@@ -87,6 +87,7 @@ public final class ParquetRowCursor implements Closeable {
   private static final long MAX_SKIPPED_IN_ARRAY = 1L << 20;
   private boolean closed = false;
   private final List<PageReadAhead> readingAhead = new java.util.ArrayList<>();
+  private int readAheadPages = PageReadAhead.PAGES_AHEAD;
 
   private ParquetRowCursor(
       ParquetFileReader reader,
@@ -314,6 +315,100 @@ public final class ParquetRowCursor implements Closeable {
     return true;
   }
 
+  /**
+   * Moves past the next rows in bulk, reading one {@link #hasLongValues long column} of each: the
+   * rows of a batch of the column (at most a page, and at most {@code values.length} rows), less those
+   * {@link #skipPositions} left out. For a cursor that tests a key of every row: no other column is
+   * read, and the last row read becomes the current row.
+   *
+   * @param column the column, by its position in the projection
+   * @param values receives each row's value (left alone for a null)
+   * @param present receives whether each row's value is not null
+   * @param positions receives each row's position in the file
+   * @return the rows read, or 0 at the end of the file; the arrays are at least this long
+   */
+  public int nextLongs(int column, long[] values, boolean[] present, long[] positions) {
+    FileColumn file = (FileColumn) columns[column];
+    while (true) {
+      if (position + 1 >= groupEnd) {
+        position = groupEnd; // the first row of the next row group
+        if (!nextRowGroup()) {
+          return 0;
+        }
+        position -= 1;
+      }
+      int rowInGroup = (int) (position + 1 - groupStart);
+      if (rowInGroup >= file.batchEnd) {
+        file.fillBatch(rowInGroup);
+      }
+      int from = rowInGroup - file.batchStart;
+      int count = Math.min(values.length, file.batchEnd - rowInGroup);
+      int kept = 0;
+      for (int i = 0; i < count; i++) {
+        long at = position + 1 + i;
+        if ((skipped != null && isSkipped(at)) || (skippedIndex != null && skippedIndex.isDeleted(at))) {
+          continue;
+        }
+        values[kept] = file.batch[from + i];
+        present[kept] = file.batchPresent[from + i];
+        positions[kept] = at;
+        kept += 1;
+      }
+      position += count;
+      if (kept > 0) {
+        return kept;
+      }
+    }
+  }
+
+  /**
+   * Moves forward to the row at a position of the file, whether or not {@link #skipPositions} left it
+   * out: for reading some columns of the rows another cursor of the same file found. The columns of
+   * the rows passed over are skipped without being decoded.
+   *
+   * @param target the row's position in the file, not before the current row
+   * @return false when the file has no row at that position
+   * @throws IllegalArgumentException if the position is before the current row
+   */
+  public boolean moveTo(long target) {
+    if (target < position) {
+      throw new IllegalArgumentException(
+          "Cannot move back from row " + position + " to row " + target + " of " + location);
+    }
+    while (target >= groupEnd) {
+      position = groupEnd; // the first row of the next row group
+      if (!nextRowGroup()) {
+        return false;
+      }
+    }
+    position = target;
+    return true;
+  }
+
+  /**
+   * Starts reading before the first move: reads the first row group and has the pages of every file
+   * column decompressed on background threads, up to 16 pages of each ahead of this cursor. For a
+   * cursor whose rows another cursor is still finding: its pages are decompressed meanwhile. Call
+   * before the first {@link #next} or {@link #moveTo}.
+   */
+  public void prefetch() {
+    for (FileColumn column : fileColumns) {
+      column.readAhead = true;
+    }
+    readAheadPages = PREFETCHED_PAGES;
+    if (groupIndex < 0) {
+      position = 0;
+      try {
+        nextRowGroup();
+      } finally {
+        position = -1;
+      }
+    }
+  }
+
+  /** The pages of each column {@link #prefetch} has decompressed ahead, at most. */
+  static final int PREFETCHED_PAGES = 16;
+
   private boolean isSkipped(long at) {
     while (nextSkipped < skipped.length && skipped[nextSkipped] < at) {
       nextSkipped += 1;
@@ -408,7 +503,7 @@ public final class ParquetRowCursor implements Closeable {
       for (FileColumn column : fileColumns) {
         PageReader columnPages = pages.getPageReader(column.descriptor);
         if (column.readAhead && safeToReadAhead(group, column.descriptor)) {
-          PageReadAhead ahead = new PageReadAhead(columnPages);
+          PageReadAhead ahead = new PageReadAhead(columnPages, readAheadPages);
           readingAhead.add(ahead);
           columnPages = ahead;
         }

@@ -169,12 +169,24 @@ public final class LiveRows {
    * @return a cursor before the first live row, or null
    */
   public ParquetRowCursor cursor() {
+    return cursor(schema);
+  }
+
+  /**
+   * Opens the engine's cursor over some columns of the live rows, deleted positions skipped, or
+   * returns null as {@link #cursor()} does. Several cursors of one file may read its columns side by
+   * side: one finds rows, others {@link ParquetRowCursor#moveTo move} to them.
+   *
+   * @param columns columns of {@link #schema()}, in any order
+   * @return a cursor before the first live row, or null
+   */
+  public ParquetRowCursor cursor(Schema columns) {
     boolean noRowFilter = rowFilter == null || rowFilter.op() == Expression.Operation.TRUE;
     if (!noRowFilter || deletes.hasEqDeletes() || nameMapping != null) {
       return null;
     }
     ParquetRowCursor cursor =
-        ParquetRowCursor.open(io.newInputFile(task.file()), task, schema, constants);
+        ParquetRowCursor.open(io.newInputFile(task.file()), task, columns, constants);
     if (cursor != null) {
       cursor.skipPositions(deletedPositions());
     }

@@ -3,6 +3,7 @@ package dev.transforms.singlenode.internal.parquet;
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.edits.RowEditsTables;
@@ -137,6 +138,86 @@ class ParquetRowCursorTest {
     }
     assertThat(row).isEqualTo(ROWS);
     assertThat(fullRows).isGreaterThan(100);
+  }
+
+  /**
+   * The way the second pass of a probe reads: cursors of some columns each, their pages decompressed
+   * from the start, moving straight to the rows another cursor found, across row groups.
+   */
+  @ParameterizedTest(name = "pages {0}, {1}")
+  @CsvSource({"v1, zstd", "v2, zstd", "v1, gzip"})
+  void prefetchedCursorsMoveStraightToTheRowsAskedFor(String pageVersion, String codec, @TempDir Path dir) {
+    Table table = table(dir, pageVersion, codec);
+    FileScanTask task = onlyTask(table);
+    assertThat(task.file().splitOffsets()).as("several row groups").hasSizeGreaterThan(2);
+    Schema projection = withPosition(SCHEMA);
+    List<Record> expected = icebergRows(table, task, projection);
+    Random random = new Random(11);
+    List<Types.NestedField> columns = projection.columns();
+    Schema strings = new Schema(columns.get(6), columns.get(5), columns.get(18));
+    Schema numbers = new Schema(columns.get(12), columns.get(4), columns.get(8));
+    int visited = 0;
+    try (ParquetRowCursor a = open(table, task, strings);
+        ParquetRowCursor b = open(table, task, numbers)) {
+      a.prefetch();
+      b.prefetch();
+      for (int row = random.nextInt(5); row < ROWS; row += 1 + random.nextInt(random.nextInt(20) == 0 ? 2_500 : 40)) {
+        assertThat(a.moveTo(row)).isTrue();
+        assertThat(b.moveTo(row)).isTrue();
+        Record want = expected.get(row);
+        assertSameValue(a.get(0), want.get(6), row, projection, 6);
+        assertSameValue(a.get(1), want.get(5), row, projection, 5);
+        assertThat(a.get(2)).isEqualTo((long) row);
+        assertSameValue(b.get(0), want.get(12), row, projection, 12);
+        assertSameValue(b.get(1), want.get(4), row, projection, 4);
+        assertSameValue(b.get(2), want.get(8), row, projection, 8);
+        visited += 1;
+      }
+      assertThat(a.moveTo(ROWS - 1)).isTrue();
+      assertThatThrownBy(() -> a.moveTo(ROWS - 2)).hasMessageContaining("Cannot move back from row " + (ROWS - 1));
+      assertThat(a.moveTo(ROWS)).as("past the last row").isFalse();
+    }
+    assertThat(visited).isGreaterThan(100);
+  }
+
+  /**
+   * The way a probe reads an integral key: in bulk, a batch at a time, deleted positions left out,
+   * across pages and row groups; the same rows, values and nulls as row by row.
+   */
+  @ParameterizedTest(name = "pages {0}, {1}")
+  @CsvSource({"v1, zstd", "v2, gzip"})
+  void bulkKeysAreTheRowsOneByOne(String pageVersion, String codec, @TempDir Path dir) {
+    Table table = table(dir, pageVersion, codec);
+    FileScanTask task = onlyTask(table);
+    Schema keys = new Schema(SCHEMA.findField("l"), SCHEMA.findField("i"));
+    org.apache.iceberg.deletes.PositionDeleteIndex deleted =
+        org.apache.iceberg.deletes.PositionDeleteIndexUtil.merge(List.of());
+    for (long at = 0; at < ROWS; at += 1 + (at % 7)) {
+      deleted.delete(at);
+    }
+    deleted.delete(ROWS - 1);
+    List<String> oneByOne = new ArrayList<>();
+    try (ParquetRowCursor cursor = open(table, task, keys)) {
+      cursor.skipPositions(deleted);
+      while (cursor.next()) {
+        oneByOne.add(cursor.position() + ":" + (cursor.isNull(0) ? "null" : cursor.getLong(0)));
+      }
+    }
+    List<String> bulk = new ArrayList<>();
+    long[] values = new long[300];
+    boolean[] present = new boolean[300];
+    long[] positions = new long[300];
+    try (ParquetRowCursor cursor = open(table, task, keys)) {
+      cursor.skipPositions(deleted);
+      int count;
+      while ((count = cursor.nextLongs(0, values, present, positions)) > 0) {
+        for (int i = 0; i < count; i++) {
+          bulk.add(positions[i] + ":" + (present[i] ? values[i] : "null"));
+        }
+      }
+    }
+    assertThat(oneByOne).hasSizeBetween(ROWS / 2, ROWS - 1_000);
+    assertThat(bulk).isEqualTo(oneByOne);
   }
 
   /** Parquet's gzip and snappy decompressors keep state and are shared: cursors on many threads. */
