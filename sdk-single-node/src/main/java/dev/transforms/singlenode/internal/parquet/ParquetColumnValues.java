@@ -287,17 +287,9 @@ final class ParquetColumnValues {
     int filled = 0;
     int present = 0;
     while (filled < count) {
-      if (position >= end) {
-        throw new IllegalStateException("Run-length encoded data ends after " + filled + " of " + count + " values");
-      }
-      int header = 0;
-      int shift = 0;
-      int b;
-      do {
-        b = buffer.get(position++) & 0xFF;
-        header |= (b & 0x7F) << shift;
-        shift += 7;
-      } while ((b & 0x80) != 0);
+      long read = Hybrid.header(buffer, position, end, filled, count);
+      int header = (int) (read >>> 32);
+      position = (int) read;
       if ((header & 1) == 0) {
         int value = buffer.get(position++) & 1;
         int until = Math.min(count, filled + (header >>> 1));
@@ -807,17 +799,10 @@ final class ParquetColumnValues {
     }
 
     private void nextRun() {
-      if (position >= end || runEnd >= count) {
-        throw new IllegalStateException("Run-length encoded data ends after " + runEnd + " of " + count + " values");
-      }
-      int header = 0;
-      int shift = 0;
-      int b;
-      do {
-        b = buffer.get(position++) & 0xFF;
-        header |= (b & 0x7F) << shift;
-        shift += 7;
-      } while ((b & 0x80) != 0);
+      // a value past the page's last one is an error, as if the data ended there
+      long read = Hybrid.header(buffer, runEnd < count ? position : end, end, runEnd, count);
+      int header = (int) (read >>> 32);
+      position = (int) read;
       runStart = runEnd;
       if ((header & 1) == 0) {
         packed = false;
@@ -862,6 +847,30 @@ final class ParquetColumnValues {
     private Hybrid() {}
 
     /**
+     * The header of the run at a position (an unsigned varint: the run's length and kind), in the
+     * high 32 bits, and the position after it, in the low 32 bits.
+     *
+     * @param end where the encoded data ends
+     * @param decoded the values decoded before this run, and {@code count} all of them, for the
+     *     message when the data ends early
+     * @throws IllegalStateException if the data ends before the header
+     */
+    static long header(ByteBuffer buffer, int position, int end, int decoded, int count) {
+      if (position >= end) {
+        throw new IllegalStateException("Run-length encoded data ends after " + decoded + " of " + count + " values");
+      }
+      int header = 0;
+      int shift = 0;
+      int b;
+      do {
+        b = buffer.get(position++) & 0xFF;
+        header |= (b & 0x7F) << shift;
+        shift += 7;
+      } while ((b & 0x80) != 0);
+      return ((long) header << 32) | position;
+    }
+
+    /**
      * Decodes {@code count} values of {@code width} bits from {@code buffer[start, end)} into
      * {@code out}.
      */
@@ -870,18 +879,9 @@ final class ParquetColumnValues {
       int filled = 0;
       int valueBytes = (width + 7) / 8;
       while (filled < count) {
-        if (position >= end) {
-          throw new IllegalStateException("Run-length encoded data ends after " + filled + " of " + count + " values");
-        }
-        // unsigned varint header
-        int header = 0;
-        int shift = 0;
-        int b;
-        do {
-          b = buffer.get(position++) & 0xFF;
-          header |= (b & 0x7F) << shift;
-          shift += 7;
-        } while ((b & 0x80) != 0);
+        long headed = header(buffer, position, end, filled, count);
+        int header = (int) (headed >>> 32);
+        position = (int) headed;
 
         if ((header & 1) == 0) {
           int run = header >>> 1;
