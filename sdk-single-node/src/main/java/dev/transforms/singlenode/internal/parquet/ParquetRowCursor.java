@@ -387,15 +387,16 @@ public final class ParquetRowCursor implements Closeable {
 
   /**
    * Starts reading before the first move: reads the first row group and has the pages of every file
-   * column decompressed on background threads, up to 16 pages of each ahead of this cursor. For a
-   * cursor whose rows another cursor is still finding: its pages are decompressed meanwhile. Call
-   * before the first {@link #next} or {@link #moveTo}.
+   * column decompressed on background threads ahead of this cursor, up to 16 pages of a column and
+   * about 64 in all (at least 2 of each column), so that a wide table does not hold hundreds of
+   * decompressed pages. For a cursor whose rows another cursor is still finding: its pages are
+   * decompressed meanwhile. Call before the first {@link #next} or {@link #moveTo}.
    */
   public void prefetch() {
     for (FileColumn column : fileColumns) {
       column.readAhead = true;
     }
-    readAheadPages = PREFETCHED_PAGES;
+    readAheadPages = prefetchedPages(fileColumns.length);
     if (groupIndex < 0) {
       position = 0;
       try {
@@ -406,8 +407,10 @@ public final class ParquetRowCursor implements Closeable {
     }
   }
 
-  /** The pages of each column {@link #prefetch} has decompressed ahead, at most. */
-  static final int PREFETCHED_PAGES = 16;
+  /** The pages of each of its columns a cursor of this many file columns {@link #prefetch}es, at most. */
+  static int prefetchedPages(int columns) {
+    return Math.max(2, Math.min(16, 64 / Math.max(1, columns)));
+  }
 
   private boolean isSkipped(long at) {
     while (nextSkipped < skipped.length && skipped[nextSkipped] < at) {

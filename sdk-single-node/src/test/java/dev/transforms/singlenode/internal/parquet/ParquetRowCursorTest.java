@@ -180,6 +180,14 @@ class ParquetRowCursorTest {
     assertThat(visited).isGreaterThan(100);
   }
 
+  @Test
+  void prefetchingHoldsFewPagesOfEachColumnOfAWideTable() {
+    assertThat(ParquetRowCursor.prefetchedPages(1)).isEqualTo(16);
+    assertThat(ParquetRowCursor.prefetchedPages(3)).isEqualTo(16);
+    assertThat(ParquetRowCursor.prefetchedPages(8)).isEqualTo(8);
+    assertThat(ParquetRowCursor.prefetchedPages(200)).isEqualTo(2);
+  }
+
   /**
    * The way a probe reads an integral key: in bulk, a batch at a time, deleted positions left out,
    * across pages and row groups; the same rows, values and nulls as row by row.
