@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.Future;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
@@ -106,13 +107,15 @@ final class CopyOnWriteRewrite {
     // once it returns; only the rows held in the buffer then need their own, a shallow copy, which
     // is enough when every value is immutable (otherwise the reader would also reuse nested
     // records, lists and byte buffers).
-    ParquetRowCursor cursor = rows.cursor();
-    if (cursor != null
-        && probe != null
+    if (probe != null
         && probe.columns().length < readSchema.columns().size() - 1 // fewer than all but _pos
         && task.file().recordCount() >= TWO_LANE_MIN_ROWS) {
-      return rewriteInTwoLanes(task, rows, cursor, decider, posIndex);
+      OptionalLong inTwoLanes = rewriteInTwoLanes(task, rows, decider, posIndex);
+      if (inTwoLanes.isPresent()) {
+        return inTwoLanes.getAsLong();
+      }
     }
+    ParquetRowCursor cursor = rows.cursor();
     boolean reuse = cursor == null && immutableValues(readSchema);
     PositionDeleteIndex dropped = null;
     List<Record> buffer = new ArrayList<>();
@@ -180,19 +183,20 @@ final class CopyOnWriteRewrite {
    * finds the dropped rows; then two threads copy the kept rows, each one half of the file into
    * files of its own, in file order. Encoding and compressing Parquet is most of a rewrite's cost,
    * and one writer is slower than the reader feeding it; two writers share it between the cores.
-   * Files are split at most down to about half of {@link #TWO_LANE_MIN_ROWS} rows.
+   * Files are split at most down to about half of {@link #TWO_LANE_MIN_ROWS} rows. Empty, having
+   * read nothing, when the engine's cursor cannot read the file.
    */
-  private long rewriteInTwoLanes(
+  private OptionalLong rewriteInTwoLanes(
       FileScanTask task,
       LiveRows rows,
-      ParquetRowCursor cursor,
       RowChange.RowDecider decider,
       int posIndex) {
     PositionDeleteIndex dropped = ProbeScan.newPositionIndex();
-    cursor.close(); // the probe opens cursors of the columns it reads in each pass
-    ProbeScan.findDropped(rows, change, decider, row -> dropped.delete((Long) row.get(posIndex)));
+    if (!ProbeScan.findDropped(rows, change, decider, row -> dropped.delete((Long) row.get(posIndex)))) {
+      return OptionalLong.empty();
+    }
     if (dropped.isEmpty()) {
-      return 0;
+      return OptionalLong.of(0);
     }
 
     if (files.rewritesWithDuckDb(task)) {
@@ -207,7 +211,7 @@ final class CopyOnWriteRewrite {
         leftOut = both;
       }
       if (files.rewriteWithDuckDb(task, leftOut)) {
-        return dropped.cardinality();
+        return OptionalLong.of(dropped.cardinality());
       }
     }
 
@@ -238,7 +242,7 @@ final class CopyOnWriteRewrite {
     } else if (failure != null) {
       throw (Error) failure;
     }
-    return dropped.cardinality();
+    return OptionalLong.of(dropped.cardinality());
   }
 
   /**

@@ -123,6 +123,10 @@ final class ProbeScan {
     private long[] positions = new long[1024];
     private Object[][] probedValues;
     private final Object[][][] groupValues;
+    private int found = 0; // rows let through in the current chunk
+    private final GenericRecord row; // the first pass's probe values, then each row the decider sees
+    private RowChange.RowDecider decider;
+    private DroppedRows sink;
 
     private TwoPasses(Schema readSchema, RowChange.RowProbe probe, int[] probed, ParquetRowCursor probeCursor,
         int[][] groups, ParquetRowCursor[] groupCursors) {
@@ -132,6 +136,7 @@ final class ProbeScan {
       this.probeCursor = probeCursor;
       this.groups = groups;
       this.groupCursors = groupCursors;
+      this.row = GenericRecord.create(readSchema);
       LongHashSet keys = probe.integralKeys();
       this.integralKeys = keys != null && probed.length == 1 && probeCursor.hasLongValues(0) ? keys : null;
       this.probedValues = new Object[probed.length][positions.length];
@@ -181,67 +186,70 @@ final class ProbeScan {
     }
 
     void run(RowChange.RowDecider decider, DroppedRows sink) {
-      GenericRecord row = GenericRecord.create(readSchema);
-      int found = integralKeys != null ? findByIntegralKey(row, decider, sink) : findByProbe(row, decider, sink);
+      this.decider = decider;
+      this.sink = sink;
+      if (integralKeys != null) {
+        findByIntegralKey();
+      } else {
+        findByProbe();
+      }
       if (found > 0) {
-        decide(found, row, decider, sink);
+        decide(found);
       }
     }
 
     /** The first pass for one integral key column, a batch of keys at a time, unboxed. */
-    private int findByIntegralKey(GenericRecord row, RowChange.RowDecider decider, DroppedRows sink) {
+    private void findByIntegralKey() {
       boolean ints = readSchema.columns().get(probed[0]).type().typeId() == Type.TypeID.INTEGER;
       long[] keys = new long[KEY_BATCH];
       boolean[] present = new boolean[KEY_BATCH];
       long[] at = new long[KEY_BATCH];
-      int found = 0;
       int count;
       while ((count = probeCursor.nextLongs(0, keys, present, at)) > 0) {
         for (int i = 0; i < count; i++) {
-          if (!present[i] || !integralKeys.contains(keys[i])) {
-            continue;
-          }
-          room(found);
-          probedValues[0][found] = ints ? (Object) (int) keys[i] : (Object) keys[i];
-          positions[found] = at[i];
-          found += 1;
-          if (found == CHUNK_ROWS) {
-            decide(found, row, decider, sink);
-            found = 0;
+          if (present[i] && integralKeys.contains(keys[i])) {
+            int slot = nextSlot(); // may replace the arrays: taken before indexing them
+            probedValues[0][slot] = ints ? (Object) (int) keys[i] : (Object) keys[i];
+            noted(at[i]);
           }
         }
       }
-      return found;
     }
 
     /** The first pass through the probe's own test of its columns, row by row. */
-    private int findByProbe(GenericRecord row, RowChange.RowDecider decider, DroppedRows sink) {
-      int found = 0;
+    private void findByProbe() {
       while (probeCursor.next()) {
         for (int i = 0; i < probed.length; i++) {
           row.set(probed[i], probeCursor.get(i));
         }
-        if (!probe.mightConcern(row)) {
-          continue;
-        }
-        room(found);
-        for (int i = 0; i < probed.length; i++) {
-          probedValues[i][found] = row.get(probed[i]);
-        }
-        positions[found] = probeCursor.position();
-        found += 1;
-        if (found == CHUNK_ROWS) {
-          decide(found, row, decider, sink);
-          found = 0;
+        if (probe.mightConcern(row)) {
+          int slot = nextSlot();
+          for (int i = 0; i < probed.length; i++) {
+            probedValues[i][slot] = row.get(probed[i]);
+          }
+          noted(probeCursor.position());
         }
       }
-      return found;
     }
 
-    /** Room for one more row let through, the arrays grown up to {@link #CHUNK_ROWS}. */
-    private void room(int found) {
+
+    /** The row in the next slot is at this position; a full chunk goes through the second pass. */
+    private void noted(long position) {
+      positions[found] = position;
+      found += 1;
+      if (found == CHUNK_ROWS) {
+        decide(found);
+        found = 0;
+      }
+    }
+
+    /**
+     * The slot of the next row let through, whose probe values the first pass puts there; the arrays
+     * grow as needed, up to {@link #CHUNK_ROWS}.
+     */
+    private int nextSlot() {
       if (found < positions.length) {
-        return;
+        return found;
       }
       int size = Math.min(CHUNK_ROWS, positions.length * 2);
       positions = Arrays.copyOf(positions, size);
@@ -253,10 +261,11 @@ final class ProbeScan {
           group[i] = Arrays.copyOf(group[i], size);
         }
       }
+      return found;
     }
 
     /** The second pass over the rows let through so far, then the decider's verdict on each. */
-    private void decide(int count, GenericRecord row, RowChange.RowDecider decider, DroppedRows sink) {
+    private void decide(int count) {
       if (groups.length == 1) {
         read(0, count);
       } else {
@@ -300,7 +309,8 @@ final class ProbeScan {
       Object[][] values = groupValues[group];
       for (int k = 0; k < count; k++) {
         if (!cursor.moveTo(positions[k])) {
-          throw new IllegalStateException("A second cursor of the file found no row at position " + positions[k]);
+          throw new IllegalStateException("File " + cursor.location() + " has no row at position " + positions[k]
+              + ", where the probe of its key columns found one");
         }
         for (int i = 0; i < values.length; i++) {
           values[i][k] = cursor.get(i);

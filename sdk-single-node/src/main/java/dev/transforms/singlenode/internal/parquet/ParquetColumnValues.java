@@ -806,13 +806,8 @@ final class ParquetColumnValues {
       runStart = runEnd;
       if ((header & 1) == 0) {
         packed = false;
-        int value = 0;
-        int valueBytes = (width + 7) / 8;
-        for (int i = 0; i < valueBytes; i++) {
-          value |= (buffer.get(position + i) & 0xFF) << (8 * i);
-        }
-        position += valueBytes;
-        runValue = value;
+        runValue = Hybrid.runValue(buffer, position, width);
+        position += (width + 7) / 8;
         runEnd = runStart + (header >>> 1);
       } else {
         packed = true;
@@ -870,6 +865,15 @@ final class ParquetColumnValues {
       return ((long) header << 32) | position;
     }
 
+    /** The value of a run-length run, stored after its header in the fewest whole bytes, little-endian. */
+    static int runValue(ByteBuffer buffer, int position, int width) {
+      int value = 0;
+      for (int i = 0; i < (width + 7) / 8; i++) {
+        value |= (buffer.get(position + i) & 0xFF) << (8 * i);
+      }
+      return value;
+    }
+
     /**
      * Decodes {@code count} values of {@code width} bits from {@code buffer[start, end)} into
      * {@code out}.
@@ -885,10 +889,7 @@ final class ParquetColumnValues {
 
         if ((header & 1) == 0) {
           int run = header >>> 1;
-          int value = 0;
-          for (int i = 0; i < valueBytes; i++) {
-            value |= (buffer.get(position + i) & 0xFF) << (8 * i);
-          }
+          int value = runValue(buffer, position, width);
           position += valueBytes;
           int until = Math.min(count, filled + run);
           java.util.Arrays.fill(out, filled, until, value);

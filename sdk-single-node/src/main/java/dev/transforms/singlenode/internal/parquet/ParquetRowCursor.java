@@ -419,6 +419,11 @@ public final class ParquetRowCursor implements Closeable {
     return nextSkipped < skipped.length && skipped[nextSkipped] == at;
   }
 
+  /** The location of the file this cursor reads, for messages. */
+  public String location() {
+    return location;
+  }
+
   /** The current row's position in the file. */
   public long position() {
     return position;
