@@ -131,11 +131,12 @@ final class UpsertChange extends RowChange {
         && type != org.apache.iceberg.types.Type.TypeID.INTEGER) {
       return null;
     }
-    LongHashSet set = new LongHashSet(source.size());
+    long[] values = new long[source.size()];
+    int i = 0;
     for (Object key : source.keySet()) {
-      set.add(((Number) key).longValue());
+      values[i++] = ((Number) key).longValue();
     }
-    return set;
+    return LongHashSet.of(values);
   }
 
   @Override
