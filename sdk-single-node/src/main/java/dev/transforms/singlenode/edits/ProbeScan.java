@@ -6,8 +6,10 @@ import dev.transforms.singlenode.internal.read.LiveRows;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Future;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -26,14 +28,27 @@ import org.apache.iceberg.types.Types;
  * <p>The read is in two passes over a chunk of rows at a time. The first reads the probe columns of
  * every row, with a cursor of its own, and notes the positions of the rows the probe lets through;
  * for an integral key the values are tested unboxed. The second reads the other columns at those
- * positions with cursors that move straight to them, split between two threads by decoding weight
- * ({@link ColumnHalves}); their pages are decompressed on background threads from the start, while
- * the first pass runs. The decider then sees each row let through, whole, in file order, as a single
- * pass would show it.
+ * positions with cursors that move straight to them, one per group of columns split by decoding
+ * weight ({@link ColumnHalves}); their pages are decompressed on background threads from the start,
+ * while the first pass runs. The decider sees each row let through in file order.
+ *
+ * <p>When the decider has an {@link RowChange.EarlyDrop} (an upsert replaces a row as soon as one
+ * column differs from the source row), the second pass reads row by row, the cheapest columns first,
+ * and stops at the first column that settles the row: an upsert of changed rows then reads one
+ * fixed-width column of each matched row instead of all of them. When more than a quarter of the
+ * first {@value #SETTLE_SAMPLE} rows needed every column (an upsert of mostly unchanged rows), the
+ * rest of the file is read whole, the groups of columns on two threads side by side.
  */
 final class ProbeScan {
   /** Rows let through by the probe that the second pass reads at a time, at most. */
   static final int CHUNK_ROWS = 16_384;
+
+  /**
+   * Rows the second pass reads row by row, the cheapest columns first, before it judges whether
+   * the decider's early drop settles enough of them: when more than a quarter needed every column,
+   * the rest of the file is read in two groups of columns on two threads.
+   */
+  static final int SETTLE_SAMPLE = 256;
 
   /** Integral keys the first pass reads at a time, at most. */
   private static final int KEY_BATCH = 4_096;
@@ -62,10 +77,10 @@ final class ProbeScan {
     RowChange.RowProbe probe = change.probe(readSchema);
     int[] probed = probe == null ? new int[0] : probe.columns();
     if (probed.length > 0 && probed.length < readSchema.columns().size()) {
-      TwoPasses passes = TwoPasses.open(rows, probe, probed);
+      TwoPasses passes = TwoPasses.open(rows, probe, probed, decider);
       if (passes != null) {
         try (passes) {
-          passes.run(decider, sink);
+          passes.run(sink);
         }
         return true;
       }
@@ -113,80 +128,138 @@ final class ProbeScan {
 
   /** The cursors of a two-pass probe of one file (see the class comment). */
   private static final class TwoPasses implements AutoCloseable {
+    private final LiveRows rows;
     private final Schema readSchema;
     private final RowChange.RowProbe probe;
     private final int[] probed; // the probe columns' places in the read schema
     private final ParquetRowCursor probeCursor;
-    private final int[][] groups; // per group of the second pass, its columns' places in the read schema
-    private final ParquetRowCursor[] groupCursors;
+    private final List<Types.NestedField> others; // the other columns, in the read schema's order
     private final LongHashSet integralKeys; // the keys, when the probe is one integral column
     private long[] positions = new long[1024];
     private Object[][] probedValues;
-    private final Object[][][] groupValues;
     private int found = 0; // rows let through in the current chunk
     private final GenericRecord row; // the first pass's probe values, then each row the decider sees
-    private RowChange.RowDecider decider;
+    private final RowChange.RowDecider decider;
     private DroppedRows sink;
 
-    private TwoPasses(Schema readSchema, RowChange.RowProbe probe, int[] probed, ParquetRowCursor probeCursor,
-        int[][] groups, ParquetRowCursor[] groupCursors) {
-      this.readSchema = readSchema;
+    // the second pass row by row, the cheapest columns first, while the decider's early drop settles
+    // most rows on a column or two
+    private final RowChange.EarlyDrop earlyDrop;
+    private boolean settling = false;
+    private int[] settlePlaces; // in the order read, the columns' places in the read schema
+    private int[] settleGroups; // the same columns' groups
+    private int[] settleColumns; // their places in their group's cursor
+    private int firstSettling; // the index in that order of the first column that may settle a row
+    private long rowsSettling = 0; // rows read row by row so far
+    private long rowsUnsettled = 0; // of which every column was read
+
+    // the second pass in groups of columns, one thread each
+    private int[][] groups; // per group, its columns' places in the read schema
+    private ParquetRowCursor[] groupCursors;
+    private Object[][][] groupValues;
+
+    private TwoPasses(LiveRows rows, RowChange.RowProbe probe, int[] probed, ParquetRowCursor probeCursor,
+        List<Types.NestedField> others, RowChange.RowDecider decider) {
+      this.rows = rows;
+      this.readSchema = rows.schema();
       this.probe = probe;
       this.probed = probed;
       this.probeCursor = probeCursor;
-      this.groups = groups;
-      this.groupCursors = groupCursors;
+      this.others = others;
+      this.decider = decider;
+      this.earlyDrop = decider.earlyDrop();
       this.row = GenericRecord.create(readSchema);
       LongHashSet keys = probe.integralKeys();
       this.integralKeys = keys != null && probed.length == 1 && probeCursor.hasLongValues(0) ? keys : null;
       this.probedValues = new Object[probed.length][positions.length];
-      this.groupValues = new Object[groups.length][][];
-      for (int g = 0; g < groups.length; g++) {
-        groupValues[g] = new Object[groups[g].length][positions.length];
-      }
     }
 
     /** Opens the cursors, or returns null when the engine's cursor cannot read the file. */
-    static TwoPasses open(LiveRows rows, RowChange.RowProbe probe, int[] probed) {
-      Schema readSchema = rows.schema();
-      List<Types.NestedField> columns = readSchema.columns();
+    static TwoPasses open(LiveRows rows, RowChange.RowProbe probe, int[] probed, RowChange.RowDecider decider) {
+      List<Types.NestedField> columns = rows.schema().columns();
       List<Types.NestedField> probeColumns = new ArrayList<>();
       List<Types.NestedField> others = new ArrayList<>(columns);
       for (int column : probed) {
         probeColumns.add(columns.get(column));
         others.remove(columns.get(column));
       }
-      List<List<Types.NestedField>> split = ColumnHalves.split(others);
-      List<ParquetRowCursor> opened = new ArrayList<>();
+      ParquetRowCursor probeCursor = rows.cursor(new Schema(probeColumns));
+      if (probeCursor == null) {
+        return null;
+      }
+      TwoPasses passes = null;
       boolean done = false;
       try {
-        ParquetRowCursor probeCursor = rows.cursor(new Schema(probeColumns));
-        if (probeCursor == null) {
-          return null;
-        }
-        opened.add(probeCursor);
-        int[][] groups = new int[split.size()][];
-        ParquetRowCursor[] groupCursors = new ParquetRowCursor[split.size()];
-        for (int g = 0; g < split.size(); g++) {
-          groups[g] = split.get(g).stream().mapToInt(columns::indexOf).toArray();
-          groupCursors[g] = rows.cursor(new Schema(split.get(g)));
-          if (groupCursors[g] == null) {
-            return null;
-          }
-          opened.add(groupCursors[g]);
-          groupCursors[g].prefetch(); // decompressed while the first pass reads the probe columns
-        }
-        done = true;
-        return new TwoPasses(readSchema, probe, probed, probeCursor, groups, groupCursors);
+        passes = new TwoPasses(rows, probe, probed, probeCursor, others, decider);
+        done = passes.openSecondPass();
+        return done ? passes : null;
       } finally {
         if (!done) {
-          opened.forEach(ParquetRowCursor::close);
+          if (passes != null) {
+            passes.close();
+          } else {
+            probeCursor.close();
+          }
         }
       }
     }
 
-    void run(RowChange.RowDecider decider, DroppedRows sink) {
-      this.decider = decider;
+    /**
+     * Opens the second pass's cursors, one per group of columns, their pages decompressed while the
+     * first pass reads the probe columns. Returns false when the file cannot be read so.
+     */
+    private boolean openSecondPass() {
+      List<List<Types.NestedField>> split = ColumnHalves.split(others);
+      List<Types.NestedField> columns = readSchema.columns();
+      groups = new int[split.size()][];
+      groupCursors = new ParquetRowCursor[split.size()];
+      groupValues = new Object[split.size()][][];
+      for (int g = 0; g < split.size(); g++) {
+        List<Types.NestedField> group = split.get(g);
+        groups[g] = group.stream().mapToInt(columns::indexOf).toArray();
+        groupValues[g] = new Object[group.size()][positions.length];
+        groupCursors[g] = rows.cursor(new Schema(group));
+        if (groupCursors[g] == null) {
+          return false;
+        }
+        groupCursors[g].prefetch();
+      }
+      if (earlyDrop != null) {
+        orderSettling(split);
+      }
+      return true;
+    }
+
+    /**
+     * The order in which rows are settled one by one: row lineage and {@code _pos} first (the decider
+     * and the sink need them for every row), then the table's columns, the cheapest first.
+     */
+    private void orderSettling(List<List<Types.NestedField>> split) {
+      List<Types.NestedField> order = new ArrayList<>();
+      List<Types.NestedField> table = new ArrayList<>();
+      for (Types.NestedField column : others) {
+        (MetadataColumns.isMetadataColumn(column.fieldId()) ? order : table).add(column);
+      }
+      firstSettling = order.size();
+      table.sort(Comparator.comparingInt(ColumnHalves::weight)); // stable
+      order.addAll(table);
+      List<Types.NestedField> columns = readSchema.columns();
+      settlePlaces = order.stream().mapToInt(columns::indexOf).toArray();
+      settleGroups = new int[order.size()];
+      settleColumns = new int[order.size()];
+      for (int i = 0; i < order.size(); i++) {
+        for (int g = 0; g < split.size(); g++) {
+          int at = split.get(g).indexOf(order.get(i));
+          if (at >= 0) {
+            settleGroups[i] = g;
+            settleColumns[i] = at;
+          }
+        }
+      }
+      settling = true;
+    }
+
+    void run(DroppedRows sink) {
       this.sink = sink;
       if (integralKeys != null) {
         findByIntegralKey();
@@ -232,7 +305,6 @@ final class ProbeScan {
       }
     }
 
-
     /** The row in the next slot is at this position; a full chunk goes through the second pass. */
     private void noted(long position) {
       positions[found] = position;
@@ -264,14 +336,22 @@ final class ProbeScan {
       return found;
     }
 
-    /** The second pass over the rows let through so far, then the decider's verdict on each. */
+    /**
+     * The second pass over the rows let through so far, and the decider's verdict on each: row by
+     * row while the decider's early drop settles most rows, otherwise (or from the row where it
+     * stopped doing so) in two groups of columns.
+     */
     private void decide(int count) {
+      int from = settling ? settle(count) : 0;
+      if (from == count) {
+        return;
+      }
       if (groups.length == 1) {
-        read(0, count);
+        read(0, from, count);
       } else {
-        Future<?> other = BackgroundThreads.run(() -> read(1, count));
+        Future<?> other = BackgroundThreads.run(() -> read(1, from, count));
         try {
-          read(0, count);
+          read(0, from, count);
         } catch (RuntimeException | Error e) {
           try {
             BackgroundThreads.await(other); // its cursor is closed only once it is done with it
@@ -282,10 +362,8 @@ final class ProbeScan {
         }
         BackgroundThreads.await(other);
       }
-      for (int k = 0; k < count; k++) {
-        for (int i = 0; i < probed.length; i++) {
-          row.set(probed[i], probedValues[i][k]);
-        }
+      for (int k = from; k < count; k++) {
+        setProbed(k);
         for (int g = 0; g < groups.length; g++) {
           int[] group = groups[g];
           for (int i = 0; i < group.length; i++) {
@@ -298,19 +376,67 @@ final class ProbeScan {
       }
       for (Object[][] group : groupValues) {
         for (Object[] values : group) {
-          Arrays.fill(values, 0, count, null); // nothing kept alive until the next chunk
+          Arrays.fill(values, from, count, null); // nothing kept alive until the next chunk
         }
       }
     }
 
-    /** One group's columns at the positions found. */
-    private void read(int group, int count) {
+    /**
+     * Reads the rows from the first of the chunk, each up to the column that settles it, and hands
+     * each to the decider; returns the index of the first row not read, which is {@code count} unless
+     * too many rows needed every column (then the rest of the file is read in groups of columns).
+     */
+    private int settle(int count) {
+      for (int k = 0; k < count; k++) {
+        if (rowsSettling >= SETTLE_SAMPLE && rowsUnsettled * 4 > rowsSettling) {
+          settling = false;
+          return k;
+        }
+        for (ParquetRowCursor cursor : groupCursors) {
+          if (!cursor.moveTo(positions[k])) {
+            throw missingRow(cursor, positions[k]);
+          }
+        }
+        setProbed(k);
+        int read = 0;
+        boolean settled = false;
+        while (read < settlePlaces.length && !settled) {
+          int place = settlePlaces[read];
+          Object value = groupCursors[settleGroups[read]].get(settleColumns[read]);
+          row.set(place, value);
+          settled = read >= firstSettling && earlyDrop.settles(row, place, value);
+          read += 1;
+        }
+        for (int i = read; i < settlePlaces.length; i++) {
+          row.set(settlePlaces[i], null); // not read: the row is dropped whatever they hold
+        }
+        rowsSettling += 1;
+        if (!settled) {
+          rowsUnsettled += 1;
+        }
+        if (decider.drop(row)) {
+          sink.accept(row);
+        } else if (settled) {
+          throw new IllegalStateException("The row at position " + positions[k] + " of "
+              + probeCursor.location() + " was kept, though a column of it settled that it is dropped");
+        }
+      }
+      return count;
+    }
+
+    private void setProbed(int k) {
+      for (int i = 0; i < probed.length; i++) {
+        row.set(probed[i], probedValues[i][k]);
+      }
+    }
+
+    /** One group's columns at the positions found, from the row at index {@code from}. */
+    private void read(int group, int from, int count) {
       ParquetRowCursor cursor = groupCursors[group];
       Object[][] values = groupValues[group];
-      for (int k = 0; k < count; k++) {
+      for (int k = from; k < count; k++) {
         if (!cursor.moveTo(positions[k])) {
-          throw new IllegalStateException("File " + cursor.location() + " has no row at position " + positions[k]
-              + ", where the probe of its key columns found one");
+          throw missingRow(cursor, positions[k]);
         }
         for (int i = 0; i < values.length; i++) {
           values[i][k] = cursor.get(i);
@@ -318,11 +444,20 @@ final class ProbeScan {
       }
     }
 
+    private static IllegalStateException missingRow(ParquetRowCursor cursor, long position) {
+      return new IllegalStateException("File " + cursor.location() + " has no row at position " + position
+          + ", where the probe of its key columns found one");
+    }
+
     @Override
     public void close() {
       probeCursor.close();
-      for (ParquetRowCursor cursor : groupCursors) {
-        cursor.close();
+      if (groupCursors != null) {
+        for (ParquetRowCursor cursor : groupCursors) {
+          if (cursor != null) {
+            cursor.close();
+          }
+        }
       }
     }
   }

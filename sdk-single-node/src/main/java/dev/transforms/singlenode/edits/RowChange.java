@@ -25,6 +25,31 @@ abstract class RowChange {
      * call returns; implementations must not keep it.
      */
     boolean drop(Record row);
+
+    /**
+     * The decider's shortcut for readers that read a row's columns one at a time, when it has one:
+     * null by default, so that every row comes to {@link #drop} whole.
+     */
+    default EarlyDrop earlyDrop() {
+      return null;
+    }
+  }
+
+  /**
+   * A decider's rule that a single column can settle that a row is dropped, whatever its other
+   * columns hold: an upsert replaces a matched row as soon as one of its columns differs from the
+   * source row. A reader that has it may read a row's columns one at a time, the cheapest first, and
+   * stop at the first that settles the row; it then calls {@link RowDecider#drop} with the columns
+   * not read left null, and {@code drop} must return true for that row. Columns that are not the
+   * table's own (row lineage, {@code _pos}) are always read.
+   */
+  interface EarlyDrop {
+    /**
+     * Returns true when the value of the column at this place of the read schema, in a row that
+     * also holds the probe's columns, makes {@link RowDecider#drop} return true for the row whatever
+     * its other columns hold. Called on the thread that calls {@code drop}.
+     */
+    boolean settles(Record row, int column, Object value);
   }
 
   /**

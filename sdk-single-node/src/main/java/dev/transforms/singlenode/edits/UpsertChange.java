@@ -145,28 +145,58 @@ final class UpsertChange extends RowChange {
     Types.StructType tableStruct = schema.asStruct();
     int rowIdPosition =
         readSchema.columns().indexOf(readSchema.findField(MetadataColumns.ROW_ID.fieldId()));
-    return row -> {
-      Object key = keys.keyOf(row, positions);
-      Match match = key == null ? null : source.get(key);
-      if (match == null) {
-        return false;
-      } else if (!update) {
-        match.equalSeen = true; // matched: the row is neither inserted nor changed
-        return false;
-      } else if (Values.sameStruct(tableStruct, row, match.row)) {
-        match.equalSeen = true;
-        match.equalCount += 1;
-        if (equalityDeletes) {
-          match.equalIn(file);
-        }
-        return false;
+    RowDecider decider =
+        row -> {
+          Object key = keys.keyOf(row, positions);
+          Match match = key == null ? null : source.get(key);
+          if (match == null) {
+            return false;
+          } else if (!update) {
+            match.equalSeen = true; // matched: the row is neither inserted nor changed
+            return false;
+          } else if (Values.sameStruct(tableStruct, row, match.row)) {
+            match.equalSeen = true;
+            match.equalCount += 1;
+            if (equalityDeletes) {
+              match.equalIn(file);
+            }
+            return false;
+          }
+          if (rowIdPosition >= 0) {
+            match.rowIds.add((Long) row.get(rowIdPosition));
+          }
+          match.differentSeen = true;
+          match.differentCount += 1;
+          return true;
+        };
+    if (!update) {
+      return decider;
+    }
+    // a matched row that differs from its source row in one table column is replaced; the read
+    // schema starts with the table's columns, in order, as drop's comparison expects
+    List<Types.NestedField> tableColumns = tableStruct.fields();
+    List<Types.NestedField> readColumns = readSchema.columns();
+    EarlyDrop earlyDrop =
+        (row, column, value) -> {
+          if (column >= tableColumns.size()
+              || readColumns.get(column).fieldId() != tableColumns.get(column).fieldId()) {
+            return false;
+          }
+          Object key = keys.keyOf(row, positions);
+          Match match = key == null ? null : source.get(key);
+          return match != null
+              && !Values.sameValue(tableColumns.get(column).type(), value, match.row.get(column));
+        };
+    return new RowDecider() {
+      @Override
+      public boolean drop(Record row) {
+        return decider.drop(row);
       }
-      if (rowIdPosition >= 0) {
-        match.rowIds.add((Long) row.get(rowIdPosition));
+
+      @Override
+      public EarlyDrop earlyDrop() {
+        return earlyDrop;
       }
-      match.differentSeen = true;
-      match.differentCount += 1;
-      return true;
     };
   }
 

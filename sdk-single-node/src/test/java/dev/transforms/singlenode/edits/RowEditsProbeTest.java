@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * more rows than the probe's second pass reads at once ({@link ProbeScan#CHUNK_ROWS}): by an integral
  * key (tested unboxed) and by a string key (tested by the probe's own check). Half the matched rows
  * are equal to their source row and must be left alone; the table must hold exactly what the edits
- * say, row by row.
+ * say, row by row. Rows that differ in one column only, whichever it is, and row lineage across the
+ * second pass's two ways of reading.
  */
 class RowEditsProbeTest {
 
@@ -117,6 +118,83 @@ class RowEditsProbeTest {
     assertThat(third.rowsInserted()).isEqualTo(100);
     assertSameRows(table, expected);
     assertNoFileLeftOver(table);
+  }
+
+  /**
+   * The second pass settles a matched row at the first column, cheapest first, that differs from its
+   * source row, without reading the others: a row that differs in one column only must be replaced
+   * whichever column it is (the last one read too), an equal row left alone, and a replaced row keep
+   * its lineage id. With few equal rows the pass settles row by row throughout; with many it stops
+   * after a sample and reads the rest in groups of columns.
+   */
+  @Test
+  void aRowThatDiffersInOneColumnIsReplacedWhicheverColumnItIs() {
+    Table table = RowEditsTables.create(dir, "settle", SCHEMA, PartitionSpec.unpartitioned(), 3, true, Map.of(
+        TableProperties.PARQUET_PAGE_ROW_LIMIT, "1000"));
+    RowEdits edits = RowEdits.on(table);
+    Map<Long, Record> expected = new HashMap<>();
+    List<Record> seed = new ArrayList<>();
+    for (long id = 0; id < 20_000; id++) {
+      Record row = row(id, 0);
+      seed.add(row);
+      expected.put(id, row);
+    }
+    edits.append(seed);
+
+    for (int equalOneIn : new int[] {10, 2}) { // settled throughout; then too many equal rows
+      Map<Long, List<Long>> before = lineage(table);
+      List<Record> source = new ArrayList<>();
+      java.util.Set<Long> changed = new java.util.HashSet<>();
+      for (long id = 1; id < 20_000; id += 3) {
+        Record row = expected.get(id).copy();
+        if (id % equalOneIn != 0) {
+          int column = 1 + (int) (id % 4); // code, name, amount or day, alone
+          row.set(column, changedValue(column, id, equalOneIn));
+          changed.add(id);
+        }
+        source.add(row);
+        expected.put(id, row);
+      }
+      UpsertResult result = edits.upsert(source, List.of("id"));
+      assertThat(result.rowsUpdated()).as("rows that differ, %s equal", equalOneIn).isEqualTo(changed.size());
+      assertThat(result.rowsInserted()).isZero();
+      assertSameRows(table, expected);
+
+      long sequence = table.currentSnapshot().sequenceNumber();
+      Map<Long, List<Long>> after = lineage(table);
+      for (Map.Entry<Long, List<Long>> entry : after.entrySet()) {
+        List<Long> was = before.get(entry.getKey());
+        List<Long> expectedLineage = changed.contains(entry.getKey()) ? List.of(was.get(0), sequence) : was;
+        assertThat(entry.getValue()).as("lineage of id %s", entry.getKey()).isEqualTo(expectedLineage);
+      }
+    }
+    assertNoFileLeftOver(table);
+  }
+
+  /** A value of one column of a row that differs from any the row has held. */
+  private static Object changedValue(int column, long id, int round) {
+    return switch (column) {
+      case 1 -> "c" + id + "/" + round;
+      case 2 -> "renamed " + id + "/" + round;
+      case 3 -> BigDecimal.valueOf(-id - round, 2);
+      default -> LocalDate.of(1990, 1, 1).plusDays(id % 1_000 + round);
+    };
+  }
+
+  /** Each row's {@code _row_id} and {@code _last_updated_sequence_number}, by id. */
+  private static Map<Long, List<Long>> lineage(Table table) {
+    table.refresh();
+    Map<Long, List<Long>> lineage = new HashMap<>();
+    Schema withLineage = org.apache.iceberg.MetadataColumns.schemaWithRowLineage(SCHEMA);
+    try (org.apache.iceberg.io.CloseableIterable<Record> rows =
+        org.apache.iceberg.data.IcebergGenerics.read(table).project(withLineage).build()) {
+      for (Record row : rows) {
+        lineage.put((Long) row.get(0), List.of((Long) row.get(5), (Long) row.get(6)));
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return lineage;
   }
 
   /** Every data and delete file in the table's folder is one some snapshot added: none is orphaned. */

@@ -63,7 +63,7 @@ public final class ColumnHalves {
    * @param column the column
    * @return its weight
    */
-  static int weight(Types.NestedField column) {
+  public static int weight(Types.NestedField column) {
     if (column.fieldId() == MetadataColumns.ROW_POSITION.fieldId()) {
       return 0;
     }
