@@ -30,11 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import dev.transforms.singlenode.internal.sql.DirectScan;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -255,48 +251,6 @@ public class DirectScanTest {
     }
     assertThat(Describe.kind).as("the files alone would show the deleted row").isEqualTo("BASE TABLE");
     assertThat(Describe.rows).containsExactly("1", "3");
-  }
-
-  /**
-   * The plan of a snapshot is its live data files, those a table scan plans, and their rows: files of several manifests, a file a later commit removed (a deleted entry in a manifest),
-   * every older snapshot as it was; a file with position deletes leaves the plan to the engine.
-   */
-  @Test
-  void thePlanIsTheSnapshotsLiveFiles() throws IOException {
-    Schema schema = new Schema(
-        Types.NestedField.required(1, "id", Types.LongType.get()),
-        Types.NestedField.optional(2, "kind", Types.StringType.get()));
-    try (Transforms runner = open("")) {
-      Table table = create(runner, schema);
-      DataFile first = SqlTables.append(table, List.of(SqlTables.row(schema, 1L, "a"), SqlTables.row(schema, 2L, "b")));
-      DataFile second = SqlTables.append(table, List.of(SqlTables.row(schema, 3L, "c")));
-      SqlTables.append(table, List.of(SqlTables.row(schema, 4L, "d"), SqlTables.row(schema, 5L, null)));
-      table.newDelete().deleteFile(second).commit();
-      SqlTables.append(table, List.of(SqlTables.row(schema, 6L, "f")));
-
-      for (Snapshot snapshot : table.snapshots()) {
-        List<Path> planned = new ArrayList<>();
-        long rows = 0;
-        try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
-          for (FileScanTask task : tasks) {
-            planned.add(Path.of(java.net.URI.create(task.file().location())));
-            rows += task.file().recordCount();
-          }
-        }
-        Optional<DirectScan> scan = DirectScan.plan(table, snapshot.snapshotId());
-        assertThat(scan).as("snapshot %s", snapshot.snapshotId()).isPresent();
-        assertThat(scan.get().files()).as("snapshot %s", snapshot.snapshotId())
-            .containsExactlyInAnyOrderElementsOf(planned);
-        assertThat(scan.get().rows()).as("snapshot %s", snapshot.snapshotId()).isEqualTo(rows);
-      }
-      assertThat(DirectScan.plan(table, table.currentSnapshot().snapshotId()).get().files())
-          .as("the removed file is not read").hasSize(3)
-          .doesNotContain(Path.of(java.net.URI.create(second.location())));
-
-      SqlTables.deletePositions(table, first, 1);
-      assertThat(DirectScan.plan(table, table.currentSnapshot().snapshotId()))
-          .as("the files alone would show the deleted row").isEmpty();
-    }
   }
 
   @Test

@@ -9,14 +9,9 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
-import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TableScan;
@@ -39,8 +34,6 @@ import org.apache.iceberg.types.Types;
  * @param rows the rows the files hold, from the table's metadata
  */
 public record DirectScan(List<Path> files, Schema schema, long rows) {
-  /** The columns of a manifest entry that a plan reads. */
-  private static final List<String> MANIFEST_COLUMNS = List.of("file_path", "file_format", "record_count");
 
   public DirectScan {
     files = List.copyOf(files);
@@ -67,15 +60,11 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
    * @return the scan, or empty when the rows must go through the engine's reader
    */
   public static Optional<DirectScan> plan(Table table, long snapshotId, Schema schema) {
+    TableScan scan = CallerRunsExecutor.planInCallerWhenSmall(table.newScan().useSnapshot(snapshotId));
     if (schema.columns().isEmpty() || table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)
         || !readable(table, schema)) {
       return Optional.empty();
     }
-    Snapshot snapshot = table.snapshot(snapshotId);
-    if (snapshot != null && snapshot.deleteManifests(table.io()).isEmpty()) {
-      return planWithoutDeletes(table, snapshot, schema);
-    }
-    TableScan scan = CallerRunsExecutor.planInCallerWhenSmall(table.newScan().useSnapshot(snapshotId));
     List<Path> files = new ArrayList<>();
     long rows = 0;
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
@@ -92,34 +81,6 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot plan the files of " + table.name() + " at snapshot " + snapshotId, e);
-    }
-    return files.isEmpty() ? Optional.empty() : Optional.of(new DirectScan(files, schema, rows));
-  }
-
-  /**
-   * The plan of a snapshot without delete files: the live entries of its data manifests, in the
-   * manifest list's order, read for their path, format and row count only. A table scan would also
-   * build a task of each file, with its residual filter and its deletes, which a direct scan of every
-   * row does not need.
-   */
-  private static Optional<DirectScan> planWithoutDeletes(Table table, Snapshot snapshot, Schema schema) {
-    List<Path> files = new ArrayList<>();
-    long rows = 0;
-    for (ManifestFile manifest : snapshot.dataManifests(table.io())) {
-      try (ManifestReader<DataFile> reader =
-          ManifestFiles.read(manifest, table.io(), table.specs()).select(MANIFEST_COLUMNS)) {
-        for (DataFile file : reader) {
-          Optional<Path> local = localPath(file.location());
-          if (file.format() != FileFormat.PARQUET || local.isEmpty()) {
-            return Optional.empty();
-          }
-          files.add(local.get());
-          rows += file.recordCount();
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot plan the files of " + table.name() + " at snapshot "
-            + snapshot.snapshotId(), e);
-      }
     }
     return files.isEmpty() ? Optional.empty() : Optional.of(new DirectScan(files, schema, rows));
   }
