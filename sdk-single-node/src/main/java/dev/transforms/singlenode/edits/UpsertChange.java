@@ -141,63 +141,81 @@ final class UpsertChange extends RowChange {
 
   @Override
   RowDecider decider(Schema readSchema, DataFile file) {
-    int[] positions = keys.positionsIn(readSchema.asStruct());
-    Types.StructType tableStruct = schema.asStruct();
-    int rowIdPosition =
-        readSchema.columns().indexOf(readSchema.findField(MetadataColumns.ROW_ID.fieldId()));
-    RowDecider decider =
-        row -> {
-          Object key = keys.keyOf(row, positions);
-          Match match = key == null ? null : source.get(key);
-          if (match == null) {
-            return false;
-          } else if (!update) {
-            match.equalSeen = true; // matched: the row is neither inserted nor changed
-            return false;
-          } else if (Values.sameStruct(tableStruct, row, match.row)) {
-            match.equalSeen = true;
-            match.equalCount += 1;
-            if (equalityDeletes) {
-              match.equalIn(file);
-            }
-            return false;
-          }
-          if (rowIdPosition >= 0) {
-            match.rowIds.add((Long) row.get(rowIdPosition));
-          }
-          match.differentSeen = true;
-          match.differentCount += 1;
-          return true;
-        };
-    if (!update) {
-      return decider;
-    }
-    // a matched row that differs from its source row in one table column is replaced; the read
-    // schema starts with the table's columns, in order, as drop's comparison expects
-    List<Types.NestedField> tableColumns = tableStruct.fields();
-    List<Types.NestedField> readColumns = readSchema.columns();
-    EarlyDrop earlyDrop =
-        (row, column, value) -> {
-          if (column >= tableColumns.size()
-              || readColumns.get(column).fieldId() != tableColumns.get(column).fieldId()) {
-            return false;
-          }
-          Object key = keys.keyOf(row, positions);
-          Match match = key == null ? null : source.get(key);
-          return match != null
-              && !Values.sameValue(tableColumns.get(column).type(), value, match.row.get(column));
-        };
-    return new RowDecider() {
-      @Override
-      public boolean drop(Record row) {
-        return decider.drop(row);
-      }
+    return new FileDecider(readSchema, file);
+  }
 
-      @Override
-      public EarlyDrop earlyDrop() {
-        return earlyDrop;
+  /**
+   * The verdicts on the rows of one data file: a row whose key the source has is replaced when it
+   * differs from its source row and noted as equal otherwise. One table column that differs settles
+   * it ({@link EarlyDrop}); the read schema starts with the table's columns, in order, as the
+   * comparison of whole rows expects.
+   */
+  private final class FileDecider implements RowDecider, EarlyDrop {
+    private final DataFile file;
+    private final int[] positions; // the join columns' places in the read schema
+    private final int rowIdPosition;
+    private final Types.StructType tableStruct;
+    private final boolean[] tableColumn; // whether a read column is the table's column at that place
+
+    private FileDecider(Schema readSchema, DataFile file) {
+      this.file = file;
+      this.positions = keys.positionsIn(readSchema.asStruct());
+      this.rowIdPosition =
+          readSchema.columns().indexOf(readSchema.findField(MetadataColumns.ROW_ID.fieldId()));
+      this.tableStruct = schema.asStruct();
+      List<Types.NestedField> readColumns = readSchema.columns();
+      List<Types.NestedField> tableColumns = tableStruct.fields();
+      this.tableColumn = new boolean[readColumns.size()];
+      for (int i = 0; i < Math.min(readColumns.size(), tableColumns.size()); i++) {
+        tableColumn[i] = readColumns.get(i).fieldId() == tableColumns.get(i).fieldId();
       }
-    };
+    }
+
+    /** The source row with the row's key and what the scan saw of it, or null. */
+    private Match matchOf(Record row) {
+      Object key = keys.keyOf(row, positions);
+      return key == null ? null : source.get(key);
+    }
+
+    @Override
+    public boolean drop(Record row) {
+      Match match = matchOf(row);
+      if (match == null) {
+        return false;
+      } else if (!update) {
+        match.equalSeen = true; // matched: the row is neither inserted nor changed
+        return false;
+      } else if (Values.sameStruct(tableStruct, row, match.row)) {
+        match.equalSeen = true;
+        match.equalCount += 1;
+        if (equalityDeletes) {
+          match.equalIn(file);
+        }
+        return false;
+      }
+      if (rowIdPosition >= 0) {
+        match.rowIds.add((Long) row.get(rowIdPosition));
+      }
+      match.differentSeen = true;
+      match.differentCount += 1;
+      return true;
+    }
+
+    /** Without updates no row is dropped, so no column settles one. */
+    @Override
+    public EarlyDrop earlyDrop() {
+      return update ? this : null;
+    }
+
+    @Override
+    public boolean settles(Record row, int column, Object value) {
+      if (!tableColumn[column]) {
+        return false;
+      }
+      Match match = matchOf(row);
+      return match != null
+          && !Values.sameValue(tableStruct.fields().get(column).type(), value, match.row.get(column));
+    }
   }
 
   @Override
