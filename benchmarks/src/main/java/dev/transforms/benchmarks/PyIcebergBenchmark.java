@@ -12,6 +12,7 @@ import dev.transforms.singlenode.edits.OverwriteResult;
 import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.edits.UpsertResult;
 import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
+import dev.transforms.singlenode.internal.sql.PagedColumnsRead;
 import dev.transforms.spark.SparkSessions;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -78,10 +79,12 @@ import org.apache.spark.sql.SparkSession;
  * </ul>
  * Tables (format v2): {@code py_cow_N} for PyIceberg (which always writes copy-on-write), {@code sdk_cow_N}
  * and {@code sdk_mor_N} (copy-on-write and merge-on-read, {@code write.*.mode}); Spark's MERGE runs on
- * {@code sdk_mor_N}. A last column, {@code sdk_cow_duckdb_N}, is a second copy-on-write table edited
- * and read with Arrow C++'s Parquet reader switched off ({@code -Dtransforms.arrow-dataset=false} for the
- * timed call): DuckDB decodes what it rewrites and reads, as before that reader came in, so the run shows
- * what Arrow C++ gives side by side. Before every run the table is
+ * {@code sdk_mor_N}. Another column, {@code sdk_cow_duckdb_N}, is a second copy-on-write table edited
+ * and read with Arrow C++'s Parquet reader and the engine's page decoder switched off
+ * ({@code -Dtransforms.arrow-dataset=false} and {@code -Dtransforms.arrow-page-decoder=false} for the
+ * timed call): DuckDB decodes what it rewrites and reads, as before those readers came in, so the run
+ * shows what they give side by side. The last column, for {@code arrow()} only, reads {@code sdk_cow_N}
+ * with the page decoder switched off: Arrow C++ decodes every column. Before every run the table is
  * rolled back to its base snapshot and the files the last run wrote are deleted (not timed); after it the
  * live row count is checked against the snapshot summary.
  *
@@ -105,8 +108,9 @@ public final class PyIcebergBenchmark {
   static final String COW = "SDK copy-on-write";
   static final String MOR = "SDK merge-on-read v2";
   static final String SPARK = "Spark MERGE merge-on-read v2";
-  static final String COW_DUCKDB = "SDK copy-on-write, Arrow C++ reader off";
-  static final List<String> ENGINES = List.of(PY, COW, MOR, SPARK, COW_DUCKDB);
+  static final String COW_DUCKDB = "SDK copy-on-write, Arrow C++ reader and page decoder off";
+  static final String PAGES_OFF = "SDK, page decoder off (Arrow C++ alone)";
+  static final List<String> ENGINES = List.of(PY, COW, MOR, SPARK, COW_DUCKDB, PAGES_OFF);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -322,6 +326,13 @@ public final class PyIcebergBenchmark {
                 try (VectorSchemaRoot result = read[0]) {
                   check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
                 }
+              }),
+          new Case(PAGES_OFF, () -> reset(sdkCow, bases.get(sdkCow)),
+              () -> Harness.time(() -> read[0] = ArrowTableReader.of(sdkCow).readAll(memory)),
+              () -> {
+                try (VectorSchemaRoot result = read[0]) {
+                  check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
+                }
               })), results);
 
       int[] number = {0};
@@ -414,16 +425,22 @@ public final class PyIcebergBenchmark {
   // ---------------------------------------------------------------------------------------------
   // Measuring and printing
 
-  /** The case's timed call; for {@link #COW_DUCKDB}, with Arrow C++'s Parquet reader switched off. */
+  /**
+   * The case's timed call; for {@link #COW_DUCKDB}, with Arrow C++'s Parquet reader and the engine's
+   * page decoder switched off (DuckDB reads and rewrites); for {@link #PAGES_OFF}, with the page decoder
+   * switched off (Arrow C++ reads every column).
+   */
   private static double timed(Case current) throws Exception {
-    if (!current.engine().equals(COW_DUCKDB)) {
-      return current.action().run();
-    }
-    System.setProperty(ArrowDatasetRead.SWITCH, "false");
+    List<String> off = switch (current.engine()) {
+      case COW_DUCKDB -> List.of(ArrowDatasetRead.SWITCH, PagedColumnsRead.SWITCH);
+      case PAGES_OFF -> List.of(PagedColumnsRead.SWITCH);
+      default -> List.of();
+    };
+    off.forEach(property -> System.setProperty(property, "false"));
     try {
       return current.action().run();
     } finally {
-      System.clearProperty(ArrowDatasetRead.SWITCH);
+      off.forEach(System::clearProperty);
     }
   }
 

@@ -4,6 +4,7 @@ import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.filter.SqlNulls;
 import dev.transforms.singlenode.internal.sql.DirectScan;
 import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
+import dev.transforms.singlenode.internal.sql.PagedColumnsRead;
 import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
 import dev.transforms.singlenode.internal.sql.DuckDbLibrary;
 import java.io.IOException;
@@ -315,7 +316,9 @@ public final class ArrowTableReader {
 
   /**
    * The rows through a native Parquet reader, where {@link #withDuckDb} allows it and it gives the same
-   * root: Arrow C++'s when its library is loaded and no column was renamed, else DuckDB's.
+   * root: Arrow C++'s when its library is loaded and no column was renamed (large reads decoding
+   * their columns page by page on two threads beside it, {@link PagedColumnsRead}); without it, the
+   * page decoder alone when it reads every column; else DuckDB's.
    */
   private Optional<VectorSchemaRoot> readWithDuckDb(Schema projected, BufferAllocator allocator) {
     if (!duckDb || scan.filter().op() != Expression.Operation.TRUE || scan.snapshot() == null) {
@@ -323,7 +326,8 @@ public final class ArrowTableReader {
     }
     boolean arrowCpp = ArrowDatasetRead.ready() && ArrowDatasetRead.canRead(scan.table(), projected);
     boolean duckDbReads = DuckDbLibrary.present() && DuckDbArrowRead.canRead(projected);
-    if (!arrowCpp && !duckDbReads) {
+    boolean pages = !arrowCpp && PagedColumnsRead.enabled();
+    if (!arrowCpp && !duckDbReads && !pages) {
       return Optional.empty();
     }
     Optional<DirectScan> files = DirectScan.plan(scan.table(), scan.snapshot().snapshotId(), projected);
@@ -338,6 +342,15 @@ public final class ArrowTableReader {
         }
       } catch (RuntimeException e) {
         LOG.warn("Arrow C++ could not read {}; reading it another way", scan.table().name(), e);
+      }
+    } else if (pages) {
+      try {
+        Optional<VectorSchemaRoot> read = PagedColumnsRead.read(files.get(), allocator, null);
+        if (read.isPresent()) {
+          return read;
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("The page decoder could not read {}; reading it another way", scan.table().name(), e);
       }
     }
     if (!duckDbReads) {

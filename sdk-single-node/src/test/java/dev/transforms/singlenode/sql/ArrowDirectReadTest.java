@@ -51,11 +51,14 @@ public class ArrowDirectReadTest {
   @org.junit.jupiter.api.BeforeEach
   void duckDbOnly() {
     System.setProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH, "false");
+    // nor the page decoder, which reads large tables of these types without Arrow C++
+    System.setProperty(dev.transforms.singlenode.internal.sql.PagedColumnsRead.SWITCH, "false");
   }
 
   @org.junit.jupiter.api.AfterEach
   void arrowCppBack() {
     System.clearProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH);
+    System.clearProperty(dev.transforms.singlenode.internal.sql.PagedColumnsRead.SWITCH);
   }
 
   /** Keeps what {@code arrow()} gave: its schema and its rows as text. */

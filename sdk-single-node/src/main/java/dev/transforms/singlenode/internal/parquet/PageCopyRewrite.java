@@ -37,7 +37,6 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionC
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.OffsetIndex;
-import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.io.LocalOutputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.io.api.Binary;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
@@ -120,7 +119,7 @@ public final class PageCopyRewrite {
   public static OptionalLong rewrite(Path source, Path target, long[] positions, Schema schema, String codec,
       int zstdLevel) throws IOException {
     long[] dropped = Arrays.stream(positions).distinct().toArray(); // sorted already
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(source));
+    try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(source));
         FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
       ParquetMetadata footer = reader.getFooter();
       MessageType fileSchema = footer.getFileMetaData().getSchema();

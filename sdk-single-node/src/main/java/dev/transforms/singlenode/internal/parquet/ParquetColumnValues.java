@@ -276,57 +276,15 @@ final class ParquetColumnValues {
 
   /**
    * Definition levels of one bit (a top-level optional column), decoded straight into
-   * {@link #defined}: a run-length run is a fill, a bit-packed byte becomes eight flags at once.
-   * Returns how many rows have a value.
+   * {@link #defined}. Returns how many rows have a value.
    */
   private int decodeFlags(ByteBuffer buffer, int start, int end, int count) {
     if (defined.length < count + 8) {
       defined = new byte[count + 8]; // room for the eight flags of a last, partial byte
     }
-    int position = start;
-    int filled = 0;
-    int present = 0;
-    while (filled < count) {
-      long read = Hybrid.header(buffer, position, end, filled, count);
-      int header = (int) (read >>> 32);
-      position = (int) read;
-      if ((header & 1) == 0) {
-        int value = buffer.get(position++) & 1;
-        int until = Math.min(count, filled + (header >>> 1));
-        java.util.Arrays.fill(defined, filled, until, (byte) value);
-        present += value * (until - filled);
-        filled = until;
-      } else {
-        int bytes = header >>> 1; // eight one-bit values in each
-        for (int i = 0; i < bytes && filled < count; i++) {
-          int flags = buffer.get(position + i) & 0xFF;
-          FLAG_BYTES.set(defined, filled, SPREAD[flags]);
-          int rows = Math.min(8, count - filled);
-          present += Integer.bitCount(flags & ((1 << rows) - 1));
-          filled += rows;
-        }
-        position += bytes;
-      }
-    }
+    int present = Hybrid.flags(buffer, start, end, count, defined, 0);
     allDefined = present == count;
     return present;
-  }
-
-  /** Eight bytes written at once into a byte array, least significant first. */
-  private static final java.lang.invoke.VarHandle FLAG_BYTES =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
-  /** Per byte of eight one-bit levels, the eight flags (0 or 1) as the bytes of a long, bit 0 first. */
-  private static final long[] SPREAD = new long[256];
-
-  static {
-    for (int flags = 0; flags < 256; flags++) {
-      long spread = 0;
-      for (int bit = 0; bit < 8; bit++) {
-        spread |= (long) ((flags >>> bit) & 1) << (8 * bit);
-      }
-      SPREAD[flags] = spread;
-    }
   }
 
   /** Reads definition levels in another encoding; returns how many rows have a value. */
@@ -841,6 +799,23 @@ final class ParquetColumnValues {
   static final class Hybrid {
     private Hybrid() {}
 
+    /** Eight bytes written at once into a byte array, least significant first. */
+    private static final java.lang.invoke.VarHandle FLAG_BYTES =
+        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Per byte of eight one-bit levels, the eight flags (0 or 1) as the bytes of a long, bit 0 first. */
+    private static final long[] SPREAD = new long[256];
+
+    static {
+      for (int flags = 0; flags < 256; flags++) {
+        long spread = 0;
+        for (int bit = 0; bit < 8; bit++) {
+          spread |= (long) ((flags >>> bit) & 1) << (8 * bit);
+        }
+        SPREAD[flags] = spread;
+      }
+    }
+
     /**
      * The header of the run at a position (an unsigned varint: the run's length and kind), in the
      * high 32 bits, and the position after it, in the low 32 bits.
@@ -865,6 +840,41 @@ final class ParquetColumnValues {
       return ((long) header << 32) | position;
     }
 
+    /**
+     * Decodes {@code count} one-bit values (a top-level optional column's definition levels) from
+     * {@code buffer[start, end)} into flags, 0 or 1, at {@code out[offset]} onwards: a run-length run
+     * is a fill, a bit-packed byte becomes eight flags at once, so {@code out} needs room for eight
+     * flags past the last. Returns how many of the values are 1.
+     */
+    static int flags(ByteBuffer buffer, int start, int end, int count, byte[] out, int offset) {
+      int position = start;
+      int filled = 0;
+      int present = 0;
+      while (filled < count) {
+        long read = header(buffer, position, end, filled, count);
+        int header = (int) (read >>> 32);
+        position = (int) read;
+        if ((header & 1) == 0) {
+          int value = buffer.get(position++) & 1;
+          int until = Math.min(count, filled + (header >>> 1));
+          java.util.Arrays.fill(out, offset + filled, offset + until, (byte) value);
+          present += value * (until - filled);
+          filled = until;
+        } else {
+          int bytes = header >>> 1; // eight one-bit values in each
+          for (int i = 0; i < bytes && filled < count; i++) {
+            int flags = buffer.get(position + i) & 0xFF;
+            FLAG_BYTES.set(out, offset + filled, SPREAD[flags]);
+            int rows = Math.min(8, count - filled);
+            present += Integer.bitCount(flags & ((1 << rows) - 1));
+            filled += rows;
+          }
+          position += bytes;
+        }
+      }
+      return present;
+    }
+
     /** The value of a run-length run, stored after its header in the fewest whole bytes, little-endian. */
     static int runValue(ByteBuffer buffer, int position, int width) {
       int value = 0;
@@ -872,6 +882,61 @@ final class ParquetColumnValues {
         value |= (buffer.get(position + i) & 0xFF) << (8 * i);
       }
       return value;
+    }
+
+    /** Eight bytes read at once from a byte array, least significant first. */
+    private static final java.lang.invoke.VarHandle WORD =
+        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Decodes {@code count} values of up to 32 bits each from {@code bytes[start, end)} into
+     * {@code out}: a run-length run is a fill, a bit-packed value one 8-byte read, a shift and a mask.
+     *
+     * @throws IllegalStateException if the data ends before the values
+     */
+    static void decode(byte[] bytes, int start, int end, int width, int[] out, int count) {
+      ByteBuffer headers = ByteBuffer.wrap(bytes);
+      int position = start;
+      int filled = 0;
+      int valueBytes = (width + 7) / 8;
+      long mask = (1L << width) - 1;
+      while (filled < count) {
+        long headed = header(headers, position, end, filled, count);
+        int header = (int) (headed >>> 32);
+        position = (int) headed;
+        if ((header & 1) == 0) {
+          if (position + valueBytes > end) {
+            throw new IllegalStateException("Run-length encoded data ends inside a run's value");
+          }
+          int until = Math.min(count, filled + (header >>> 1));
+          java.util.Arrays.fill(out, filled, until, runValue(headers, position, width));
+          position += valueBytes;
+          filled = until;
+        } else {
+          int until = Math.min(count, filled + (header >>> 1) * 8);
+          int used = (int) (((long) (until - filled) * width + 7) / 8);
+          if (position + used > end) {
+            throw new IllegalStateException("Bit-packed data ends after " + filled + " of " + count + " values");
+          }
+          for (int i = filled; i < until; i++) {
+            long bit = (long) (i - filled) * width;
+            int at = position + (int) (bit >>> 3);
+            long word = at + 8 <= bytes.length ? (long) WORD.get(bytes, at) : tail(bytes, at);
+            out[i] = (int) ((word >>> (bit & 7)) & mask);
+          }
+          position += (header >>> 1) * width;
+          filled = until;
+        }
+      }
+    }
+
+    /** The bytes from {@code at} to the end of the array as the low bytes of a word. */
+    private static long tail(byte[] bytes, int at) {
+      long word = 0;
+      for (int i = 0; at + i < bytes.length && i < 8; i++) {
+        word |= (long) (bytes[at + i] & 0xFF) << (8 * i);
+      }
+      return word;
     }
 
     /**

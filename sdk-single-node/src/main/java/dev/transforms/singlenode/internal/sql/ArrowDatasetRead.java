@@ -29,7 +29,9 @@ import org.apache.iceberg.types.Types;
  *
  * <p>Through Java, one Arrow C++ scanner decodes on one thread, and Iceberg's writers make large row
  * groups; as with DuckDB ({@link DuckDbArrowRead}), reads of 200,000 rows or more are two scanners of
- * about half the columns each, on two threads, whose vectors make up the one root.
+ * about half the columns each, on two threads, whose vectors make up the one root. Before them, the
+ * engine's page decoder ({@link PagedColumnsRead}) takes such reads: it decodes the columns it reads
+ * page by page on both threads, and leaves Arrow C++ scanners only the others.
  *
  * <p>This class names none of the dataset module's classes, so that the engine may call it when the
  * optional module is absent; the reads themselves are in {@code ArrowDatasetScan} and

@@ -38,13 +38,19 @@ final class ArrowDatasetScan {
   }
 
   /**
-   * Every row of the scan, by one scanner or, for large reads, two of about half the columns each.
+   * Every row of the scan, by one scanner or, for large reads, two of about half the columns each;
+   * large reads with string columns decode those page by page on both threads beside the scanners
+   * ({@link PagedColumnsRead}).
    *
    * @param scan the files and schema
    * @param allocator where the root's memory is accounted
    * @return the rows, or empty when what Arrow C++ read differs from what the engine gives
    */
   static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
+    Optional<VectorSchemaRoot> paged = PagedColumnsRead.read(scan, allocator, columns -> readOne(scan, columns, allocator));
+    if (paged.isPresent()) {
+      return paged;
+    }
     return DuckDbArrowRead.inHalves(scan, columns -> readOne(scan, columns, allocator));
   }
 

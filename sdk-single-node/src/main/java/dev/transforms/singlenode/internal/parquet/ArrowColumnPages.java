@@ -1,0 +1,955 @@
+package dev.transforms.singlenode.internal.parquet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
+import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
+import org.apache.iceberg.shaded.org.apache.parquet.column.Encoding;
+import org.apache.iceberg.shaded.org.apache.parquet.format.DataPageHeader;
+import org.apache.iceberg.shaded.org.apache.parquet.format.DataPageHeaderV2;
+import org.apache.iceberg.shaded.org.apache.parquet.format.PageHeader;
+import org.apache.iceberg.shaded.org.apache.parquet.format.PageType;
+import org.apache.iceberg.shaded.org.apache.parquet.format.Util;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.OffsetIndex;
+import org.apache.iceberg.shaded.org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
+import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType;
+import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Decodes one column of local Parquet files into one Arrow vector, its pages split between threads.
+ *
+ * <p>Iceberg's writers make row groups of 128 MB, so a file of a million rows is often one row
+ * group, and a reader that decodes a column chunk on one thread (Arrow C++'s, DuckDB's) takes as
+ * long as its heaviest column, often a string column, however many cores there are. A column's pages
+ * are independent but for the chunk's dictionary, and the offset index says where each one starts:
+ * this reader cuts a column's pages into {@linkplain #units units} that any thread may decode
+ * ({@link #decode}), each into a {@link Part}, and {@link #assemble} lays the parts end to end in one
+ * vector.
+ *
+ * <p>It reads flat columns (optional or required, not repeated) of strings, binary, ints, longs,
+ * floats, doubles, dates, timestamps in microseconds and decimals stored as ints or longs, in data
+ * pages of format 1 or 2 with plain or dictionary encoding, compressed with zstd, snappy, gzip or not
+ * at all: what Iceberg's Java writer, PyIceberg and DuckDB write. {@link #plan} leaves out any other
+ * column, and the caller reads it another way; a page found at decoding time to be otherwise throws
+ * {@link Unsupported}, which the caller likewise treats as "read another way". The vectors are those
+ * of the engine's Arrow types ({@code ArrowSchemas.toArrow}); a column whose file type differs from
+ * what the table's type is written as (an int column later promoted to long, say) is left out.
+ */
+public final class ArrowColumnPages {
+
+  /**
+   * A chunk of at least twice this many rows is cut into units of pages of about this many rows (a
+   * page or more each): a unit's work goes with its rows more than with its compressed bytes, since
+   * a column of ascending ids, say, compresses eight to one.
+   */
+  private static final long UNIT_ROWS = 65_536;
+
+  private static final Set<Encoding> READ_ENCODINGS = EnumSet.of(
+      Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.BIT_PACKED);
+
+  private static final Set<CompressionCodecName> READ_CODECS = EnumSet.of(
+      CompressionCodecName.UNCOMPRESSED, CompressionCodecName.ZSTD, CompressionCodecName.SNAPPY,
+      CompressionCodecName.GZIP);
+
+  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** Room kept past the values written, for {@link #copy}'s whole words. */
+  private static final int SLACK = 16;
+
+  /** A page or a run of pages this reader cannot decode; the caller reads the column another way. */
+  public static final class Unsupported extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unsupported(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** How a column's Parquet values become the Arrow vector's. */
+  private enum Kind {
+    /** Strings and binary: values of their own lengths, and offsets. */
+    VARIABLE(0, 0),
+    /** Four-byte values copied as they are: ints, dates, floats. */
+    FOUR(4, 4),
+    /** Eight-byte values copied as they are: longs, timestamps, doubles. */
+    EIGHT(8, 8),
+    /** Decimals stored as ints, widened to Arrow's 16-byte decimals. */
+    DECIMAL_FROM_INT(4, 16),
+    /** Decimals stored as longs, widened to Arrow's 16-byte decimals. */
+    DECIMAL_FROM_LONG(8, 16);
+
+    final int stored;
+    final int width;
+
+    Kind(int stored, int width) {
+      this.stored = stored;
+      this.width = width;
+    }
+  }
+
+  /** One column chunk: a column of one row group of one file. */
+  private static final class Chunk {
+    final Path file;
+    final ColumnDescriptor descriptor;
+    final Kind kind;
+    final CompressionCodecName codec;
+    final long dictionaryOffset; // -1 without a dictionary page
+    final long firstDataPage;
+    final double expansion; // the chunk's uncompressed bytes per compressed byte
+    private Dictionary dictionary; // decoded when a unit first needs it
+
+    Chunk(Path file, ColumnDescriptor descriptor, Kind kind, CompressionCodecName codec, long dictionaryOffset,
+        long firstDataPage, double expansion) {
+      this.expansion = expansion;
+      this.file = file;
+      this.descriptor = descriptor;
+      this.kind = kind;
+      this.codec = codec;
+      this.dictionaryOffset = dictionaryOffset;
+      this.firstDataPage = firstDataPage;
+    }
+
+    synchronized Dictionary dictionary(FileChannel channel) throws IOException {
+      if (dictionary == null) {
+        byte[] bytes = read(channel, dictionaryOffset, (int) (firstDataPage - dictionaryOffset), file);
+        Pages pages = new Pages(bytes, 0, bytes.length);
+        PageHeader header = pages.header();
+        if (header.getType() != PageType.DICTIONARY_PAGE) {
+          throw new Unsupported("no dictionary page at " + dictionaryOffset + " of " + file);
+        }
+        dictionary = Dictionary.of(header, pages.bytes, pages.body(header), this);
+      }
+      return dictionary;
+    }
+  }
+
+  /**
+   * A chunk's dictionary: strings and binary laid end to end, and where each starts; fixed-width
+   * values as longs (ints and floats' bits sign-extended).
+   */
+  private record Dictionary(byte[] bytes, int[] starts, long[] values, int size) {
+    static Dictionary of(PageHeader header, byte[] file, int at, Chunk chunk) throws IOException {
+      Encoding encoding = Encoding.valueOf(header.getDictionary_page_header().getEncoding().name());
+      if (encoding != Encoding.PLAIN && encoding != Encoding.PLAIN_DICTIONARY) {
+        throw new Unsupported("a dictionary in " + encoding + " in " + chunk.file);
+      }
+      int size = header.getDictionary_page_header().getNum_values();
+      byte[] page = decompress(chunk, file, at, header.getCompressed_page_size(), header.getUncompressed_page_size());
+      if (chunk.kind != Kind.VARIABLE) {
+        if (size < 0 || (long) size * chunk.kind.stored > page.length) {
+          throw new IllegalStateException("The dictionary of column " + chunk.descriptor + " of " + chunk.file
+              + " holds fewer bytes than its " + size + " values");
+        }
+        long[] values = new long[size];
+        for (int i = 0; i < size; i++) {
+          values[i] = chunk.kind.stored == 4 ? (int) INT.get(page, 4 * i) : (long) LONG.get(page, 8 * i);
+        }
+        return new Dictionary(null, null, values, size);
+      }
+      byte[] bytes = new byte[page.length + SLACK];
+      int[] starts = new int[size + 1];
+      int position = 0;
+      int length = 0;
+      for (int i = 0; i < size; i++) {
+        int n = valueLength(page, position, page.length, chunk);
+        copy(page, position + 4, bytes, length, n);
+        position += 4 + n;
+        starts[i] = length;
+        length += n;
+      }
+      starts[size] = length;
+      return new Dictionary(bytes, starts, null, size);
+    }
+  }
+
+  /**
+   * Some pages of one chunk, next to each other in the file: {@code from} to {@code to} in the file,
+   * {@code rows} rows.
+   */
+  private record Unit(Chunk chunk, long from, long to, long rows) {}
+
+  /**
+   * What one unit decoded: for strings and binary their bytes end to end and where each row's value
+   * ends, to be laid into the vector by {@link #finish}; fixed-width values are written straight into
+   * the vector, {@link #allocate}d beforehand for every row. And which rows have a value.
+   */
+  public static final class Part {
+    private final int capacity; // the unit's rows
+    private byte[] bytes; // variable-width values
+    private int length;
+    private final int[] ends;
+    private final long valuesAt; // fixed-width values: the address of the unit's first row's value
+    private byte[] present; // 1 for a row with a value; null for a required column
+    private int nulls;
+    private int rows;
+    private long firstRow; // set by prepare
+    private long firstByte;
+
+    private Part(Kind kind, int rows, int bytes, long valuesAt) {
+      this.capacity = rows;
+      this.valuesAt = valuesAt;
+      if (kind == Kind.VARIABLE) {
+        this.ends = new int[rows];
+        this.bytes = new byte[Math.max(16, bytes)]; // grows as needed
+      } else {
+        this.ends = null;
+      }
+    }
+
+    /** The rows decoded. */
+    public int rows() {
+      return rows;
+    }
+
+    private void room(int more) {
+      if (length + more > bytes.length) {
+        long wanted = Math.max((long) length + more, 2L * bytes.length);
+        if (wanted > Integer.MAX_VALUE - 16) {
+          throw new Unsupported("more than 2 GB of values in one part");
+        }
+        bytes = Arrays.copyOf(bytes, (int) wanted);
+      }
+    }
+  }
+
+  private final Types.NestedField column;
+  private final int width; // of the vector's values; 0 for strings and binary
+  private final List<Unit> units;
+  private final long[] firstRows; // per unit, the column's row it starts at
+  private final long rows;
+
+  private ArrowColumnPages(Types.NestedField column, List<Unit> units, long rows) {
+    this.column = column;
+    this.width = switch (column.type().typeId()) {
+      case INTEGER, DATE, FLOAT -> 4;
+      case LONG, DOUBLE, TIMESTAMP -> 8;
+      case DECIMAL -> 16;
+      default -> 0;
+    };
+    this.units = units;
+    this.rows = rows;
+    this.firstRows = new long[units.size()];
+    long row = 0;
+    for (int u = 0; u < units.size(); u++) {
+      firstRows[u] = row;
+      row += units.get(u).rows;
+    }
+  }
+
+  /**
+   * Plans the reads of string and binary columns of the files, reading each file's footer once: a
+   * plan for each column this reader can read, none for the others (the column missing from a file,
+   * nested or repeated, or in an encoding or codec this reader does not decode) and for columns of
+   * other types.
+   *
+   * @param files the local Parquet files, in the order of their rows
+   * @param columns the columns, found in the files by their field ids
+   * @return the plans, in the columns' order
+   * @throws UncheckedIOException if a file's footer cannot be read
+   */
+  public static List<ArrowColumnPages> plan(List<Path> files, List<Types.NestedField> columns) {
+    List<Types.NestedField> wanted = new ArrayList<>();
+    for (Types.NestedField column : columns) {
+      if (column.type().isPrimitiveType()) {
+        wanted.add(column);
+      }
+    }
+    List<List<Unit>> units = new ArrayList<>();
+    long[] rows = new long[wanted.size()];
+    boolean[] readable = new boolean[wanted.size()];
+    for (int c = 0; c < wanted.size(); c++) {
+      units.add(new ArrayList<>());
+      readable[c] = true;
+    }
+    for (Path file : files) {
+      try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(file), ParquetRowCursor.OPTIONS)) {
+        MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+        for (int c = 0; c < wanted.size(); c++) {
+          if (readable[c]) {
+            readable[c] = planFile(reader, schema, file, wanted.get(c), units.get(c));
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the footer of " + file, e);
+      }
+    }
+    List<ArrowColumnPages> plans = new ArrayList<>();
+    for (int c = 0; c < wanted.size(); c++) {
+      if (readable[c]) {
+        long total = units.get(c).stream().mapToLong(Unit::rows).sum();
+        plans.add(new ArrowColumnPages(wanted.get(c), List.copyOf(units.get(c)), total));
+      }
+    }
+    return plans;
+  }
+
+  /** Adds the units of a column of one file; false when this reader cannot read it. */
+  private static boolean planFile(ParquetFileReader reader, MessageType schema, Path file, Types.NestedField column,
+      List<Unit> units) throws IOException {
+    int at = topLevelIndex(schema, column.fieldId());
+    if (at < 0) {
+      return false;
+    }
+    Type field = schema.getType(at);
+    if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
+      return false;
+    }
+    Kind kind = kindOf(column.type(), field.asPrimitiveType());
+    if (kind == null) {
+      return false;
+    }
+    ColumnDescriptor descriptor = schema.getColumnDescription(new String[] {field.getName()});
+    for (BlockMetaData group : reader.getRowGroups()) {
+      ColumnChunkMetaData chunk = chunkOf(group, field.getName());
+      if (chunk == null || chunk.isEncrypted() || !READ_CODECS.contains(chunk.getCodec())
+          || !READ_ENCODINGS.containsAll(chunk.getEncodings())) {
+        return false;
+      }
+      long firstData = chunk.getFirstDataPageOffset();
+      long dictionary = chunk.hasDictionaryPage() && chunk.getDictionaryPageOffset() > 0
+          && chunk.getDictionaryPageOffset() < firstData ? chunk.getDictionaryPageOffset() : -1;
+      Chunk meta = new Chunk(file, descriptor, kind, chunk.getCodec(), dictionary, firstData,
+          Math.max(1.0, (double) chunk.getTotalUncompressedSize() / Math.max(1, chunk.getTotalSize())));
+      long start = dictionary >= 0 ? dictionary : firstData;
+      long end = chunk.getStartingPos() + chunk.getTotalSize();
+      OffsetIndex offsets = group.getRowCount() >= 2 * UNIT_ROWS ? reader.readOffsetIndex(chunk) : null;
+      if (offsets == null || offsets.getPageCount() < 2) {
+        units.add(new Unit(meta, start, end, group.getRowCount()));
+      } else {
+        splitByPages(meta, offsets, start, end, group.getRowCount(), units);
+      }
+    }
+    return true;
+  }
+
+  /** Cuts a chunk's pages into runs of about {@link #UNIT_ROWS}; the first starts with the dictionary. */
+  private static void splitByPages(Chunk chunk, OffsetIndex offsets, long start, long end, long groupRows,
+      List<Unit> units) {
+    int first = 0;
+    long from = start;
+    for (int p = 1; p <= offsets.getPageCount(); p++) {
+      long until = p == offsets.getPageCount() ? end : offsets.getOffset(p);
+      long firstRow = offsets.getFirstRowIndex(first);
+      long lastRow = p == offsets.getPageCount() ? groupRows : offsets.getFirstRowIndex(p);
+      if (lastRow - firstRow >= UNIT_ROWS || p == offsets.getPageCount()) {
+        units.add(new Unit(chunk, from, until, lastRow - firstRow));
+        first = p;
+        from = until;
+      }
+    }
+  }
+
+  /**
+   * How a column of the table's type is decoded from a file's column of this Parquet type, or null
+   * when this reader does not decode it into the engine's Arrow vector.
+   */
+  private static Kind kindOf(org.apache.iceberg.types.Type type, PrimitiveType stored) {
+    PrimitiveTypeName physical = stored.getPrimitiveTypeName();
+    LogicalTypeAnnotation logical = stored.getLogicalTypeAnnotation();
+    return switch (type.typeId()) {
+      case STRING, BINARY -> physical == PrimitiveTypeName.BINARY ? Kind.VARIABLE : null;
+      case INTEGER, DATE -> physical == PrimitiveTypeName.INT32 ? Kind.FOUR : null;
+      case FLOAT -> physical == PrimitiveTypeName.FLOAT ? Kind.FOUR : null;
+      case LONG -> physical == PrimitiveTypeName.INT64 ? Kind.EIGHT : null;
+      case DOUBLE -> physical == PrimitiveTypeName.DOUBLE ? Kind.EIGHT : null;
+      case TIMESTAMP -> physical == PrimitiveTypeName.INT64
+          && logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation timestamp
+          && timestamp.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS ? Kind.EIGHT : null;
+      case DECIMAL -> {
+        int scale = ((Types.DecimalType) type).scale();
+        if (!(logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation decimal)
+            || decimal.getScale() != scale) {
+          yield null;
+        }
+        yield physical == PrimitiveTypeName.INT32 ? Kind.DECIMAL_FROM_INT
+            : physical == PrimitiveTypeName.INT64 ? Kind.DECIMAL_FROM_LONG : null;
+      }
+      default -> null;
+    };
+  }
+
+  private static int topLevelIndex(MessageType schema, int fieldId) {
+    for (int i = 0; i < schema.getFieldCount(); i++) {
+      Type.ID id = schema.getType(i).getId();
+      if (id != null && id.intValue() == fieldId) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static ColumnChunkMetaData chunkOf(BlockMetaData group, String name) {
+    for (ColumnChunkMetaData chunk : group.getColumns()) {
+      if (chunk.getPath().size() == 1 && chunk.getPath().toArray()[0].equals(name)) {
+        return chunk;
+      }
+    }
+    return null;
+  }
+
+  /** The column read. */
+  public Types.NestedField column() {
+    return column;
+  }
+
+  /** The rows of the column, every file's. */
+  public long rows() {
+    return rows;
+  }
+
+  /** The units of work, each decoded by one call of {@link #decode}. */
+  public int units() {
+    return units.size();
+  }
+
+  /** The compressed bytes of a unit. */
+  public long unitBytes(int unit) {
+    return units.get(unit).to - units.get(unit).from;
+  }
+
+  /** The rows of a unit, a rough measure of its work. */
+  public long unitRows(int unit) {
+    return units.get(unit).rows;
+  }
+
+  /**
+   * The column's vector, of the field's type: for fixed-width values sized for every row, which
+   * {@link #decode} writes into; for strings and binary empty, filled by {@link #finish}.
+   *
+   * @param field the vector's field, the engine's Arrow field of the column
+   * @param allocator where the vector's memory is accounted
+   * @return the vector, owned by the caller
+   */
+  public FieldVector allocate(Field field, BufferAllocator allocator) {
+    if (rows > Integer.MAX_VALUE - 1) {
+      throw new Unsupported("column " + column.name() + " of " + rows + " rows");
+    }
+    FieldVector vector = field.createVector(allocator);
+    if (width > 0) {
+      try {
+        ((BaseFixedWidthVector) vector).allocateNew((int) Math.max(1, rows));
+        vector.getValidityBuffer().setZero(0, vector.getValidityBuffer().capacity());
+      } catch (RuntimeException | Error e) {
+        vector.close();
+        throw e;
+      }
+    }
+    return vector;
+  }
+
+  /**
+   * Decodes one unit. Safe to call from several threads at once, for different units.
+   *
+   * @param unit the unit's index
+   * @param vector the column's vector, from {@link #allocate}
+   * @return its values
+   * @throws Unsupported if a page is in a form this reader does not decode
+   * @throws UncheckedIOException if the file cannot be read
+   */
+  public Part decode(int unit, FieldVector vector) {
+    Unit u = units.get(unit);
+    if (u.rows > Integer.MAX_VALUE - 16) {
+      throw new Unsupported("a chunk of " + u.rows + " rows");
+    }
+    long valuesAt = 0;
+    if (width > 0) {
+      if (vector.getValueCapacity() < firstRows[unit] + u.rows) {
+        throw new IllegalArgumentException("The vector of column " + column.name() + " holds "
+            + vector.getValueCapacity() + " values, not " + rows);
+      }
+      valuesAt = vector.getDataBuffer().memoryAddress() + firstRows[unit] * width;
+    }
+    try (FileChannel channel = FileChannel.open(u.chunk.file, StandardOpenOption.READ)) {
+      byte[] bytes = read(channel, u.from, (int) (u.to - u.from), u.chunk.file);
+      // room for about the unit's uncompressed bytes, which hold its values; more when a dictionary's repeat
+      Part part = new Part(u.chunk.kind, (int) u.rows,
+          (int) Math.min(Integer.MAX_VALUE / 2, bytes.length * u.chunk.expansion + SLACK), valuesAt);
+      Pages pages = new Pages(bytes, 0, bytes.length);
+      Dictionary dictionary = null;
+      while (part.rows < u.rows) {
+        if (!pages.more()) {
+          throw new Unsupported(u.chunk.file + " has fewer values than rows in column " + column.name());
+        }
+        PageHeader header = pages.header();
+        switch (header.getType()) {
+          case DICTIONARY_PAGE -> dictionary = Dictionary.of(header, bytes, pages.body(header), u.chunk);
+          case DATA_PAGE -> {
+            if (dictionary == null && usesDictionary(header.getData_page_header().getEncoding())) {
+              dictionary = u.chunk.dictionary(channel);
+            }
+            decodeV1(header, bytes, pages.body(header), u.chunk, dictionary, part);
+          }
+          case DATA_PAGE_V2 -> {
+            if (dictionary == null && usesDictionary(header.getData_page_header_v2().getEncoding())) {
+              dictionary = u.chunk.dictionary(channel);
+            }
+            decodeV2(header, bytes, pages.body(header), u.chunk, dictionary, part);
+          }
+          default -> pages.body(header); // an index page: skipped
+        }
+      }
+      if (part.rows != u.rows) {
+        throw new Unsupported(u.chunk.file + ": pages of column " + column.name() + " hold " + part.rows
+            + " rows where " + u.rows + " were expected");
+      }
+      return part;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read column " + column.name() + " of " + u.chunk.file, e);
+    }
+  }
+
+  private static boolean usesDictionary(org.apache.iceberg.shaded.org.apache.parquet.format.Encoding encoding) {
+    return encoding == org.apache.iceberg.shaded.org.apache.parquet.format.Encoding.PLAIN_DICTIONARY
+        || encoding == org.apache.iceberg.shaded.org.apache.parquet.format.Encoding.RLE_DICTIONARY;
+  }
+
+  private void decodeV1(PageHeader header, byte[] file, int at, Chunk chunk, Dictionary dictionary, Part part)
+      throws IOException {
+    DataPageHeader data = header.getData_page_header();
+    int count = data.getNum_values();
+    byte[] page = decompress(chunk, file, at, header.getCompressed_page_size(), header.getUncompressed_page_size());
+    int position = 0;
+    int present = count;
+    if (chunk.descriptor.getMaxDefinitionLevel() > 0) {
+      if (Encoding.valueOf(data.getDefinition_level_encoding().name()) != Encoding.RLE) {
+        throw new Unsupported("definition levels in " + data.getDefinition_level_encoding() + " in " + chunk.file);
+      }
+      int length = (int) INT.get(page, 0);
+      present = levels(page, 4, 4 + length, count, part);
+      position = 4 + length;
+    }
+    values(Encoding.valueOf(data.getEncoding().name()), page, position, page.length, count, present, dictionary,
+        chunk, part);
+  }
+
+  private void decodeV2(PageHeader header, byte[] file, int at, Chunk chunk, Dictionary dictionary, Part part)
+      throws IOException {
+    byte[] body = Arrays.copyOfRange(file, at, at + header.getCompressed_page_size());
+    DataPageHeaderV2 data = header.getData_page_header_v2();
+    int count = data.getNum_values();
+    int repetition = data.getRepetition_levels_byte_length();
+    int definition = data.getDefinition_levels_byte_length();
+    int present = count;
+    if (chunk.descriptor.getMaxDefinitionLevel() > 0) {
+      present = levels(body, repetition, repetition + definition, count, part);
+    }
+    int levelBytes = repetition + definition;
+    byte[] values;
+    int position;
+    if (data.isIs_compressed() && chunk.codec != CompressionCodecName.UNCOMPRESSED) {
+      values = decompress(chunk, body, levelBytes, body.length - levelBytes,
+          header.getUncompressed_page_size() - levelBytes);
+      position = 0;
+    } else {
+      values = body;
+      position = levelBytes;
+    }
+    values(Encoding.valueOf(data.getEncoding().name()), values, position, values.length, count, present,
+        dictionary, chunk, part);
+  }
+
+  /**
+   * Decodes one-bit definition levels into the part's flags for the page's rows; returns how many
+   * rows have a value.
+   */
+  private static int levels(byte[] page, int start, int end, int count, Part part) {
+    if (part.present == null) {
+      part.present = new byte[part.capacity + 8]; // room for the eight flags of a last, partial byte
+    }
+    int present = ParquetColumnValues.Hybrid.flags(ByteBuffer.wrap(page), start, end, count, part.present, part.rows);
+    part.nulls += count - present;
+    return present;
+  }
+
+  /** Decodes a page's values into the part, after its definition levels (if any) were. */
+  private static void values(Encoding encoding, byte[] page, int position, int end, int count, int present,
+      Dictionary dictionary, Chunk chunk, Part part) {
+    byte[] flags = present < count ? part.present : null; // flags of this page's rows, from part.rows
+    boolean dictionaryIds = encoding == Encoding.RLE_DICTIONARY || encoding == Encoding.PLAIN_DICTIONARY;
+    if (encoding != Encoding.PLAIN && !dictionaryIds) {
+      throw new Unsupported("values in " + encoding + " in " + chunk.file);
+    }
+    if (count > part.capacity - part.rows) {
+      throw new Unsupported(chunk.file + ": the pages of column " + chunk.descriptor + " hold more values than"
+          + " its row group has rows");
+    }
+    int[] ids = dictionaryIds ? ids(page, position, end, present, dictionary, chunk) : null;
+    if (chunk.kind == Kind.VARIABLE) {
+      if (ids == null) {
+        plainVariable(page, position, end, count, flags, chunk, part);
+      } else {
+        dictionaryVariable(ids, count, flags, dictionary, part);
+      }
+    } else if (ids == null) {
+      plainFixed(page, position, end, count, present, flags, chunk, part);
+    } else {
+      dictionaryFixed(ids, count, flags, dictionary.values, chunk.kind, part);
+    }
+    part.rows += count;
+  }
+
+  /** The dictionary ids of a page's values, each checked against the dictionary's size. */
+  private static int[] ids(byte[] page, int position, int end, int present, Dictionary dictionary, Chunk chunk) {
+    if (dictionary == null) {
+      throw new Unsupported("a dictionary-encoded page without a dictionary in " + chunk.file);
+    }
+    int[] ids = new int[present];
+    if (present == 0) {
+      return ids;
+    }
+    int width = page[position] & 0xFF;
+    if (width > 32) {
+      throw new IllegalStateException("Dictionary ids of " + width + " bits in column " + chunk.descriptor
+          + " of " + chunk.file);
+    }
+    ParquetColumnValues.Hybrid.decode(page, position + 1, end, width, ids, present);
+    for (int id : ids) {
+      if (id < 0 || id >= dictionary.size) {
+        throw new IllegalStateException("Dictionary id " + id + " out of range " + dictionary.size
+            + " in column " + chunk.descriptor + " of " + chunk.file);
+      }
+    }
+    return ids;
+  }
+
+  private static void plainVariable(byte[] page, int position, int end, int count, byte[] flags, Chunk chunk,
+      Part part) {
+    part.room(end - position + SLACK); // a page's values take fewer bytes than the page
+    byte[] out = part.bytes;
+    int[] ends = part.ends;
+    int row = part.rows;
+    int length = part.length;
+    for (int i = 0; i < count; i++) {
+      if (flags == null || flags[row + i] != 0) {
+        int n = valueLength(page, position, end, chunk);
+        copy(page, position + 4, out, length, n);
+        position += 4 + n;
+        length += n;
+      }
+      ends[row + i] = length;
+    }
+    part.length = length;
+  }
+
+  private static void dictionaryVariable(int[] ids, int count, byte[] flags, Dictionary dictionary, Part part) {
+    byte[] values = dictionary.bytes;
+    int[] starts = dictionary.starts;
+    int[] ends = part.ends;
+    int row = part.rows;
+    int length = part.length;
+    int next = 0;
+    for (int i = 0; i < count; i++) {
+      if (flags == null || flags[row + i] != 0) {
+        int id = ids[next++];
+        int n = starts[id + 1] - starts[id];
+        if (length + n + SLACK > part.bytes.length) {
+          part.length = length;
+          part.room(n + SLACK + (count - i) * 16);
+        }
+        copy(values, starts[id], part.bytes, length, n);
+        length += n;
+      }
+      ends[row + i] = length;
+    }
+    part.length = length;
+  }
+
+  private static void plainFixed(byte[] page, int position, int end, int count, int present, byte[] flags,
+      Chunk chunk, Part part) {
+    Kind kind = chunk.kind;
+    if ((long) present * kind.stored > end - position) {
+      throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file + " holds "
+          + (end - position) + " bytes for " + present + " values of " + kind.stored);
+    }
+    long at = part.valuesAt + (long) part.rows * kind.width;
+    if (flags == null && kind.stored == kind.width) {
+      MemoryUtil.copyToMemory(page, position, at, (long) count * kind.width);
+      return;
+    }
+    int row = part.rows;
+    // a loop for each kind, so that none decides per value how to store it
+    switch (kind) {
+      case FOUR -> {
+        for (int i = 0; i < count; i++, at += 4) {
+          if (flags == null || flags[row + i] != 0) {
+            MemoryUtil.putInt(at, (int) INT.get(page, position));
+            position += 4;
+          }
+        }
+      }
+      case EIGHT -> {
+        for (int i = 0; i < count; i++, at += 8) {
+          if (flags == null || flags[row + i] != 0) {
+            MemoryUtil.putLong(at, (long) LONG.get(page, position));
+            position += 8;
+          }
+        }
+      }
+      case DECIMAL_FROM_INT -> {
+        for (int i = 0; i < count; i++, at += 16) {
+          if (flags == null || flags[row + i] != 0) {
+            putDecimal(at, (int) INT.get(page, position));
+            position += 4;
+          }
+        }
+      }
+      case DECIMAL_FROM_LONG -> {
+        for (int i = 0; i < count; i++, at += 16) {
+          if (flags == null || flags[row + i] != 0) {
+            putDecimal(at, (long) LONG.get(page, position));
+            position += 8;
+          }
+        }
+      }
+      default -> throw new IllegalStateException(kind.name());
+    }
+  }
+
+  /** Writes dictionary-encoded fixed-width values, each looked up by its id. */
+  private static void dictionaryFixed(int[] ids, int count, byte[] flags, long[] values, Kind kind, Part part) {
+    long at = part.valuesAt + (long) part.rows * kind.width;
+    int row = part.rows;
+    int next = 0;
+    switch (kind.width) {
+      case 4 -> {
+        for (int i = 0; i < count; i++, at += 4) {
+          if (flags == null || flags[row + i] != 0) {
+            MemoryUtil.putInt(at, (int) values[ids[next++]]);
+          }
+        }
+      }
+      case 8 -> {
+        for (int i = 0; i < count; i++, at += 8) {
+          if (flags == null || flags[row + i] != 0) {
+            MemoryUtil.putLong(at, values[ids[next++]]);
+          }
+        }
+      }
+      default -> {
+        for (int i = 0; i < count; i++, at += 16) {
+          if (flags == null || flags[row + i] != 0) {
+            putDecimal(at, values[ids[next++]]);
+          }
+        }
+      }
+    }
+  }
+
+  /** An unscaled decimal as Arrow's 16 bytes, little-endian: the value, then its sign through the high half. */
+  private static void putDecimal(long at, long unscaled) {
+    MemoryUtil.putLong(at, unscaled);
+    MemoryUtil.putLong(at + 8, unscaled >> 63);
+  }
+
+  /**
+   * Copies a value: one of 16 bytes or fewer (most strings) as two 8-byte words, which may write up
+   * to {@link #SLACK} bytes past it (the next value overwrites them), and read past it when the
+   * source has room; anything longer as an array copy.
+   */
+  private static void copy(byte[] from, int at, byte[] to, int into, int n) {
+    if (n <= 16 && at + 16 <= from.length) {
+      LONG.set(to, into, (long) LONG.get(from, at));
+      LONG.set(to, into + 8, (long) LONG.get(from, at + 8));
+    } else {
+      System.arraycopy(from, at, to, into, n);
+    }
+  }
+
+  private static int valueLength(byte[] page, int position, int end, Chunk chunk) {
+    if (position + 4 > end) {
+      throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file
+          + " ends inside a value");
+    }
+    int n = (int) INT.get(page, position);
+    if (n < 0 || position + 4 + n > end) {
+      throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file
+          + " holds a value of " + n + " bytes past its end");
+    }
+    return n;
+  }
+
+  /** The page whose compressed bytes are {@code length} bytes at {@code at} in {@code file}, decompressed. */
+  private static byte[] decompress(Chunk chunk, byte[] file, int at, int length, int size) throws IOException {
+    if (chunk.codec == CompressionCodecName.UNCOMPRESSED) {
+      return Arrays.copyOfRange(file, at, at + length);
+    }
+    ByteBuffer out = ParquetRowCursor.OPTIONS.getCodecFactory().getDecompressor(chunk.codec)
+        .decompress(BytesInput.from(file, at, length), size).toByteBuffer();
+    if (out.hasArray() && out.arrayOffset() == 0 && out.position() == 0 && out.remaining() == out.array().length) {
+      return out.array();
+    }
+    byte[] copy = new byte[out.remaining()];
+    out.get(copy);
+    return copy;
+  }
+
+  private static byte[] read(FileChannel channel, long from, int length, Path file) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(length);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, from + buffer.position()) < 0) {
+        throw new IOException("Unexpected end of " + file + " at " + (from + buffer.position()));
+      }
+    }
+    return buffer.array();
+  }
+
+  /** Page headers and bodies one after another in bytes read from a file. */
+  private static final class Pages {
+    final byte[] bytes;
+    private int position;
+    private final int end;
+
+    Pages(byte[] bytes, int position, int end) {
+      this.bytes = bytes;
+      this.position = position;
+      this.end = end;
+    }
+
+    boolean more() {
+      return position < end;
+    }
+
+    PageHeader header() throws IOException {
+      java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(bytes, position, end - position);
+      PageHeader header = Util.readPageHeader(in);
+      position = end - in.available();
+      return header;
+    }
+
+    /** Moves past the page's body; returns where it starts in {@link #bytes}. */
+    int body(PageHeader header) throws IOException {
+      int size = header.getCompressed_page_size();
+      if (size < 0 || position + size > end) {
+        throw new IOException("A page of " + size + " bytes runs past its column chunk");
+      }
+      int at = position;
+      position += size;
+      return at;
+    }
+  }
+
+  /**
+   * Makes room in a string or binary column's vector for every part's values, once every unit is
+   * decoded, so that {@link #copy} may lay the parts into it, each from its own thread; nothing to
+   * do for fixed-width values, which are in the vector already.
+   *
+   * @param parts every unit's part, in the units' order
+   * @param vector the column's vector, from {@link #allocate}
+   */
+  public void prepare(List<Part> parts, FieldVector vector) {
+    long bytes = 0;
+    long total = 0;
+    for (Part part : parts) {
+      part.firstRow = total;
+      part.firstByte = bytes;
+      bytes += part.length;
+      total += part.rows;
+    }
+    if (parts.size() != units.size() || total != rows || bytes > Integer.MAX_VALUE) {
+      throw new Unsupported("column " + column.name() + ": " + total + " rows of " + bytes + " bytes");
+    }
+    if (width == 0) {
+      ((BaseVariableWidthVector) vector).allocateNew(Math.max(1, bytes), (int) Math.max(1, total));
+      vector.getValidityBuffer().setZero(0, vector.getValidityBuffer().capacity());
+      MemoryUtil.putInt(vector.getOffsetBuffer().memoryAddress(), 0);
+    }
+  }
+
+  /** Whether {@link #copy} has anything to do: the column is of strings or binary. */
+  public boolean copies() {
+    return width == 0;
+  }
+
+  /**
+   * Lays one part's strings or binary values and their offsets into the vector, after
+   * {@link #prepare}. Safe to call from several threads at once, for different parts.
+   *
+   * @param part the part
+   * @param vector the column's vector
+   */
+  public void copy(Part part, FieldVector vector) {
+    if (width != 0) {
+      return;
+    }
+    MemoryUtil.copyToMemory(part.bytes, 0, vector.getDataBuffer().memoryAddress() + part.firstByte, part.length);
+    int[] ends = part.ends;
+    int base = (int) part.firstByte;
+    long at = vector.getOffsetBuffer().memoryAddress() + 4L * (part.firstRow + 1);
+    for (int i = 0; i < part.rows; i++) {
+      MemoryUtil.putInt(at + 4L * i, base + ends[i]);
+    }
+  }
+
+  /**
+   * Completes the column's vector once every part is {@linkplain #copy copied}: sets which rows have
+   * a value, and the count.
+   *
+   * @param parts every unit's part, in the units' order
+   * @param vector the column's vector
+   */
+  public void finish(List<Part> parts, FieldVector vector) {
+    long validityAt = vector.getValidityBuffer().memoryAddress();
+    int row = 0;
+    for (Part part : parts) {
+      setValid(validityAt, row, part.rows, part.nulls == 0 ? null : part.present);
+      row += part.rows;
+    }
+    if (vector instanceof BaseVariableWidthVector variable) {
+      variable.setLastSet(row - 1);
+    }
+    vector.setValueCount(row);
+  }
+
+  /** Sets the validity bits of rows {@code from} to {@code from + count}, those flagged or all. */
+  private static void setValid(long validityAt, int from, int count, byte[] present) {
+    int i = 0;
+    while (i < count && ((from + i) & 7) != 0) {
+      if (present == null || present[i] != 0) {
+        setBit(validityAt, from + i);
+      }
+      i++;
+    }
+    for (; i + 8 <= count; i += 8) {
+      // eight flags (bytes of 0 or 1) gathered into one byte: each lands on its own bit of the top byte
+      int bits = present == null ? 0xFF : (int) (((long) LONG.get(present, i) * 0x0102040810204080L) >>> 56);
+      MemoryUtil.putByte(validityAt + ((from + i) >>> 3), (byte) bits);
+    }
+    for (; i < count; i++) {
+      if (present == null || present[i] != 0) {
+        setBit(validityAt, from + i);
+      }
+    }
+  }
+
+  private static void setBit(long validityAt, int row) {
+    long at = validityAt + (row >>> 3);
+    MemoryUtil.putByte(at, (byte) (MemoryUtil.getByte(at) | (1 << (row & 7))));
+  }
+}
