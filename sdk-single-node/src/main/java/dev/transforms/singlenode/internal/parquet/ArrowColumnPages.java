@@ -196,6 +196,16 @@ public final class ArrowColumnPages {
   private record Unit(Chunk chunk, long from, long to, long rows) {}
 
   /**
+   * Scratch arrays a thread reuses from unit to unit, so that a read does not allocate them per page:
+   * the unit's bytes as read, a decompressed page, a page's dictionary ids.
+   */
+  public static final class Buffers {
+    private byte[] file = new byte[0];
+    private byte[] page;
+    private int[] ids;
+  }
+
+  /**
    * What one unit decoded: for strings and binary their bytes end to end and where each row's value
    * ends, to be laid into the vector by {@link #finish}; fixed-width values are written straight into
    * the vector, {@link #allocate}d beforehand for every row. And which rows have a value.
@@ -210,10 +220,12 @@ public final class ArrowColumnPages {
     private int nulls;
     private int rows;
     private long firstRow; // set by prepare
+    private final Buffers buffers;
     private long firstByte;
 
-    private Part(Kind kind, int rows, int bytes, long valuesAt) {
+    private Part(Kind kind, int rows, int bytes, long valuesAt, Buffers buffers) {
       this.capacity = rows;
+      this.buffers = buffers;
       this.valuesAt = valuesAt;
       if (kind == Kind.VARIABLE) {
         this.ends = new int[rows];
@@ -474,6 +486,21 @@ public final class ArrowColumnPages {
    * @throws UncheckedIOException if the file cannot be read
    */
   public Part decode(int unit, FieldVector vector) {
+    return decode(unit, vector, new Buffers());
+  }
+
+  /**
+   * Decodes one unit with a thread's scratch arrays. Safe to call from several threads at once, for
+   * different units, each with its own buffers.
+   *
+   * @param unit the unit's index
+   * @param vector the column's vector, from {@link #allocate}
+   * @param buffers the calling thread's scratch arrays
+   * @return its values
+   * @throws Unsupported if a page is in a form this reader does not decode
+   * @throws UncheckedIOException if the file cannot be read
+   */
+  public Part decode(int unit, FieldVector vector, Buffers buffers) {
     Unit u = units.get(unit);
     if (u.rows > Integer.MAX_VALUE - 16) {
       throw new Unsupported("a chunk of " + u.rows + " rows");
@@ -487,11 +514,16 @@ public final class ArrowColumnPages {
       valuesAt = vector.getDataBuffer().memoryAddress() + firstRows[unit] * width;
     }
     try (FileChannel channel = FileChannel.open(u.chunk.file, StandardOpenOption.READ)) {
-      byte[] bytes = read(channel, u.from, (int) (u.to - u.from), u.chunk.file);
+      int length = (int) (u.to - u.from);
+      if (buffers.file.length < length) {
+        buffers.file = new byte[length + length / 4];
+      }
+      byte[] bytes = buffers.file;
+      readInto(channel, u.from, bytes, length, u.chunk.file);
       // room for about the unit's uncompressed bytes, which hold its values; more when a dictionary's repeat
       Part part = new Part(u.chunk.kind, (int) u.rows,
-          (int) Math.min(Integer.MAX_VALUE / 2, bytes.length * u.chunk.expansion + SLACK), valuesAt);
-      Pages pages = new Pages(bytes, 0, bytes.length);
+          (int) Math.min(Integer.MAX_VALUE / 2, length * u.chunk.expansion + SLACK), valuesAt, buffers);
+      Pages pages = new Pages(bytes, 0, length);
       Dictionary dictionary = null;
       while (part.rows < u.rows) {
         if (!pages.more()) {
@@ -534,7 +566,8 @@ public final class ArrowColumnPages {
       throws IOException {
     DataPageHeader data = header.getData_page_header();
     int count = data.getNum_values();
-    byte[] page = decompress(chunk, file, at, header.getCompressed_page_size(), header.getUncompressed_page_size());
+    int size = header.getUncompressed_page_size();
+    byte[] page = decompress(chunk, file, at, header.getCompressed_page_size(), size, part);
     int position = 0;
     int present = count;
     if (chunk.descriptor.getMaxDefinitionLevel() > 0) {
@@ -542,10 +575,14 @@ public final class ArrowColumnPages {
         throw new Unsupported("definition levels in " + data.getDefinition_level_encoding() + " in " + chunk.file);
       }
       int length = (int) INT.get(page, 0);
+      if (length < 0 || 4L + length > size) {
+        throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file
+            + " has " + length + " bytes of definition levels in " + size);
+      }
       present = levels(page, 4, 4 + length, count, part);
       position = 4 + length;
     }
-    values(Encoding.valueOf(data.getEncoding().name()), page, position, page.length, count, present, dictionary,
+    values(Encoding.valueOf(data.getEncoding().name()), page, position, size, count, present, dictionary,
         chunk, part);
   }
 
@@ -600,7 +637,7 @@ public final class ArrowColumnPages {
       throw new Unsupported(chunk.file + ": the pages of column " + chunk.descriptor + " hold more values than"
           + " its row group has rows");
     }
-    int[] ids = dictionaryIds ? ids(page, position, end, present, dictionary, chunk) : null;
+    int[] ids = dictionaryIds ? ids(page, position, end, present, dictionary, chunk, part) : null;
     if (chunk.kind == Kind.VARIABLE) {
       if (ids == null) {
         plainVariable(page, position, end, count, flags, chunk, part);
@@ -615,12 +652,19 @@ public final class ArrowColumnPages {
     part.rows += count;
   }
 
-  /** The dictionary ids of a page's values, each checked against the dictionary's size. */
-  private static int[] ids(byte[] page, int position, int end, int present, Dictionary dictionary, Chunk chunk) {
+  /**
+   * The dictionary ids of a page's values, each checked against the dictionary's size, in the first
+   * {@code present} places of the part's array of ids, which every page of a unit reuses.
+   */
+  private static int[] ids(byte[] page, int position, int end, int present, Dictionary dictionary, Chunk chunk,
+      Part part) {
     if (dictionary == null) {
       throw new Unsupported("a dictionary-encoded page without a dictionary in " + chunk.file);
     }
-    int[] ids = new int[present];
+    if (part.buffers.ids == null || part.buffers.ids.length < present) {
+      part.buffers.ids = new int[present];
+    }
+    int[] ids = part.buffers.ids;
     if (present == 0) {
       return ids;
     }
@@ -630,7 +674,8 @@ public final class ArrowColumnPages {
           + " of " + chunk.file);
     }
     ParquetColumnValues.Hybrid.decode(page, position + 1, end, width, ids, present);
-    for (int id : ids) {
+    for (int i = 0; i < present; i++) {
+      int id = ids[i];
       if (id < 0 || id >= dictionary.size) {
         throw new IllegalStateException("Dictionary id " + id + " out of range " + dictionary.size
             + " in column " + chunk.descriptor + " of " + chunk.file);
@@ -795,6 +840,25 @@ public final class ArrowColumnPages {
     return n;
   }
 
+  /**
+   * The data page whose compressed bytes are {@code length} bytes at {@code at} in {@code file},
+   * decompressed into the first {@code size} bytes of the part's page buffer, which every page of a
+   * unit reuses (a page is decoded before the next is decompressed).
+   */
+  private static byte[] decompress(Chunk chunk, byte[] file, int at, int length, int size, Part part)
+      throws IOException {
+    if (chunk.codec != CompressionCodecName.ZSTD) {
+      return decompress(chunk, file, at, length, size);
+    }
+    if (part.buffers.page == null || part.buffers.page.length < size + SLACK) {
+      part.buffers.page = new byte[size + size / 4 + SLACK];
+    }
+    if (!ParquetCodecs.ZstdPages.decompressInto(file, at, length, part.buffers.page, size)) {
+      return decompress(chunk, file, at, length, size);
+    }
+    return part.buffers.page;
+  }
+
   /** The page whose compressed bytes are {@code length} bytes at {@code at} in {@code file}, decompressed. */
   private static byte[] decompress(Chunk chunk, byte[] file, int at, int length, int size) throws IOException {
     if (chunk.codec == CompressionCodecName.UNCOMPRESSED) {
@@ -811,13 +875,19 @@ public final class ArrowColumnPages {
   }
 
   private static byte[] read(FileChannel channel, long from, int length, Path file) throws IOException {
-    ByteBuffer buffer = ByteBuffer.allocate(length);
+    byte[] bytes = new byte[length];
+    readInto(channel, from, bytes, length, file);
+    return bytes;
+  }
+
+  private static void readInto(FileChannel channel, long from, byte[] bytes, int length, Path file)
+      throws IOException {
+    ByteBuffer buffer = ByteBuffer.wrap(bytes, 0, length);
     while (buffer.hasRemaining()) {
       if (channel.read(buffer, from + buffer.position()) < 0) {
         throw new IOException("Unexpected end of " + file + " at " + (from + buffer.position()));
       }
     }
-    return buffer.array();
   }
 
   /** Page headers and bodies one after another in bytes read from a file. */

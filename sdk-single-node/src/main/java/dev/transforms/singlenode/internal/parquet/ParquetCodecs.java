@@ -75,7 +75,7 @@ final class ParquetCodecs implements CompressionCodecFactory {
   }
 
   /** Decompresses a zstd page in one call; falls back to Parquet's stream for anything unusual. */
-  private static final class ZstdPages implements BytesInputDecompressor {
+  static final class ZstdPages implements BytesInputDecompressor {
     /**
      * Decompression contexts not in use, a few kept for the life of the JVM: zstd's one-call
      * decompression makes and frees a native context per page otherwise, which showed in profiles
@@ -90,6 +90,26 @@ final class ParquetCodecs implements CompressionCodecFactory {
 
     private ZstdPages(BytesInputDecompressor stream) {
       this.stream = stream;
+    }
+
+    /**
+     * Decompresses a zstd page into the start of {@code target}, which has room for it; false when zstd
+     * rejects the page (the caller then goes through Parquet's codec, which says what is wrong).
+     */
+    static boolean decompressInto(byte[] source, int offset, int length, byte[] target, int size) {
+      ZstdDecompressCtx context = IDLE.poll();
+      if (context == null) {
+        context = new ZstdDecompressCtx();
+      }
+      try {
+        return context.decompressByteArray(target, 0, size, source, offset, length) == size;
+      } catch (ZstdException e) {
+        return false;
+      } finally {
+        if (!IDLE.offer(context)) {
+          context.close();
+        }
+      }
     }
 
     @Override

@@ -190,6 +190,7 @@ public final class PagedColumnsRead {
      * scans, then units of pages; otherwise units of pages, then scans. Units go the largest first.
      */
     private void work(boolean scansFirst) {
+      ArrowColumnPages.Buffers buffers = new ArrowColumnPages.Buffers(); // this thread's, unit after unit
       while (!stopped) {
         int task;
         synchronized (this) {
@@ -201,7 +202,7 @@ public final class PagedColumnsRead {
           task = scansLeft && (scansFirst || !unitsLeft) ? nextScan++ : unitsLargestFirst[nextUnit++];
         }
         try {
-          results[task] = task < scans.size() ? scanner.apply(scans.get(task)) : decode(task);
+          results[task] = task < scans.size() ? scanner.apply(scans.get(task)) : decode(task, buffers);
         } catch (RuntimeException | Error e) {
           stopped = true;
           throw e;
@@ -209,12 +210,12 @@ public final class PagedColumnsRead {
       }
     }
 
-    private ArrowColumnPages.Part decode(int task) {
+    private ArrowColumnPages.Part decode(int task, ArrowColumnPages.Buffers buffers) {
       int c = paged.size() - 1;
       while (firstUnit[c] > task) {
         c--;
       }
-      return paged.get(c).decode(task - firstUnit[c], vectors[c]);
+      return paged.get(c).decode(task - firstUnit[c], vectors[c], buffers);
     }
 
     /**
