@@ -48,9 +48,11 @@ import org.apache.iceberg.types.Types;
  * group, and a reader that decodes a column chunk on one thread (Arrow C++'s, DuckDB's) takes as
  * long as its heaviest column, often a string column, however many cores there are. A column's pages
  * are independent but for the chunk's dictionary, and the offset index says where each one starts:
- * this reader cuts a column's pages into {@linkplain #units units} that any thread may decode
- * ({@link #decode}), each into a {@link Part}, and {@link #assemble} lays the parts end to end in one
- * vector.
+ * this reader cuts a column's pages into {@linkplain #units units} that any thread may decode. A read
+ * {@linkplain #allocate allocates} the column's vector, {@linkplain #decode decodes} every unit into a
+ * {@link Part} (fixed-width values straight into the vector), {@linkplain #prepare prepares} the
+ * vector for the strings, {@linkplain #copy copies} each part's strings into it, and
+ * {@linkplain #finish finishes} it with the validity of every row.
  *
  * <p>It reads flat columns (optional or required, not repeated) of strings, binary, ints, longs,
  * floats, doubles, dates, timestamps in microseconds and decimals stored as ints or longs, in data
@@ -439,11 +441,6 @@ public final class ArrowColumnPages {
   /** The units of work, each decoded by one call of {@link #decode}. */
   public int units() {
     return units.size();
-  }
-
-  /** The compressed bytes of a unit. */
-  public long unitBytes(int unit) {
-    return units.get(unit).to - units.get(unit).from;
   }
 
   /** The rows of a unit, a rough measure of its work. */
