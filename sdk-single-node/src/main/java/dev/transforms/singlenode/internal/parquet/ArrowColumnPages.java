@@ -257,9 +257,11 @@ public final class ArrowColumnPages {
   private final int width; // of the vector's values; 0 for strings and binary
   private final List<Unit> units;
   private final long[] firstRows; // per unit, the column's row it starts at
+  private final long uncompressedBytes;
   private final long rows;
 
-  private ArrowColumnPages(Types.NestedField column, List<Unit> units, long rows) {
+  private ArrowColumnPages(Types.NestedField column, List<Unit> units, long rows, long uncompressedBytes) {
+    this.uncompressedBytes = uncompressedBytes;
     this.column = column;
     this.width = switch (column.type().typeId()) {
       case INTEGER, DATE, FLOAT -> 4;
@@ -296,7 +298,7 @@ public final class ArrowColumnPages {
       }
     }
     List<List<Unit>> units = new ArrayList<>();
-    long[] rows = new long[wanted.size()];
+    long[] uncompressed = new long[wanted.size()];
     boolean[] readable = new boolean[wanted.size()];
     for (int c = 0; c < wanted.size(); c++) {
       units.add(new ArrayList<>());
@@ -307,7 +309,9 @@ public final class ArrowColumnPages {
         MessageType schema = reader.getFooter().getFileMetaData().getSchema();
         for (int c = 0; c < wanted.size(); c++) {
           if (readable[c]) {
-            readable[c] = planFile(reader, schema, file, wanted.get(c), units.get(c));
+            long[] bytes = {0};
+            readable[c] = planFile(reader, schema, file, wanted.get(c), units.get(c), bytes);
+            uncompressed[c] += bytes[0];
           }
         }
       } catch (IOException e) {
@@ -318,7 +322,7 @@ public final class ArrowColumnPages {
     for (int c = 0; c < wanted.size(); c++) {
       if (readable[c]) {
         long total = units.get(c).stream().mapToLong(Unit::rows).sum();
-        plans.add(new ArrowColumnPages(wanted.get(c), List.copyOf(units.get(c)), total));
+        plans.add(new ArrowColumnPages(wanted.get(c), List.copyOf(units.get(c)), total, uncompressed[c]));
       }
     }
     return plans;
@@ -326,7 +330,7 @@ public final class ArrowColumnPages {
 
   /** Adds the units of a column of one file; false when this reader cannot read it. */
   private static boolean planFile(ParquetFileReader reader, MessageType schema, Path file, Types.NestedField column,
-      List<Unit> units) throws IOException {
+      List<Unit> units, long[] uncompressed) throws IOException {
     int at = topLevelIndex(schema, column.fieldId());
     if (at < 0) {
       return false;
@@ -349,6 +353,7 @@ public final class ArrowColumnPages {
       long firstData = chunk.getFirstDataPageOffset();
       long dictionary = chunk.hasDictionaryPage() && chunk.getDictionaryPageOffset() > 0
           && chunk.getDictionaryPageOffset() < firstData ? chunk.getDictionaryPageOffset() : -1;
+      uncompressed[0] += chunk.getTotalUncompressedSize();
       Chunk meta = new Chunk(file, descriptor, kind, chunk.getCodec(), dictionary, firstData,
           Math.max(1.0, (double) chunk.getTotalUncompressedSize() / Math.max(1, chunk.getTotalSize())));
       long start = dictionary >= 0 ? dictionary : firstData;
@@ -441,6 +446,26 @@ public final class ArrowColumnPages {
   /** The units of work, each decoded by one call of {@link #decode}. */
   public int units() {
     return units.size();
+  }
+
+  /**
+   * The column's bytes in the files, uncompressed: about what decoding strings or binary stages on
+   * the Java heap before they are laid into the vector.
+   *
+   * @return the bytes
+   */
+  public long uncompressedBytes() {
+    return uncompressedBytes;
+  }
+
+  /**
+   * Whether the column's values are staged on the heap while the units are decoded (strings and
+   * binary); fixed-width values go straight into the vector.
+   *
+   * @return whether {@link #copy} has parts to lay into the vector
+   */
+  public boolean staged() {
+    return width == 0;
   }
 
   /** The rows of a unit, a rough measure of its work. */
@@ -947,11 +972,6 @@ public final class ArrowColumnPages {
       vector.getValidityBuffer().setZero(0, vector.getValidityBuffer().capacity());
       MemoryUtil.putInt(vector.getOffsetBuffer().memoryAddress(), 0);
     }
-  }
-
-  /** Whether {@link #copy} has anything to do: the column is of strings or binary. */
-  public boolean copies() {
-    return width == 0;
   }
 
   /**

@@ -86,7 +86,20 @@ public final class PagedColumnsRead {
     if (!enabled() || scan.rows() < DuckDbArrowRead.TWO_SCANS_MIN_ROWS) {
       return Optional.empty();
     }
-    List<ArrowColumnPages> paged = ArrowColumnPages.plan(scan.files(), scan.schema().columns());
+    List<ArrowColumnPages> paged = new ArrayList<>(ArrowColumnPages.plan(scan.files(), scan.schema().columns()));
+    // strings are staged on the heap before they are laid into their vector: columns that would take
+    // more than a quarter of the heap are left to the other reader, whose memory is native
+    long staging = 0;
+    for (java.util.Iterator<ArrowColumnPages> plans = paged.iterator(); plans.hasNext(); ) {
+      ArrowColumnPages plan = plans.next();
+      if (plan.staged()) {
+        if (staging + plan.uncompressedBytes() > Runtime.getRuntime().maxMemory() / 4) {
+          plans.remove();
+        } else {
+          staging += plan.uncompressedBytes();
+        }
+      }
+    }
     if (paged.isEmpty()) {
       return Optional.empty();
     }
@@ -252,7 +265,7 @@ public final class PagedColumnsRead {
         }
         parts.add(columnParts);
         plan.prepare(columnParts, vectors[c]);
-        if (plan.copies()) {
+        if (plan.staged()) {
           FieldVector vector = vectors[c];
           columnParts.forEach(part -> copies.add(() -> plan.copy(part, vector)));
         }
