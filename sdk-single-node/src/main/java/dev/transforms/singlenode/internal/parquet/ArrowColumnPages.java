@@ -222,12 +222,10 @@ public final class ArrowColumnPages {
     private int nulls;
     private int rows;
     private long firstRow; // set by prepare
-    private final Buffers buffers;
     private long firstByte;
 
-    private Part(Kind kind, int rows, int bytes, long valuesAt, Buffers buffers) {
+    private Part(Kind kind, int rows, int bytes, long valuesAt) {
       this.capacity = rows;
-      this.buffers = buffers;
       this.valuesAt = valuesAt;
       if (kind == Kind.VARIABLE) {
         this.ends = new int[rows];
@@ -260,7 +258,7 @@ public final class ArrowColumnPages {
   private final long uncompressedBytes;
   private final long rows;
 
-  private ArrowColumnPages(Types.NestedField column, List<Unit> units, long rows, long uncompressedBytes) {
+  private ArrowColumnPages(Types.NestedField column, List<Unit> units, long uncompressedBytes) {
     this.uncompressedBytes = uncompressedBytes;
     this.column = column;
     this.width = switch (column.type().typeId()) {
@@ -270,20 +268,20 @@ public final class ArrowColumnPages {
       default -> 0;
     };
     this.units = units;
-    this.rows = rows;
     this.firstRows = new long[units.size()];
     long row = 0;
     for (int u = 0; u < units.size(); u++) {
       firstRows[u] = row;
       row += units.get(u).rows;
     }
+    this.rows = row;
   }
 
   /**
-   * Plans the reads of string and binary columns of the files, reading each file's footer once: a
-   * plan for each column this reader can read, none for the others (the column missing from a file,
-   * nested or repeated, or in an encoding or codec this reader does not decode) and for columns of
-   * other types.
+   * Plans the reads of columns of the files, reading each file's footer once: a plan for each column
+   * this reader can read, none for the others (a type it does not decode, the column missing from a
+   * file, nested or repeated, stored as another type than the table's, or in an encoding or codec this
+   * reader does not decode).
    *
    * @param files the local Parquet files, in the order of their rows
    * @param columns the columns, found in the files by their field ids
@@ -321,8 +319,7 @@ public final class ArrowColumnPages {
     List<ArrowColumnPages> plans = new ArrayList<>();
     for (int c = 0; c < wanted.size(); c++) {
       if (readable[c]) {
-        long total = units.get(c).stream().mapToLong(Unit::rows).sum();
-        plans.add(new ArrowColumnPages(wanted.get(c), List.copyOf(units.get(c)), total, uncompressed[c]));
+        plans.add(new ArrowColumnPages(wanted.get(c), List.copyOf(units.get(c)), uncompressed[c]));
       }
     }
     return plans;
@@ -544,7 +541,7 @@ public final class ArrowColumnPages {
       readInto(channel, u.from, bytes, length, u.chunk.file);
       // room for about the unit's uncompressed bytes, which hold its values; more when a dictionary's repeat
       Part part = new Part(u.chunk.kind, (int) u.rows,
-          (int) Math.min(Integer.MAX_VALUE / 2, length * u.chunk.expansion + SLACK), valuesAt, buffers);
+          (int) Math.min(Integer.MAX_VALUE / 2, length * u.chunk.expansion + SLACK), valuesAt);
       Pages pages = new Pages(bytes, 0, length);
       Dictionary dictionary = null;
       while (part.rows < u.rows) {
@@ -558,13 +555,13 @@ public final class ArrowColumnPages {
             if (dictionary == null && usesDictionary(header.getData_page_header().getEncoding())) {
               dictionary = u.chunk.dictionary(channel);
             }
-            decodeV1(header, bytes, pages.body(header), u.chunk, dictionary, part);
+            decodeV1(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
           }
           case DATA_PAGE_V2 -> {
             if (dictionary == null && usesDictionary(header.getData_page_header_v2().getEncoding())) {
               dictionary = u.chunk.dictionary(channel);
             }
-            decodeV2(header, bytes, pages.body(header), u.chunk, dictionary, part);
+            decodeV2(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
           }
           default -> pages.body(header); // an index page: skipped
         }
@@ -584,12 +581,12 @@ public final class ArrowColumnPages {
         || encoding == org.apache.iceberg.shaded.org.apache.parquet.format.Encoding.RLE_DICTIONARY;
   }
 
-  private void decodeV1(PageHeader header, byte[] file, int at, Chunk chunk, Dictionary dictionary, Part part)
-      throws IOException {
+  private void decodeV1(PageHeader header, byte[] file, int at, Chunk chunk, Dictionary dictionary, Part part,
+      Buffers buffers) throws IOException {
     DataPageHeader data = header.getData_page_header();
     int count = data.getNum_values();
     int size = header.getUncompressed_page_size();
-    byte[] page = decompress(chunk, file, at, header.getCompressed_page_size(), size, part);
+    byte[] page = decompress(chunk, file, at, header.getCompressed_page_size(), size, buffers);
     int position = 0;
     int present = count;
     if (chunk.descriptor.getMaxDefinitionLevel() > 0) {
@@ -605,11 +602,11 @@ public final class ArrowColumnPages {
       position = 4 + length;
     }
     values(Encoding.valueOf(data.getEncoding().name()), page, position, size, count, present, dictionary,
-        chunk, part);
+        chunk, part, buffers);
   }
 
-  private void decodeV2(PageHeader header, byte[] file, int at, Chunk chunk, Dictionary dictionary, Part part)
-      throws IOException {
+  private void decodeV2(PageHeader header, byte[] file, int at, Chunk chunk, Dictionary dictionary, Part part,
+      Buffers buffers) throws IOException {
     byte[] body = Arrays.copyOfRange(file, at, at + header.getCompressed_page_size());
     DataPageHeaderV2 data = header.getData_page_header_v2();
     int count = data.getNum_values();
@@ -631,7 +628,7 @@ public final class ArrowColumnPages {
       position = levelBytes;
     }
     values(Encoding.valueOf(data.getEncoding().name()), values, position, values.length, count, present,
-        dictionary, chunk, part);
+        dictionary, chunk, part, buffers);
   }
 
   /**
@@ -649,7 +646,7 @@ public final class ArrowColumnPages {
 
   /** Decodes a page's values into the part, after its definition levels (if any) were. */
   private static void values(Encoding encoding, byte[] page, int position, int end, int count, int present,
-      Dictionary dictionary, Chunk chunk, Part part) {
+      Dictionary dictionary, Chunk chunk, Part part, Buffers buffers) {
     byte[] flags = present < count ? part.present : null; // flags of this page's rows, from part.rows
     boolean dictionaryIds = encoding == Encoding.RLE_DICTIONARY || encoding == Encoding.PLAIN_DICTIONARY;
     if (encoding != Encoding.PLAIN && !dictionaryIds) {
@@ -659,7 +656,7 @@ public final class ArrowColumnPages {
       throw new Unsupported(chunk.file + ": the pages of column " + chunk.descriptor + " hold more values than"
           + " its row group has rows");
     }
-    int[] ids = dictionaryIds ? ids(page, position, end, present, dictionary, chunk, part) : null;
+    int[] ids = dictionaryIds ? ids(page, position, end, present, dictionary, chunk, buffers) : null;
     if (chunk.kind == Kind.VARIABLE) {
       if (ids == null) {
         plainVariable(page, position, end, count, flags, chunk, part);
@@ -676,17 +673,17 @@ public final class ArrowColumnPages {
 
   /**
    * The dictionary ids of a page's values, each checked against the dictionary's size, in the first
-   * {@code present} places of the part's array of ids, which every page of a unit reuses.
+   * {@code present} places of the thread's array of ids, which every page it decodes reuses.
    */
   private static int[] ids(byte[] page, int position, int end, int present, Dictionary dictionary, Chunk chunk,
-      Part part) {
+      Buffers buffers) {
     if (dictionary == null) {
       throw new Unsupported("a dictionary-encoded page without a dictionary in " + chunk.file);
     }
-    if (part.buffers.ids == null || part.buffers.ids.length < present) {
-      part.buffers.ids = new int[present];
+    if (buffers.ids == null || buffers.ids.length < present) {
+      buffers.ids = new int[present];
     }
-    int[] ids = part.buffers.ids;
+    int[] ids = buffers.ids;
     if (present == 0) {
       return ids;
     }
@@ -864,21 +861,21 @@ public final class ArrowColumnPages {
 
   /**
    * The data page whose compressed bytes are {@code length} bytes at {@code at} in {@code file},
-   * decompressed into the first {@code size} bytes of the part's page buffer, which every page of a
-   * unit reuses (a page is decoded before the next is decompressed).
+   * decompressed into the first {@code size} bytes of the thread's page buffer, which every page it
+   * decodes reuses (a page is decoded before the next is decompressed).
    */
-  private static byte[] decompress(Chunk chunk, byte[] file, int at, int length, int size, Part part)
+  private static byte[] decompress(Chunk chunk, byte[] file, int at, int length, int size, Buffers buffers)
       throws IOException {
     if (chunk.codec != CompressionCodecName.ZSTD) {
       return decompress(chunk, file, at, length, size);
     }
-    if (part.buffers.page == null || part.buffers.page.length < size + SLACK) {
-      part.buffers.page = new byte[size + size / 4 + SLACK];
+    if (buffers.page == null || buffers.page.length < size + SLACK) {
+      buffers.page = new byte[size + size / 4 + SLACK];
     }
-    if (!ParquetCodecs.ZstdPages.decompressInto(file, at, length, part.buffers.page, size)) {
+    if (!ParquetCodecs.ZstdPages.decompressInto(file, at, length, buffers.page, size)) {
       return decompress(chunk, file, at, length, size);
     }
-    return part.buffers.page;
+    return buffers.page;
   }
 
   /** The page whose compressed bytes are {@code length} bytes at {@code at} in {@code file}, decompressed. */

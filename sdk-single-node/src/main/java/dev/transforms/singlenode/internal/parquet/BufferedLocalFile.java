@@ -36,7 +36,7 @@ final class BufferedLocalFile implements InputFile {
 
   @Override
   public SeekableInputStream newStream() throws IOException {
-    return new Stream(FileChannel.open(path, StandardOpenOption.READ));
+    return new Stream(FileChannel.open(path, StandardOpenOption.READ), path);
   }
 
   @Override
@@ -47,12 +47,14 @@ final class BufferedLocalFile implements InputFile {
   /** A stream over the file's channel, its position kept here and reads served from a buffer. */
   private static final class Stream extends SeekableInputStream {
     private final FileChannel channel;
+    private final Path path; // for messages
     private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER).limit(0);
     private long bufferStart; // the file position of buffer[0]
     private long position;
 
-    Stream(FileChannel channel) {
+    Stream(FileChannel channel, Path path) {
       this.channel = channel;
+      this.path = path;
     }
 
     @Override
@@ -94,24 +96,7 @@ final class BufferedLocalFile implements InputFile {
 
     @Override
     public int read(byte[] bytes, int offset, int length) throws IOException {
-      if (length == 0) {
-        return 0;
-      }
-      if (length >= BUFFER) {
-        int read = channel.read(ByteBuffer.wrap(bytes, offset, length), position);
-        if (read > 0) {
-          position += read;
-        }
-        return read;
-      }
-      if (!fill()) {
-        return -1;
-      }
-      int at = (int) (position - bufferStart);
-      int n = Math.min(length, buffer.limit() - at);
-      buffer.get(at, bytes, offset, n);
-      position += n;
-      return n;
+      return read(ByteBuffer.wrap(bytes, offset, length));
     }
 
     @Override
@@ -143,21 +128,15 @@ final class BufferedLocalFile implements InputFile {
 
     @Override
     public void readFully(byte[] bytes, int start, int length) throws IOException {
-      int done = 0;
-      while (done < length) {
-        int read = read(bytes, start + done, length - done);
-        if (read < 0) {
-          throw new EOFException("Reached the end of the file " + (length - done) + " bytes early");
-        }
-        done += read;
-      }
+      readFully(ByteBuffer.wrap(bytes, start, length));
     }
 
     @Override
     public void readFully(ByteBuffer into) throws IOException {
       while (into.hasRemaining()) {
         if (read(into) < 0) {
-          throw new EOFException("Reached the end of the file " + into.remaining() + " bytes early");
+          throw new EOFException("Reached the end of " + path + " " + into.remaining() + " bytes early, at "
+              + position);
         }
       }
     }

@@ -126,23 +126,8 @@ final class ParquetCodecs implements CompressionCodecFactory {
         sourceOffset = 0;
       }
       byte[] target = new byte[uncompressedSize];
-      ZstdDecompressCtx context = IDLE.poll();
-      if (context == null) {
-        context = new ZstdDecompressCtx();
-      }
-      int written;
-      try {
-        written =
-            context.decompressByteArray(
-                target, 0, uncompressedSize, sourceBytes, sourceOffset, source.remaining());
-      } catch (ZstdException e) {
-        written = -1; // Parquet's stream reports what is wrong with the page
-      } finally {
-        if (!IDLE.offer(context)) {
-          context.close();
-        }
-      }
-      if (written != uncompressedSize) {
+      boolean written = decompressInto(sourceBytes, sourceOffset, source.remaining(), target, uncompressedSize);
+      if (!written) { // Parquet's stream reports what is wrong with the page
         return stream.decompress(BytesInput.from(source), uncompressedSize);
       }
       return BytesInput.from(target);

@@ -941,43 +941,17 @@ final class ParquetColumnValues {
 
     /**
      * Decodes {@code count} values of {@code width} bits from {@code buffer[start, end)} into
-     * {@code out}.
+     * {@code out}, through {@link #decode(byte[], int, int, int, int[], int)}: from the buffer's array,
+     * or from a copy of the range when the buffer is direct.
      */
     static void decode(ByteBuffer buffer, int start, int end, int width, int[] out, int count) {
-      int position = start;
-      int filled = 0;
-      int valueBytes = (width + 7) / 8;
-      while (filled < count) {
-        long headed = header(buffer, position, end, filled, count);
-        int header = (int) (headed >>> 32);
-        position = (int) headed;
-
-        if ((header & 1) == 0) {
-          int run = header >>> 1;
-          int value = runValue(buffer, position, width);
-          position += valueBytes;
-          int until = Math.min(count, filled + run);
-          java.util.Arrays.fill(out, filled, until, value);
-          filled = until;
-        } else {
-          int values = (header >>> 1) * 8;
-          int until = Math.min(count, filled + values);
-          long mask = (1L << width) - 1;
-          long bits = 0;
-          int available = 0;
-          int read = position;
-          for (int i = filled; i < until; i++) {
-            while (available < width) {
-              bits |= (long) (buffer.get(read++) & 0xFF) << available;
-              available += 8;
-            }
-            out[i] = (int) (bits & mask);
-            bits >>>= width;
-            available -= width;
-          }
-          position += (header >>> 1) * width;
-          filled = until;
-        }
+      if (buffer.hasArray()) {
+        int offset = buffer.arrayOffset();
+        decode(buffer.array(), offset + start, offset + end, width, out, count);
+      } else {
+        byte[] bytes = new byte[end - start];
+        buffer.get(start, bytes);
+        decode(bytes, 0, bytes.length, width, out, count);
       }
     }
   }

@@ -47,11 +47,10 @@ final class ArrowDatasetScan {
    * @return the rows, or empty when what Arrow C++ read differs from what the engine gives
    */
   static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
-    Optional<VectorSchemaRoot> paged = PagedColumnsRead.read(scan, allocator, columns -> readOne(scan, columns, allocator));
-    if (paged.isPresent()) {
-      return paged;
-    }
-    return DuckDbArrowRead.inHalves(scan, columns -> readOne(scan, columns, allocator));
+    java.util.function.Function<List<Types.NestedField>, Optional<VectorSchemaRoot>> scanner =
+        columns -> readOne(scan, columns, allocator);
+    Optional<VectorSchemaRoot> paged = PagedColumnsRead.read(scan, allocator, scanner);
+    return paged.isPresent() ? paged : DuckDbArrowRead.inHalves(scan, scanner);
   }
 
   /** One scanner of some columns of the scan's files, into one root of the engine's fields. */

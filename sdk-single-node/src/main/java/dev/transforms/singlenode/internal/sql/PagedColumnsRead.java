@@ -29,9 +29,10 @@ import org.apache.iceberg.types.Types;
  * both threads share, and nothing waits on one column.
  *
  * <p>The work is two queues: the Arrow C++ scans of the columns left out (in two parts when they weigh
- * enough, {@link ColumnHalves}), which the calling thread takes first, and the units of pages, which a
- * background thread takes from the last; each thread takes from the other queue when its own is
- * empty. Arrow C++ scans run one at a time that way, beside the pages rather than beside each other.
+ * enough, {@link ColumnHalves}), which the calling thread takes first, and the units of pages, the
+ * most rows first, which a background thread takes first; each thread takes from the other queue
+ * when its own is empty. Arrow C++ scans run one at a time that way, beside the pages rather than
+ * beside each other. Strings are then laid into their vectors on both threads.
  *
  * <p>The read gives up (empty, nothing left allocated) when an Arrow C++ scan gives up, or when a
  * column turns out to hold pages the page decoder does not read ({@link ArrowColumnPages.Unsupported});
@@ -185,7 +186,7 @@ public final class PagedColumnsRead {
       List<FieldVector> made = new ArrayList<>();
       try {
         if (failure instanceof ArrowColumnPages.Unsupported) {
-          LOG.debug("Arrow C++ reads every column of {}: {}", scan.files(), failure.getMessage());
+          LOG.debug("The page decoder leaves {} to another reader: {}", scan.files(), failure.getMessage());
           return Optional.empty();
         } else if (failure != null) {
           throw failure;
