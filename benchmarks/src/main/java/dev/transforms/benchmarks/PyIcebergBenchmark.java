@@ -30,9 +30,11 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -67,7 +69,8 @@ import org.apache.spark.sql.SparkSession;
  * catalog and runs one PyIceberg call per command sent on its standard input, timing the call itself; the
  * SDK's calls are timed here the same way (table loaded and garbage collected before the clock starts, on
  * both sides). Cases of one operation alternate run by run (PyIceberg, SDK copy-on-write, SDK merge-on-read
- * v2, Spark), so that they see the same machine.
+ * v2, Spark), each run starting one case later than the one before, so that they see the same machine and
+ * none always follows the same other.
  *
  * <p>Two shapes, each 1M rows in one Parquet file written once by {@link ArrowTableWriter} into a seed table
  * and fast-appended into every measured table, so that all of them start from the same file:
@@ -98,9 +101,10 @@ import org.apache.spark.sql.SparkSession;
  * <p>Arguments: {@code --python PATH} (required), {@code --worker PATH} (default
  * {@code benchmarks/pyiceberg/worker.py}), {@code --runs N} (default 5; each operation also gets warm-up
  * runs: 2, none for the every-row upsert, which comes last, when both sides are warm, and
- * takes PyIceberg most of a minute at 1M rows), {@code --shapes 3,7}, {@code --no-spark}, {@code --quick} (100k-row tables,
- * 2 runs after 1 warm-up: a smoke run), {@code --no-every-row} (leaves out the every-row upsert, for
- * profiling the others).
+ * takes PyIceberg most of a minute at 1M rows), {@code --shapes 3,7}, {@code --operations} (a comma-separated
+ * subset of {@link #OPERATIONS}: {@code upsert-small, upsert-medium, delete, overwrite, arrow, write,
+ * every-row}), {@code --no-spark}, {@code --quick} (100k-row tables, 2 runs after 1 warm-up: a smoke run),
+ * {@code --no-every-row} (leaves out the every-row upsert, for profiling the others).
  */
 public final class PyIcebergBenchmark {
 
@@ -111,6 +115,10 @@ public final class PyIcebergBenchmark {
   static final String COW_DUCKDB = "SDK copy-on-write, Arrow C++ reader and page decoder off";
   static final String PAGES_OFF = "SDK, page decoder off (Arrow C++ alone)";
   static final List<String> ENGINES = List.of(PY, COW, MOR, SPARK, COW_DUCKDB, PAGES_OFF);
+
+  /** The operations, as {@code --operations} names them, in the order they run. */
+  static final List<String> OPERATIONS =
+      List.of("upsert-small", "upsert-medium", "delete", "overwrite", "arrow", "write", "every-row");
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -157,7 +165,17 @@ public final class PyIcebergBenchmark {
     int warmup = quick ? 1 : 2;
     int slowWarmup = 0; // the every-row upsert: PyIceberg takes most of a minute per run at 1M rows
     boolean withSpark = !options.containsKey("no-spark");
-    boolean everyRow = !options.containsKey("no-every-row");
+    Set<String> operations = new LinkedHashSet<>();
+    for (String operation : options.getOrDefault("operations", String.join(",", OPERATIONS)).split(",")) {
+      if (!OPERATIONS.contains(operation.trim())) {
+        throw new IllegalArgumentException("--operations: unknown operation '" + operation + "' (known: "
+            + String.join(", ", OPERATIONS) + ")");
+      }
+      operations.add(operation.trim());
+    }
+    if (options.containsKey("no-every-row")) {
+      operations.remove("every-row");
+    }
     String worker = options.getOrDefault("worker", "benchmarks/pyiceberg/worker.py");
     List<Shape> shapes = new ArrayList<>();
     for (String shape : options.getOrDefault("shapes", "3,7").split(",")) {
@@ -202,7 +220,7 @@ public final class PyIcebergBenchmark {
       }
       SparkSession spark = parent == null ? null : SparkSessions.forBuild(parent, config);
       for (Shape shape : shapes) {
-        report.append(runShape(shape, rows, runs, warmup, everyRow ? slowWarmup : -1, catalog, py, spark, root, dir));
+        report.append(runShape(shape, rows, runs, warmup, slowWarmup, operations, catalog, py, spark, root, dir));
       }
     } finally {
       if (parent != null) {
@@ -224,8 +242,8 @@ public final class PyIcebergBenchmark {
   // ---------------------------------------------------------------------------------------------
   // One shape
 
-  private static String runShape(Shape shape, int rows, int runs, int warmup, int slowWarmup, Catalog catalog,
-      Worker py, SparkSession spark, BufferAllocator root, Path dir) throws Exception {
+  private static String runShape(Shape shape, int rows, int runs, int warmup, int slowWarmup, Set<String> operations,
+      Catalog catalog, Worker py, SparkSession spark, BufferAllocator root, Path dir) throws Exception {
     String suffix = "_" + shape.name();
     Schema schema = shape.schema();
     BufferAllocator memory = root.newChildAllocator("shape " + shape.name(), 0, Long.MAX_VALUE);
@@ -268,7 +286,7 @@ public final class PyIcebergBenchmark {
           + " inserts)";
       List<Case> upsertSmall = new ArrayList<>(upsertCases(py, "upsert_small" + suffix, sources.get("upsert_small"),
           small / 2, rows, pyCow, sdkCow, sdkMor, sdkCow3, bases));
-      if (spark != null) {
+      if (spark != null && operations.contains("upsert-small")) {
         String view = "src_small" + suffix;
         Table sourceTable = create(catalog, view, schema, "copy-on-write");
         Harness.appendFiles(sourceTable, ArrowTableWriter.writeDataFiles(sourceTable, sources.get("upsert_small")));
@@ -280,60 +298,70 @@ public final class PyIcebergBenchmark {
         upsertSmall.add(new Case(SPARK, () -> reset(sdkMor, bases.get(sdkMor)),
             () -> Harness.time(() -> spark.sql(merge)), () -> checkLiveRows(sdkMor, live)));
       }
-      measure(smallName, warmup, runs, upsertSmall, results);
+      if (operations.contains("upsert-small")) {
+        measure(smallName, warmup, runs, upsertSmall, results);
+      }
 
-      measure("upsert " + count(medium) + " (" + count(medium / 2) + " updates, " + count(medium / 2) + " inserts)",
-          warmup, runs, upsertCases(py, "upsert_medium" + suffix, sources.get("upsert_medium"), medium / 2, rows,
-              pyCow, sdkCow, sdkMor, sdkCow3, bases), results);
+      if (operations.contains("upsert-medium")) {
+        measure("upsert " + count(medium) + " (" + count(medium / 2) + " updates, " + count(medium / 2) + " inserts)",
+            warmup, runs, upsertCases(py, "upsert_medium" + suffix, sources.get("upsert_medium"), medium / 2, rows,
+                pyCow, sdkCow, sdkMor, sdkCow3, bases), results);
+      }
 
       long deleted = deleteTo - deleteFrom;
-      measure("delete " + count(deleted) + " rows (1%) by filter", warmup, runs, List.of(
-          new Case(PY, () -> reset(pyCow, bases.get(pyCow)),
-              () -> py.timed(command("delete").put("table", "bench." + name(pyCow)).put("filter", filter)),
-              () -> checkLiveRows(pyCow, rows - deleted)),
-          sdkDelete(COW, sdkCow, bases.get(sdkCow), filter, deleted, rows),
-          sdkDelete(MOR, sdkMor, bases.get(sdkMor), filter, deleted, rows),
-          sdkDelete(COW_DUCKDB, sdkCow3, bases.get(sdkCow3), filter, deleted, rows)), results);
+      if (operations.contains("delete")) {
+        measure("delete " + count(deleted) + " rows (1%) by filter", warmup, runs, List.of(
+            new Case(PY, () -> reset(pyCow, bases.get(pyCow)),
+                () -> py.timed(command("delete").put("table", "bench." + name(pyCow)).put("filter", filter)),
+                () -> checkLiveRows(pyCow, rows - deleted)),
+            sdkDelete(COW, sdkCow, bases.get(sdkCow), filter, deleted, rows),
+            sdkDelete(MOR, sdkMor, bases.get(sdkMor), filter, deleted, rows),
+            sdkDelete(COW_DUCKDB, sdkCow3, bases.get(sdkCow3), filter, deleted, rows)), results);
+      }
 
       VectorSchemaRoot overwrite = sources.get("overwrite");
-      measure("overwrite 1% with filter (" + count(deleted) + " rows out, " + count(deleted) + " in)", warmup, runs,
-          List.of(
-              new Case(PY, () -> reset(pyCow, bases.get(pyCow)),
-                  () -> py.timed(command("overwrite").put("table", "bench." + name(pyCow))
-                      .put("source", "overwrite" + suffix).put("filter", filter)),
-                  () -> checkLiveRows(pyCow, rows)),
-              sdkOverwrite(COW, sdkCow, bases.get(sdkCow), overwrite, filter, deleted, rows),
-              sdkOverwrite(MOR, sdkMor, bases.get(sdkMor), overwrite, filter, deleted, rows),
-              sdkOverwrite(COW_DUCKDB, sdkCow3, bases.get(sdkCow3), overwrite, filter, deleted, rows)), results);
+      if (operations.contains("overwrite")) {
+        measure("overwrite 1% with filter (" + count(deleted) + " rows out, " + count(deleted) + " in)", warmup, runs,
+            List.of(
+                new Case(PY, () -> reset(pyCow, bases.get(pyCow)),
+                    () -> py.timed(command("overwrite").put("table", "bench." + name(pyCow))
+                        .put("source", "overwrite" + suffix).put("filter", filter)),
+                    () -> checkLiveRows(pyCow, rows)),
+                sdkOverwrite(COW, sdkCow, bases.get(sdkCow), overwrite, filter, deleted, rows),
+                sdkOverwrite(MOR, sdkMor, bases.get(sdkMor), overwrite, filter, deleted, rows),
+                sdkOverwrite(COW_DUCKDB, sdkCow3, bases.get(sdkCow3), overwrite, filter, deleted, rows)), results);
+      }
 
       VectorSchemaRoot[] read = new VectorSchemaRoot[1];
-      measure("arrow() of the whole table (scan().to_arrow())", warmup, runs, List.of(
-          new Case(PY, () -> reset(pyCow, bases.get(pyCow)), () -> {
-            JsonNode answer = py.call(command("scan").put("table", "bench." + name(pyCow)));
-            check(answer.get("rows").asLong() == rows, "PyIceberg read " + answer.get("rows") + " rows");
-            return answer.get("ms").asDouble();
-          }, () -> { }),
-          new Case(COW, () -> reset(sdkCow, bases.get(sdkCow)),
-              () -> Harness.time(() -> read[0] = ArrowTableReader.of(sdkCow).readAll(memory)),
-              () -> {
-                try (VectorSchemaRoot result = read[0]) {
-                  check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
-                }
-              }),
-          new Case(COW_DUCKDB, () -> reset(sdkCow3, bases.get(sdkCow3)),
-              () -> Harness.time(() -> read[0] = ArrowTableReader.of(sdkCow3).readAll(memory)),
-              () -> {
-                try (VectorSchemaRoot result = read[0]) {
-                  check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
-                }
-              }),
-          new Case(PAGES_OFF, () -> reset(sdkCow, bases.get(sdkCow)),
-              () -> Harness.time(() -> read[0] = ArrowTableReader.of(sdkCow).readAll(memory)),
-              () -> {
-                try (VectorSchemaRoot result = read[0]) {
-                  check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
-                }
-              })), results);
+      if (operations.contains("arrow")) {
+        measure("arrow() of the whole table (scan().to_arrow())", warmup, runs, List.of(
+            new Case(PY, () -> reset(pyCow, bases.get(pyCow)), () -> {
+              JsonNode answer = py.call(command("scan").put("table", "bench." + name(pyCow)));
+              check(answer.get("rows").asLong() == rows, "PyIceberg read " + answer.get("rows") + " rows");
+              return answer.get("ms").asDouble();
+            }, () -> { }),
+            new Case(COW, () -> reset(sdkCow, bases.get(sdkCow)),
+                () -> Harness.time(() -> read[0] = ArrowTableReader.of(sdkCow).readAll(memory)),
+                () -> {
+                  try (VectorSchemaRoot result = read[0]) {
+                    check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
+                  }
+                }),
+            new Case(COW_DUCKDB, () -> reset(sdkCow3, bases.get(sdkCow3)),
+                () -> Harness.time(() -> read[0] = ArrowTableReader.of(sdkCow3).readAll(memory)),
+                () -> {
+                  try (VectorSchemaRoot result = read[0]) {
+                    check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
+                  }
+                }),
+            new Case(PAGES_OFF, () -> reset(sdkCow, bases.get(sdkCow)),
+                () -> Harness.time(() -> read[0] = ArrowTableReader.of(sdkCow).readAll(memory)),
+                () -> {
+                  try (VectorSchemaRoot result = read[0]) {
+                    check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
+                  }
+                })), results);
+      }
 
       int[] number = {0};
       Table[] target = new Table[1];
@@ -346,17 +374,20 @@ public final class PyIcebergBenchmark {
             "rows written to " + target[0].name());
         catalog.dropTable(TableIdentifier.of("bench", name(target[0])), true);
       };
-      measure("writeTable of " + count(rows) + " rows into a new table (append)", warmup, runs, List.of(
-          new Case(PY, createTarget,
-              () -> py.timed(command("append").put("table", "bench." + name(target[0])).put("source", "base" + suffix)),
-              dropTarget),
-          new Case(COW, createTarget, () -> Harness.time(() -> {
-            List<DataFile> written = ArrowTableWriter.writeDataFiles(target[0], base);
-            Harness.appendFiles(target[0], written);
-          }), dropTarget)), results);
+      if (operations.contains("write")) {
+        measure("writeTable of " + count(rows) + " rows into a new table (append)", warmup, runs, List.of(
+            new Case(PY, createTarget,
+                () -> py.timed(command("append").put("table", "bench." + name(target[0]))
+                    .put("source", "base" + suffix)),
+                dropTarget),
+            new Case(COW, createTarget, () -> Harness.time(() -> {
+              List<DataFile> written = ArrowTableWriter.writeDataFiles(target[0], base);
+              Harness.appendFiles(target[0], written);
+            }), dropTarget)), results);
+      }
 
       // Last and longest: every row of the table changed (left out with --no-every-row).
-      if (slowWarmup >= 0) {
+      if (operations.contains("every-row")) {
         try (VectorSchemaRoot all = rows(memory, shape, range(0, rows), 1)) {
           sendSource(py, dir, "upsert_all" + suffix, all);
           measure("upsert " + count(rows) + " into " + count(rows) + " (every row changed)", slowWarmup, runs,
@@ -444,13 +475,18 @@ public final class PyIcebergBenchmark {
     }
   }
 
-  /** Runs the cases in turn, run by run, so that each run of every case sees the same machine. */
+  /**
+   * Runs the cases in turn, run by run, so that each run of every case sees the same machine; each run
+   * starts one case later than the run before, so that no case always follows the same one (a case
+   * can leave work behind, a Python process freeing memory or a JVM compiling, that the next one pays).
+   */
   private static void measure(String operation, int warmup, int runs, List<Case> cases,
       Map<String, Map<String, double[]>> results) {
     double[][] millis = new double[cases.size()][runs];
     try {
       for (int run = -warmup; run < runs; run++) {
-        for (int c = 0; c < cases.size(); c++) {
+        for (int turn = 0; turn < cases.size(); turn++) {
+          int c = Math.floorMod(run + turn, cases.size());
           Case current = cases.get(c);
           current.before().run();
           double elapsed = timed(current);
@@ -820,14 +856,15 @@ public final class PyIcebergBenchmark {
       String arg = args[i];
       switch (arg) {
         case "--quick", "--no-spark", "--no-every-row" -> options.put(arg.substring(2), "true");
-        case "--python", "--worker", "--runs", "--shapes" -> {
+        case "--python", "--worker", "--runs", "--shapes", "--operations" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
           }
           options.put(arg.substring(2), args[++i]);
         }
         default -> throw new IllegalArgumentException("unknown argument '" + arg + "' (known: --python PATH,"
-            + " --worker PATH, --runs N, --shapes 3,7, --no-spark, --no-every-row, --quick)");
+            + " --worker PATH, --runs N, --shapes 3,7, --operations " + String.join(",", OPERATIONS)
+            + ", --no-spark, --no-every-row, --quick)");
       }
     }
     return options;

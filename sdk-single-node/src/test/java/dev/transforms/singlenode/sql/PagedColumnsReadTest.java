@@ -231,13 +231,7 @@ public class PagedColumnsReadTest {
     }
     append(table, after, false);
 
-    List<Path> files = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      for (FileScanTask task : tasks) {
-        String location = task.file().location();
-        files.add(location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location));
-      }
-    }
+    List<Path> files = filesOf(table);
     assertThat(files).hasSize(2);
     assertThat(ArrowColumnPages.plan(files, table.schema().columns()))
         .as("the older file holds ints").extracting(plan -> plan.column().name()).containsExactly("id", "text");
@@ -268,6 +262,59 @@ public class PagedColumnsReadTest {
     } finally {
       System.clearProperty(ArrowDatasetRead.SWITCH);
     }
+  }
+
+  @Test
+  void stringColumnsPastTheStagingBudgetAreLeftToArrowCpp() throws IOException {
+    Table table = table(rows(ROWS), false);
+    List<ArrowColumnPages> plans = ArrowColumnPages.plan(filesOf(table), table.schema().columns());
+    long text = bytesOf(plans, "text");
+    long status = bytesOf(plans, "status");
+    long blob = bytesOf(plans, "blob");
+    long code = bytesOf(plans, "code");
+    assertThat(text).as("a column's weight on the heap").isGreaterThan(status);
+    List<String> fixedWidth = List.of("id", "small", "ratio", "measure", "price", "mid", "day", "local_ts",
+        "instant");
+
+    assertThat(names(PagedColumnsRead.withinStaging(plans, Long.MAX_VALUE)))
+        .containsExactlyElementsOf(names(plans));
+    assertThat(names(PagedColumnsRead.withinStaging(plans, 0))).containsExactlyElementsOf(fixedWidth);
+    // text does not fit; a smaller column after it still does
+    assertThat(names(PagedColumnsRead.withinStaging(plans, text - 1)))
+        .containsAll(fixedWidth).contains("status").doesNotContain("text");
+    assertThat(names(PagedColumnsRead.withinStaging(plans, text + status + blob + code)))
+        .containsExactlyElementsOf(names(plans));
+    assertThat(names(PagedColumnsRead.withinStaging(plans, text + status)))
+        .containsExactlyElementsOf(concat(fixedWidth, List.of("text", "status")));
+  }
+
+  /** The local paths of the table's data files, in the order a scan plans them. */
+  private static List<Path> filesOf(Table table) throws IOException {
+    List<Path> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        String location = task.file().location();
+        files.add(location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location));
+      }
+    }
+    return files;
+  }
+
+  private static long bytesOf(List<ArrowColumnPages> plans, String column) {
+    ArrowColumnPages plan = plans.stream().filter(p -> p.column().name().equals(column)).findFirst().orElseThrow();
+    assertThat(plan.staged()).as("%s is staged", column).isTrue();
+    assertThat(plan.uncompressedBytes()).as("%s's bytes", column).isPositive();
+    return plan.uncompressedBytes();
+  }
+
+  private static List<String> names(List<ArrowColumnPages> plans) {
+    return plans.stream().map(plan -> plan.column().name()).toList();
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
   }
 
   @Test

@@ -87,20 +87,10 @@ public final class PagedColumnsRead {
     if (!enabled() || scan.rows() < DuckDbArrowRead.TWO_SCANS_MIN_ROWS) {
       return Optional.empty();
     }
-    List<ArrowColumnPages> paged = new ArrayList<>(ArrowColumnPages.plan(scan.files(), scan.schema().columns()));
     // strings are staged on the heap before they are laid into their vector: columns that would take
     // more than a quarter of the heap are left to the other reader, whose memory is native
-    long staging = 0;
-    for (java.util.Iterator<ArrowColumnPages> plans = paged.iterator(); plans.hasNext(); ) {
-      ArrowColumnPages plan = plans.next();
-      if (plan.staged()) {
-        if (staging + plan.uncompressedBytes() > Runtime.getRuntime().maxMemory() / 4) {
-          plans.remove();
-        } else {
-          staging += plan.uncompressedBytes();
-        }
-      }
-    }
+    List<ArrowColumnPages> paged = withinStaging(ArrowColumnPages.plan(scan.files(), scan.schema().columns()),
+        Runtime.getRuntime().maxMemory() / 4);
     if (paged.isEmpty()) {
       return Optional.empty();
     }
@@ -111,6 +101,30 @@ public final class PagedColumnsRead {
     }
     List<List<Types.NestedField>> scans = others.isEmpty() ? List.of() : ColumnHalves.split(others);
     return new Work(scan, paged, scans, scanner, allocator).run();
+  }
+
+  /**
+   * The plans to read with the page decoder: every column of fixed-width values, and the string and
+   * binary columns, in order, while the bytes they stage on the heap ({@link
+   * ArrowColumnPages#uncompressedBytes}) stay within the budget; a column past it is left out, and
+   * the columns after it are still weighed.
+   *
+   * @param plans the columns' plans
+   * @param stagingBytes the most the staged columns may take together
+   * @return the plans kept, in their order
+   */
+  public static List<ArrowColumnPages> withinStaging(List<ArrowColumnPages> plans, long stagingBytes) {
+    List<ArrowColumnPages> kept = new ArrayList<>();
+    long staging = 0;
+    for (ArrowColumnPages plan : plans) {
+      if (!plan.staged()) {
+        kept.add(plan);
+      } else if (staging + plan.uncompressedBytes() <= stagingBytes) {
+        staging += plan.uncompressedBytes();
+        kept.add(plan);
+      }
+    }
+    return kept;
   }
 
   /** The tasks of one read and their results. */
