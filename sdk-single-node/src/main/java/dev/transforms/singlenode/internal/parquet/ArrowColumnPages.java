@@ -17,9 +17,10 @@ import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
-import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
@@ -485,14 +486,38 @@ public final class ArrowColumnPages {
     FieldVector vector = field.createVector(allocator);
     if (width > 0) {
       try {
-        ((BaseFixedWidthVector) vector).allocateNew((int) Math.max(1, rows));
-        vector.getValidityBuffer().setZero(0, vector.getValidityBuffer().capacity());
+        int count = (int) Math.max(1, rows);
+        giveBuffers(vector, allocator, count, (long) count * width);
       } catch (RuntimeException | Error e) {
         vector.close();
         throw e;
       }
     }
     return vector;
+  }
+
+  /**
+   * Gives a vector of {@code rows} rows its buffers: a cleared validity buffer, then buffers of the
+   * given sizes in the vector's order (the values; or the offsets and the values), left as the
+   * allocator hands them out. Arrow's {@code allocateNew} clears every buffer, and the first touch of
+   * freshly mapped memory is much of a large read's cost: on the calling thread before the decoding
+   * starts, where the decoding threads write each value anyway (a null's too, as zero).
+   */
+  private static void giveBuffers(FieldVector vector, BufferAllocator allocator, int rows, long... sizes) {
+    List<ArrowBuf> buffers = new ArrayList<>();
+    try {
+      ArrowBuf validity = allocator.buffer(BitVectorHelper.getValidityBufferSizeFromCount(rows));
+      buffers.add(validity);
+      validity.setZero(0, validity.capacity());
+      for (long size : sizes) {
+        buffers.add(allocator.buffer(Math.max(8, size)));
+      }
+      // the vector takes its own reference to each buffer; the null count given is not kept, the vector
+      // counts the clear bits, which finish sets
+      vector.loadFieldBuffers(new ArrowFieldNode(rows, 0), buffers);
+    } finally {
+      buffers.forEach(ArrowBuf::close);
+    }
   }
 
   /**
@@ -765,6 +790,8 @@ public final class ArrowColumnPages {
           if (flags == null || flags[row + i] != 0) {
             MemoryUtil.putInt(at, (int) INT.get(page, position));
             position += 4;
+          } else {
+            MemoryUtil.putInt(at, 0);
           }
         }
       }
@@ -773,6 +800,8 @@ public final class ArrowColumnPages {
           if (flags == null || flags[row + i] != 0) {
             MemoryUtil.putLong(at, (long) LONG.get(page, position));
             position += 8;
+          } else {
+            MemoryUtil.putLong(at, 0);
           }
         }
       }
@@ -781,6 +810,8 @@ public final class ArrowColumnPages {
           if (flags == null || flags[row + i] != 0) {
             putDecimal(at, (int) INT.get(page, position));
             position += 4;
+          } else {
+            putDecimal(at, 0);
           }
         }
       }
@@ -789,6 +820,8 @@ public final class ArrowColumnPages {
           if (flags == null || flags[row + i] != 0) {
             putDecimal(at, (long) LONG.get(page, position));
             position += 8;
+          } else {
+            putDecimal(at, 0);
           }
         }
       }
@@ -804,23 +837,17 @@ public final class ArrowColumnPages {
     switch (kind.width) {
       case 4 -> {
         for (int i = 0; i < count; i++, at += 4) {
-          if (flags == null || flags[row + i] != 0) {
-            MemoryUtil.putInt(at, (int) values[ids[next++]]);
-          }
+          MemoryUtil.putInt(at, flags == null || flags[row + i] != 0 ? (int) values[ids[next++]] : 0);
         }
       }
       case 8 -> {
         for (int i = 0; i < count; i++, at += 8) {
-          if (flags == null || flags[row + i] != 0) {
-            MemoryUtil.putLong(at, values[ids[next++]]);
-          }
+          MemoryUtil.putLong(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
         }
       }
       default -> {
         for (int i = 0; i < count; i++, at += 16) {
-          if (flags == null || flags[row + i] != 0) {
-            putDecimal(at, values[ids[next++]]);
-          }
+          putDecimal(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
         }
       }
     }
@@ -965,8 +992,8 @@ public final class ArrowColumnPages {
       throw new Unsupported("column " + column.name() + ": " + total + " rows of " + bytes + " bytes");
     }
     if (width == 0) {
-      ((BaseVariableWidthVector) vector).allocateNew(Math.max(1, bytes), (int) Math.max(1, total));
-      vector.getValidityBuffer().setZero(0, vector.getValidityBuffer().capacity());
+      int count = (int) Math.max(1, total);
+      giveBuffers(vector, vector.getAllocator(), count, 4L * (count + 1), Math.max(1, bytes));
       MemoryUtil.putInt(vector.getOffsetBuffer().memoryAddress(), 0);
     }
   }
