@@ -1,21 +1,13 @@
 package dev.transforms.singlenode.internal.sql;
 
-import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.TableScan;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -60,29 +52,16 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
    * @return the scan, or empty when the rows must go through the engine's reader
    */
   public static Optional<DirectScan> plan(Table table, long snapshotId, Schema schema) {
-    TableScan scan = CallerRunsExecutor.planInCallerWhenSmall(table.newScan().useSnapshot(snapshotId));
+    if (table.snapshot(snapshotId) == null) {
+      table.newScan().useSnapshot(snapshotId); // names the missing snapshot
+    }
     if (schema.columns().isEmpty() || table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)
         || !readable(table, schema)) {
       return Optional.empty();
     }
-    List<Path> files = new ArrayList<>();
-    long rows = 0;
-    try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
-      for (FileScanTask task : tasks) {
-        if (!task.deletes().isEmpty() || task.file().format() != FileFormat.PARQUET) {
-          return Optional.empty();
-        }
-        Optional<Path> local = localPath(task.file().location());
-        if (local.isEmpty()) {
-          return Optional.empty();
-        }
-        files.add(local.get());
-        rows += task.file().recordCount();
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot plan the files of " + table.name() + " at snapshot " + snapshotId, e);
-    }
-    return files.isEmpty() ? Optional.empty() : Optional.of(new DirectScan(files, schema, rows));
+    return SnapshotFiles.of(table, snapshotId)
+        .filter(files -> !files.paths().isEmpty())
+        .map(files -> new DirectScan(files.paths(), schema, files.rows()));
   }
 
   /**
