@@ -25,8 +25,9 @@ import org.apache.iceberg.io.CloseableIterable;
  * <p>A snapshot never changes, so the answer is kept for the last {@value #KEPT} snapshots planned in
  * this JVM, each found by its table's UUID, its id and its manifest list, and reading a snapshot again
  * does not read its manifests again (3 to 7 ms for a table of one manifest, right after a garbage
- * collection, against a few microseconds). Snapshots of more than {@value #MOST_FILES} files are not
- * kept, nor are those of tables without a UUID.
+ * collection, against a few microseconds). At most {@value #MOST_FILES} paths are kept in all, the
+ * least recently used snapshots' answers going first, and snapshots of tables without a UUID are not
+ * kept.
  */
 final class SnapshotFiles {
 
@@ -40,19 +41,15 @@ final class SnapshotFiles {
   /** How many snapshots' answers are kept. */
   static final int KEPT = 64;
 
-  /** Answers listing more files than this are not kept. */
-  static final int MOST_FILES = 10_000;
+  /** How many paths the kept answers hold at most, together (a few megabytes). */
+  static final int MOST_FILES = 20_000;
 
   private record Key(String tableUuid, long snapshotId, String manifestList) {}
 
-  private static final Map<Key, Optional<Files>> ANSWERS = new LinkedHashMap<>(16, 0.75f, true) {
-    private static final long serialVersionUID = 1L;
+  /** The kept answers, the least recently used first; guarded by itself, as is {@link #keptFiles}. */
+  private static final Map<Key, Optional<Files>> ANSWERS = new LinkedHashMap<>(16, 0.75f, true);
 
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Key, Optional<Files>> eldest) {
-      return size() > KEPT;
-    }
-  };
+  private static int keptFiles;
 
   /** Snapshots whose manifests were read, for tests that must know whether an answer was kept. */
   private static final AtomicLong PLANNED = new AtomicLong();
@@ -82,12 +79,32 @@ final class SnapshotFiles {
       }
     }
     Optional<Files> planned = plan(table, snapshotId);
-    if (planned.map(files -> files.paths().size() <= MOST_FILES).orElse(true)) {
+    int size = size(planned);
+    if (size <= MOST_FILES) {
       synchronized (ANSWERS) {
-        ANSWERS.put(key, planned);
+        keptFiles += size - size(Optional.ofNullable(ANSWERS.put(key, planned)).flatMap(kept -> kept));
+        for (var eldest = ANSWERS.values().iterator(); ANSWERS.size() > KEPT || keptFiles > MOST_FILES; ) {
+          keptFiles -= size(eldest.next());
+          eldest.remove();
+        }
       }
     }
     return planned;
+  }
+
+  private static int size(Optional<Files> answer) {
+    return answer.map(files -> files.paths().size()).orElse(0);
+  }
+
+  /**
+   * How many snapshots' answers are kept, and how many paths they hold.
+   *
+   * @return the two counts
+   */
+  static int[] kept() {
+    synchronized (ANSWERS) {
+      return new int[] {ANSWERS.size(), keptFiles};
+    }
   }
 
   /**

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
@@ -16,7 +15,9 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.hadoop.HadoopTables;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,9 +33,16 @@ class SnapshotFilesTest {
 
   @TempDir Path dir;
 
+  private final InMemoryCatalog catalog = new InMemoryCatalog();
+
+  /** A table whose metadata and manifests live in memory: planning reads only those. */
   private Table table(String name) {
-    return new HadoopTables(new Configuration()).create(SCHEMA, PartitionSpec.unpartitioned(),
-        Map.of(TableProperties.FORMAT_VERSION, "2"), dir.resolve(name).toString());
+    if (catalog.name() == null) {
+      catalog.initialize("snapshots", Map.of());
+      catalog.createNamespace(Namespace.of("db"));
+    }
+    return catalog.createTable(TableIdentifier.of("db", name), SCHEMA, PartitionSpec.unpartitioned(),
+        Map.of(TableProperties.FORMAT_VERSION, "2"));
   }
 
   /** A data file entry; the file itself is never opened, planning reads only the manifests. */
@@ -96,6 +104,36 @@ class SnapshotFilesTest {
 
     assertThat(SnapshotFiles.of(table, table.currentSnapshot().snapshotId())).isEmpty();
     assertThat(SnapshotFiles.of(table, clean)).isPresent();
+  }
+
+  @Test
+  void theLeastRecentlyUsedAnswerGoesFirst() {
+    // one snapshot in each of more tables than answers are kept (a snapshot's plan reads every
+    // manifest it has, so one table of many snapshots would make the test slow)
+    List<Table> tables = new java.util.ArrayList<>();
+    for (int i = 0; i <= SnapshotFiles.KEPT; i++) {
+      Table table = table("many_" + i);
+      table.newFastAppend().appendFile(file("f" + i + ".parquet", 1)).commit();
+      tables.add(table);
+    }
+    for (Table table : tables.subList(0, SnapshotFiles.KEPT)) {
+      plan(table);
+    }
+    plan(tables.get(0)); // used again: the second is now the least recent
+    plan(tables.get(SnapshotFiles.KEPT)); // one more than is kept
+
+    assertThat(SnapshotFiles.kept()[0]).isEqualTo(SnapshotFiles.KEPT);
+    assertThat(SnapshotFiles.kept()[1]).isBetween(SnapshotFiles.KEPT, SnapshotFiles.MOST_FILES);
+    long planned = SnapshotFiles.planned();
+    plan(tables.get(0));
+    plan(tables.get(SnapshotFiles.KEPT));
+    assertThat(SnapshotFiles.planned()).as("kept").isEqualTo(planned);
+    assertThat(plan(tables.get(1)).paths()).containsExactly(dir.resolve("f1.parquet"));
+    assertThat(SnapshotFiles.planned()).as("the least recently used was let go").isEqualTo(planned + 1);
+  }
+
+  private static SnapshotFiles.Files plan(Table table) {
+    return SnapshotFiles.of(table, table.currentSnapshot().snapshotId()).orElseThrow();
   }
 
   @Test
