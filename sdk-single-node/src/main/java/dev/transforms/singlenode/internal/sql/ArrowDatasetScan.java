@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.arrow.dataset.file.FileFormat;
 import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
 import org.apache.arrow.dataset.jni.JniLoader;
@@ -47,7 +48,7 @@ final class ArrowDatasetScan {
    * @return the rows, or empty when what Arrow C++ read differs from what the engine gives
    */
   static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
-    java.util.function.Function<List<Types.NestedField>, Optional<VectorSchemaRoot>> scanner =
+    Function<List<Types.NestedField>, Optional<VectorSchemaRoot>> scanner =
         columns -> readOne(scan, columns, allocator);
     Optional<VectorSchemaRoot> paged = PagedColumnsRead.read(scan, allocator, scanner);
     return paged.isPresent() ? paged : DuckDbArrowRead.inHalves(scan, scanner);

@@ -52,9 +52,7 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
    * @return the scan, or empty when the rows must go through the engine's reader
    */
   public static Optional<DirectScan> plan(Table table, long snapshotId, Schema schema) {
-    if (table.snapshot(snapshotId) == null) {
-      table.newScan().useSnapshot(snapshotId); // names the missing snapshot
-    }
+    SnapshotFiles.existing(table, snapshotId);
     if (schema.columns().isEmpty() || table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)
         || !readable(table, schema)) {
       return Optional.empty();

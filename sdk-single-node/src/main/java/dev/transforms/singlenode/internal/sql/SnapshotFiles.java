@@ -66,12 +66,11 @@ final class SnapshotFiles {
    * @throws UncheckedIOException if a manifest cannot be read
    */
   static Optional<Files> of(Table table, long snapshotId) {
-    Snapshot snapshot = table.snapshot(snapshotId);
-    String uuid = table.uuid() == null ? null : table.uuid().toString();
-    if (snapshot == null || uuid == null) {
-      return plan(table, snapshotId); // the scan names a missing snapshot
+    Snapshot snapshot = existing(table, snapshotId);
+    if (table.uuid() == null) {
+      return plan(table, snapshotId);
     }
-    Key key = new Key(uuid, snapshotId, snapshot.manifestListLocation());
+    Key key = new Key(table.uuid().toString(), snapshotId, snapshot.manifestListLocation());
     synchronized (ANSWERS) {
       Optional<Files> kept = ANSWERS.get(key);
       if (kept != null) {
@@ -82,7 +81,8 @@ final class SnapshotFiles {
     int size = size(planned);
     if (size <= MOST_FILES) {
       synchronized (ANSWERS) {
-        keptFiles += size - size(Optional.ofNullable(ANSWERS.put(key, planned)).flatMap(kept -> kept));
+        Optional<Files> replaced = ANSWERS.put(key, planned); // another thread planned it meanwhile
+        keptFiles += size - (replaced == null ? 0 : size(replaced));
         for (var eldest = ANSWERS.values().iterator(); ANSWERS.size() > KEPT || keptFiles > MOST_FILES; ) {
           keptFiles -= size(eldest.next());
           eldest.remove();
@@ -90,6 +90,22 @@ final class SnapshotFiles {
       }
     }
     return planned;
+  }
+
+  /**
+   * The table's snapshot of that id.
+   *
+   * @param table the table
+   * @param snapshotId the id
+   * @return the snapshot
+   * @throws IllegalArgumentException naming the id, if the table has no such snapshot
+   */
+  static Snapshot existing(Table table, long snapshotId) {
+    Snapshot snapshot = table.snapshot(snapshotId);
+    if (snapshot == null) {
+      throw new IllegalArgumentException("Table " + table.name() + " has no snapshot " + snapshotId);
+    }
+    return snapshot;
   }
 
   private static int size(Optional<Files> answer) {
