@@ -26,11 +26,13 @@ import org.apache.iceberg.types.Types;
  * large copy-on-write rewrite finds them first, then copies the others.
  *
  * <p>The read is in two passes over a chunk of rows at a time. The first reads the probe columns of
- * every row, with a cursor of its own, and notes the positions of the rows the probe lets through;
- * for an integral key the values are tested unboxed. The second reads the other columns at those
+ * every row, with a cursor of its own whose pages are decompressed on a background thread, and notes
+ * the positions of the rows the probe lets through; for an integral key the values are tested unboxed. The second reads the other columns at those
  * positions with cursors that move straight to them, one per group of columns split by decoding
  * weight ({@link ColumnHalves}); their pages are decompressed on background threads from the start,
- * while the first pass runs. The decider sees each row let through in file order.
+ * while the first pass runs (when rows are settled one by one, only the pages of the group read at
+ * every row; the other group's pages are decompressed when a row needs them, and those holding no
+ * such row never are). The decider sees each row let through in file order.
  *
  * <p>When the decider has an {@link RowChange.EarlyDrop} (an upsert replaces a row as soon as one
  * column differs from the source row), the second pass reads row by row, the cheapest columns first,
@@ -187,6 +189,7 @@ final class ProbeScan {
       if (probeCursor == null) {
         return null;
       }
+      probeCursor.prefetch(); // the key pages decompressed on another thread while this one tests keys
       TwoPasses passes = null;
       boolean done = false;
       try {
@@ -222,12 +225,31 @@ final class ProbeScan {
         if (groupCursors[g] == null) {
           return false;
         }
-        groupCursors[g].prefetch();
       }
       if (earlyDrop != null) {
         orderSettling(split);
       }
+      for (int g = 0; g < groupCursors.length; g++) {
+        if (!settling || readForEveryRow(g)) {
+          groupCursors[g].prefetch();
+        }
+      }
       return true;
+    }
+
+    /**
+     * Whether rows settled one by one read a column of the group at every row: the columns the decider
+     * needs of each row and the first that may settle it. The other groups are read where a row needs
+     * them, their pages decompressed only then ({@link ParquetRowCursor#moveTo} passes over whole pages
+     * without decompressing them), rather than all of them on another thread from the start.
+     */
+    private boolean readForEveryRow(int group) {
+      for (int i = 0; i <= firstSettling && i < settleGroups.length; i++) {
+        if (settleGroups[i] == group) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /**

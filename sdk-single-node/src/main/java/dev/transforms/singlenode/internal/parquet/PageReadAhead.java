@@ -15,7 +15,8 @@ import org.apache.iceberg.shaded.org.apache.parquet.column.page.PageReader;
  *
  * <p>Only for pages whose decompressor is safe to use from two threads at once (zstd, which
  * {@link ParquetCodecs} decompresses without state, and uncompressed pages): Parquet's other
- * decompressors are shared by every column of a file and keep state.
+ * decompressors are shared by every column of a file and keep state. Pages that come still compressed
+ * ({@link ColumnPages}) are decompressed here; the pages handed on are always decompressed.
  */
 final class PageReadAhead implements PageReader, AutoCloseable {
   /** Pages decompressed ahead of the reader, at most, unless the reader asks for another bound. */
@@ -24,6 +25,8 @@ final class PageReadAhead implements PageReader, AutoCloseable {
   private static final Object END = new Object();
 
   private final PageReader pages;
+  private final boolean deferred;
+  private final String where;
   private final DictionaryPage dictionary;
   private final BlockingQueue<Object> ahead;
   private final Future<?> task;
@@ -32,11 +35,16 @@ final class PageReadAhead implements PageReader, AutoCloseable {
   /**
    * @param pages the column chunk's pages
    * @param pagesAhead the most pages decompressed ahead of the reader
+   * @param deferred whether the pages come still compressed ({@link ColumnPages})
+   * @param where the column and file, for messages
    */
-  PageReadAhead(PageReader pages, int pagesAhead) {
+  PageReadAhead(PageReader pages, int pagesAhead, boolean deferred, String where) {
     this.pages = pages;
+    this.deferred = deferred;
+    this.where = where;
     this.ahead = new ArrayBlockingQueue<>(pagesAhead);
-    this.dictionary = pages.readDictionaryPage(); // read before any data page, as Parquet requires
+    DictionaryPage page = pages.readDictionaryPage(); // read before any data page, as Parquet requires
+    this.dictionary = deferred && page != null ? ColumnPages.decompressed(page, where) : page;
     this.task = BackgroundThreads.run(this::readAll);
   }
 
@@ -44,7 +52,7 @@ final class PageReadAhead implements PageReader, AutoCloseable {
     try {
       DataPage page;
       while ((page = pages.readPage()) != null) {
-        ahead.put(page);
+        ahead.put(deferred ? ColumnPages.decompressed(page, where) : page);
       }
       ahead.put(END);
     } catch (InterruptedException e) {

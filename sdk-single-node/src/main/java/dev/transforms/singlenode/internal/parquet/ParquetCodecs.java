@@ -19,11 +19,34 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionC
  * costs milliseconds, too much per file). The zstd path takes a decompression context from a small
  * pool for each page; Parquet's own decompressors keep state, and one is shared per codec, so each
  * is used by one thread at a time.
+ *
+ * <p>{@link #deferringZstd()} makes the codecs of readers whose pages {@link ColumnPages} takes: their
+ * zstd pages stay compressed until decoded.
  */
 final class ParquetCodecs implements CompressionCodecFactory {
   private final CompressionCodecFactory parquet = ParquetReadOptions.builder().build().getCodecFactory();
   private final java.util.Map<CompressionCodecName, BytesInputDecompressor> decompressors =
       new java.util.EnumMap<>(CompressionCodecName.class);
+  private final boolean deferZstd;
+
+  /** Codecs that decompress every page as Parquet reads it. */
+  ParquetCodecs() {
+    this(false);
+  }
+
+  private ParquetCodecs(boolean deferZstd) {
+    this.deferZstd = deferZstd;
+  }
+
+  /**
+   * Codecs for readers whose pages go through {@link ColumnPages}: a zstd page is handed on still
+   * compressed, behind a header that gives its decompressed size ({@link ColumnPages#decompressed}
+   * reads it), so that a page the reader moves past whole is never decompressed. Pages of other codecs
+   * are decompressed as Parquet reads them.
+   */
+  static ParquetCodecs deferringZstd() {
+    return new ParquetCodecs(true);
+  }
 
   @Override
   public synchronized BytesInputCompressor getCompressor(CompressionCodecName codec) {
@@ -36,7 +59,10 @@ final class ParquetCodecs implements CompressionCodecFactory {
         codec,
         name -> {
           BytesInputDecompressor shared = new OneThreadAtATime(parquet.getDecompressor(name));
-          return name == CompressionCodecName.ZSTD ? new ZstdPages(shared) : shared;
+          if (name != CompressionCodecName.ZSTD) {
+            return shared;
+          }
+          return deferZstd ? new DeferredZstd(shared) : new ZstdPages(shared);
         });
   }
 
@@ -137,6 +163,35 @@ final class ParquetCodecs implements CompressionCodecFactory {
     public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
         throws IOException {
       stream.decompress(input, compressedSize, output, uncompressedSize);
+    }
+
+    @Override
+    public void release() {
+      // shared
+    }
+  }
+
+  /**
+   * Leaves a zstd page compressed: answers its bytes behind a header of {@link ColumnPages#DEFERRED_HEADER}
+   * bytes (a marker and the decompressed size, which Parquet does not keep for a version 2 page once it
+   * has been through a decompressor). The bytes are not copied.
+   */
+  private static final class DeferredZstd implements BytesInputDecompressor {
+    private final BytesInputDecompressor stream;
+
+    private DeferredZstd(BytesInputDecompressor stream) {
+      this.stream = stream;
+    }
+
+    @Override
+    public BytesInput decompress(BytesInput compressed, int uncompressedSize) throws IOException {
+      return BytesInput.from(ColumnPages.deferredHeader(uncompressedSize), compressed.toByteBuffer());
+    }
+
+    @Override
+    public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
+        throws IOException {
+      stream.decompress(input, compressedSize, output, uncompressedSize); // direct buffers: not deferred
     }
 
     @Override

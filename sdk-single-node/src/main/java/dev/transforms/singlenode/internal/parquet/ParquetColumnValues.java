@@ -36,7 +36,7 @@ import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType.Primiti
 final class ParquetColumnValues {
   private final ColumnDescriptor descriptor;
   private final String file;
-  private final PageReader pages;
+  private final ColumnPages pages;
   private final int maxDefinitionLevel;
   private final Dictionary dictionary;
 
@@ -53,15 +53,25 @@ final class ParquetColumnValues {
 
   /**
    * @param descriptor the column
-   * @param pages the column's pages in one row group
+   * @param pages the column's pages in one row group, decompressed as Parquet reads them
    * @param file the file's location, for messages
    */
   ParquetColumnValues(ColumnDescriptor descriptor, PageReader pages, String file) {
+    this(descriptor, pages, false, file);
+  }
+
+  /**
+   * @param descriptor the column
+   * @param pages the column's pages in one row group
+   * @param deferred whether the pages come still compressed ({@link ColumnPages})
+   * @param file the file's location, for messages
+   */
+  ParquetColumnValues(ColumnDescriptor descriptor, PageReader pages, boolean deferred, String file) {
     this.descriptor = descriptor;
     this.file = file;
-    this.pages = pages;
+    this.pages = new ColumnPages(pages, deferred, "column " + String.join(".", descriptor.getPath()) + " of " + file);
     this.maxDefinitionLevel = descriptor.getMaxDefinitionLevel();
-    DictionaryPage dictionaryPage = pages.readDictionaryPage();
+    DictionaryPage dictionaryPage = this.pages.dictionary();
     try {
       this.dictionary =
           dictionaryPage == null
@@ -92,11 +102,13 @@ final class ParquetColumnValues {
     }
     if (level + 1 + remaining >= levelCount) {
       remaining -= levelCount - (level + 1);
-      readPage();
-      while (remaining >= levelCount) {
-        remaining -= levelCount;
-        readPage();
+      // pages passed over whole are dropped undecoded, and deferred ones undecompressed
+      int pageRows;
+      while ((pageRows = pages.nextRows()) >= 0 && remaining >= pageRows) {
+        remaining -= pageRows;
+        pages.skip();
       }
+      readPage();
       level = -1;
     }
     if (remaining > 0) {
@@ -213,7 +225,7 @@ final class ParquetColumnValues {
   // Pages
 
   private void readPage() {
-    DataPage page = pages.readPage();
+    DataPage page = pages.take();
     if (page == null) {
       throw new IllegalStateException(where() + " has fewer values than its row group");
     }

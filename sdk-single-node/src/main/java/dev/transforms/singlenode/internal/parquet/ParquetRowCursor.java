@@ -66,6 +66,13 @@ public final class ParquetRowCursor implements Closeable {
   static final ParquetReadOptions OPTIONS =
       ParquetReadOptions.builder().withCodecFactory(new ParquetCodecs()).build();
 
+  /**
+   * The cursor's own read options: zstd pages stay compressed until a column decodes them, so that the
+   * pages of a column moved past whole are never decompressed ({@link ColumnPages}).
+   */
+  private static final ParquetReadOptions DEFERRED_OPTIONS =
+      ParquetReadOptions.builder().withCodecFactory(ParquetCodecs.deferringZstd()).build();
+
   private final ParquetFileReader reader;
   private final String location;
   private final Schema projection;
@@ -122,7 +129,7 @@ public final class ParquetRowCursor implements Closeable {
     }
     ParquetFileReader reader;
     try {
-      reader = ParquetFileReader.open(new IcebergParquetFile(file), OPTIONS);
+      reader = ParquetFileReader.open(new IcebergParquetFile(file), DEFERRED_OPTIONS);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to open " + file.location(), e);
     }
@@ -510,12 +517,16 @@ public final class ParquetRowCursor implements Closeable {
       int groupRows = (int) pages.getRowCount();
       for (FileColumn column : fileColumns) {
         PageReader columnPages = pages.getPageReader(column.descriptor);
-        if (column.readAhead && safeToReadAhead(group, column.descriptor)) {
-          PageReadAhead ahead = new PageReadAhead(columnPages, readAheadPages);
+        CompressionCodecName codec = codec(group, column.descriptor);
+        boolean deferred = ColumnPages.deferredFor(codec);
+        if (column.readAhead && safeToReadAhead(codec)) {
+          PageReadAhead ahead = new PageReadAhead(columnPages, readAheadPages, deferred,
+              "column " + String.join(".", column.descriptor.getPath()) + " of " + location);
           readingAhead.add(ahead);
           columnPages = ahead;
+          deferred = false; // decompressed by the read-ahead
         }
-        column.start(new ParquetColumnValues(column.descriptor, columnPages, location), groupRows);
+        column.start(new ParquetColumnValues(column.descriptor, columnPages, deferred, location), groupRows);
       }
       groupStart = position;
       groupEnd = position + pages.getRowCount();
@@ -525,15 +536,19 @@ public final class ParquetRowCursor implements Closeable {
     }
   }
 
-  /** Whether the column's pages may be decompressed on another thread (see {@link PageReadAhead}). */
-  private static boolean safeToReadAhead(BlockMetaData group, ColumnDescriptor descriptor) {
+  /** Whether pages of this codec may be decompressed on another thread (see {@link PageReadAhead}). */
+  private static boolean safeToReadAhead(CompressionCodecName codec) {
+    return codec == CompressionCodecName.ZSTD || codec == CompressionCodecName.UNCOMPRESSED;
+  }
+
+  /** The codec of the column's chunk in the row group; null if the row group has no such chunk. */
+  private static CompressionCodecName codec(BlockMetaData group, ColumnDescriptor descriptor) {
     for (ColumnChunkMetaData chunk : group.getColumns()) {
       if (java.util.Arrays.equals(chunk.getPath().toArray(), descriptor.getPath())) {
-        return chunk.getCodec() == CompressionCodecName.ZSTD
-            || chunk.getCodec() == CompressionCodecName.UNCOMPRESSED;
+        return chunk.getCodec();
       }
     }
-    return false;
+    return null;
   }
 
   private void stopReadingAhead() {

@@ -298,6 +298,68 @@ class ParquetRowCursorTest {
     }
   }
 
+  /**
+   * A cursor that moves past whole pages of a zstd column never decompresses them: with the zstd frame
+   * of one page broken, a cursor that skips that page reads the rows around it, and one that stops in
+   * it fails, naming the column and the file.
+   */
+  @Test
+  void pagesMovedPastWholeAreNeverDecompressed(@TempDir Path dir) throws IOException {
+    Table table = table(dir, "v1", "zstd", 64 << 20);
+    FileScanTask task = onlyTask(table);
+    assertThat(task.file().splitOffsets()).as("one row group").hasSize(1);
+    Schema projection = withPosition(SCHEMA);
+    List<Record> expected = icebergRows(table, task, projection);
+    Path file = Path.of(java.net.URI.create(task.file().location().startsWith("/")
+        ? "file:" + task.file().location() : task.file().location()));
+    breakPage(table, task, file, "many", 2); // rows 2,000 to 2,999 (pages of 1,000 rows)
+
+    Schema many = new Schema(projection.columns().get(6), MetadataColumns.ROW_POSITION);
+    try (ParquetRowCursor cursor = open(table, task, many)) {
+      for (int row : new int[] {10, 999, 1_000, 3_000, 3_999, 12_345}) {
+        assertThat(cursor.moveTo(row)).isTrue();
+        assertSameValue(cursor.get(0), expected.get(row).get(6), row, projection, 6);
+        assertThat(cursor.get(1)).isEqualTo((long) row);
+      }
+    }
+    try (ParquetRowCursor cursor = open(table, task, many)) {
+      assertThat(cursor.moveTo(2_500)).isTrue();
+      assertThatThrownBy(() -> cursor.get(0))
+          .hasMessageContaining("column many of")
+          .hasMessageContaining(file.getFileName().toString());
+    }
+  }
+
+  /** Overwrites the zstd frame magic of a data page of a column in the first row group. */
+  private static void breakPage(Table table, FileScanTask task, Path file, String column, int page)
+      throws IOException {
+    long offset;
+    try (org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader reader =
+        org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader.open(
+            new ParquetRowCursor.IcebergParquetFile(table.io().newInputFile(task.file())), ParquetRowCursor.OPTIONS)) {
+      var chunk = reader.getRowGroups().get(0).getColumns().stream()
+          .filter(c -> c.getPath().toDotString().equals(column)).findFirst().orElseThrow();
+      var location = reader.readOffsetIndex(chunk);
+      assertThat(location.getFirstRowIndex(page)).isEqualTo(page * 1_000L);
+      offset = location.getOffset(page);
+    }
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+      ByteBuffer head = ByteBuffer.allocate(256);
+      channel.read(head, offset);
+      head.flip();
+      java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(head.array(), 0, head.limit());
+      org.apache.iceberg.shaded.org.apache.parquet.format.Util.readPageHeader(in);
+      long frame = offset + (head.limit() - in.available());
+      ByteBuffer magic = ByteBuffer.allocate(4);
+      channel.read(magic, frame);
+      assertThat(magic.array()).as("a zstd frame starts the page's data")
+          .containsExactly((byte) 0x28, (byte) 0xb5, (byte) 0x2f, (byte) 0xfd);
+      channel.write(ByteBuffer.wrap(new byte[4]), frame);
+    }
+    java.nio.file.Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
+  }
+
   @Test
   void closingEarlyStopsReadingAhead(@TempDir Path dir) {
     Table table = table(dir, "v1", "zstd");
@@ -387,6 +449,10 @@ class ParquetRowCursorTest {
   // ---------------------------------------------------------------------------------------------
 
   private static Table table(Path dir, String pageVersion, String codec) {
+    return table(dir, pageVersion, codec, 262_144);
+  }
+
+  private static Table table(Path dir, String pageVersion, String codec, int rowGroupBytes) {
     Table table =
         RowEditsTables.create(
             dir,
@@ -399,7 +465,7 @@ class ParquetRowCursorTest {
                 TableProperties.PARQUET_PAGE_VERSION, pageVersion,
                 TableProperties.PARQUET_COMPRESSION, codec,
                 TableProperties.PARQUET_PAGE_ROW_LIMIT, "1000",
-                TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, "262144",
+                TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, Integer.toString(rowGroupBytes),
                 TableProperties.PARQUET_DICT_SIZE_BYTES, "4096"));
     RowEdits.on(table).append(randomRows(new Random(pageVersion.hashCode() * 31L + codec.hashCode())));
     return table;
