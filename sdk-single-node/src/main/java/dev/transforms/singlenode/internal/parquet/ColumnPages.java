@@ -88,23 +88,24 @@ final class ColumnPages {
   /** A page of a deferred chunk, decompressed. */
   static DataPage decompressed(DataPage page, String where) {
     if (page instanceof DataPageV1 v1) {
-      return new DataPageV1(BytesInput.from(inflate(v1.getBytes(), where)), v1.getValueCount(),
+      return new DataPageV1(inflate(v1.getBytes(), where), v1.getValueCount(),
           v1.getUncompressedSize(), v1.getStatistics(), v1.getRlEncoding(), v1.getDlEncoding(),
           v1.getValueEncoding());
     }
     DataPageV2 v2 = (DataPageV2) page;
     return DataPageV2.uncompressed(v2.getRowCount(), v2.getNullCount(), v2.getValueCount(),
         v2.getRepetitionLevels(), v2.getDefinitionLevels(), v2.getDataEncoding(),
-        BytesInput.from(inflate(v2.getData(), where)), v2.getStatistics());
+        inflate(v2.getData(), where), v2.getStatistics());
   }
 
   /** A dictionary page of a deferred chunk, decompressed. */
   static DictionaryPage decompressed(DictionaryPage page, String where) {
-    return new DictionaryPage(BytesInput.from(inflate(page.getBytes(), where)), page.getDictionarySize(),
+    return new DictionaryPage(inflate(page.getBytes(), where), page.getDictionarySize(),
         page.getEncoding());
   }
 
-  private static byte[] inflate(BytesInput deferredBytes, String where) {
+  /** Decompresses a deferred page's bytes through {@link ParquetCodecs}' zstd pages. */
+  private static BytesInput inflate(BytesInput deferredBytes, String where) {
     try {
       ByteBufferInputStream in = deferredBytes.toInputStream();
       ByteBuffer header = in.slice(DEFERRED_HEADER);
@@ -113,25 +114,9 @@ final class ColumnPages {
             + " behind its size, and is not");
       }
       int size = header.getInt(header.position() + 4);
-      ByteBuffer source = in.slice((int) in.available());
-      byte[] bytes;
-      int offset;
-      if (source.hasArray()) {
-        bytes = source.array();
-        offset = source.arrayOffset() + source.position();
-      } else {
-        bytes = new byte[source.remaining()];
-        source.duplicate().get(bytes);
-        offset = 0;
-      }
-      byte[] target = new byte[size];
-      if (!ParquetCodecs.ZstdPages.decompressInto(bytes, offset, source.remaining(), target, size)) {
-        // Parquet's own decompressor says what is wrong with the page
-        BytesInput page = BytesInput.from(bytes, offset, source.remaining());
-        return ParquetRowCursor.OPTIONS.getCodecFactory().getDecompressor(CompressionCodecName.ZSTD)
-            .decompress(page, size).toByteArray();
-      }
-      return target;
+      ByteBuffer compressed = in.slice((int) in.available());
+      return ParquetRowCursor.OPTIONS.getCodecFactory().getDecompressor(CompressionCodecName.ZSTD)
+          .decompress(BytesInput.from(compressed), size);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to decompress a page of " + where, e);
     }
