@@ -27,12 +27,13 @@ import org.apache.iceberg.types.Types;
  *
  * <p>The read is in two passes over a chunk of rows at a time. The first reads the probe columns of
  * every row, with a cursor of its own whose pages are decompressed on a background thread, and notes
- * the positions of the rows the probe lets through; for an integral key the values are tested unboxed. The second reads the other columns at those
- * positions with cursors that move straight to them, one per group of columns split by decoding
- * weight ({@link ColumnHalves}); their pages are decompressed on background threads from the start,
- * while the first pass runs (when rows are settled one by one, only the pages of the group read at
- * every row; the other group's pages are decompressed when a row needs them, and those holding no
- * such row never are). The decider sees each row let through in file order.
+ * the positions of the rows the probe lets through; for an integral key the values are tested
+ * unboxed. The second reads the other columns at those positions with cursors that move straight to
+ * them, one per group of columns split by decoding weight ({@link ColumnHalves}); their pages are
+ * decompressed on background threads from the start, while the first pass runs (when rows are
+ * settled one by one, only the pages of the group read at every row; the other group's pages are
+ * decompressed when a row needs them, and those holding no such row never are). The decider sees
+ * each row let through in file order.
  *
  * <p>When the decider has an {@link RowChange.EarlyDrop} (an upsert replaces a row as soon as one
  * column differs from the source row), the second pass reads row by row, the cheapest columns first,
