@@ -44,14 +44,6 @@ final class ColumnPages {
     this.where = where;
   }
 
-  /**
-   * Whether a reader opened with {@link ParquetCodecs#deferringZstd()} gets the pages of a chunk
-   * with this codec still compressed.
-   */
-  static boolean deferredFor(CompressionCodecName codec) {
-    return codec == CompressionCodecName.ZSTD;
-  }
-
   /** The chunk's dictionary page, decompressed, or null when it has none. */
   DictionaryPage dictionary() {
     DictionaryPage page = pages.readDictionaryPage();

@@ -48,6 +48,11 @@ final class ParquetCodecs implements CompressionCodecFactory {
     return new ParquetCodecs(true);
   }
 
+  /** Whether a reader with these codecs gets the pages of a chunk of this codec still compressed. */
+  boolean defers(CompressionCodecName codec) {
+    return deferZstd && codec == CompressionCodecName.ZSTD;
+  }
+
   @Override
   public synchronized BytesInputCompressor getCompressor(CompressionCodecName codec) {
     throw new UnsupportedOperationException("Parquet files are only read here");
@@ -62,7 +67,7 @@ final class ParquetCodecs implements CompressionCodecFactory {
           if (name != CompressionCodecName.ZSTD) {
             return shared;
           }
-          return deferZstd ? new DeferredZstd(shared) : new ZstdPages(shared);
+          return defers(name) ? new DeferredZstd(shared) : new ZstdPages(shared);
         });
   }
 

@@ -69,7 +69,7 @@ final class ParquetColumnValues {
   ParquetColumnValues(ColumnDescriptor descriptor, PageReader pages, boolean deferred, String file) {
     this.descriptor = descriptor;
     this.file = file;
-    this.pages = new ColumnPages(pages, deferred, "column " + String.join(".", descriptor.getPath()) + " of " + file);
+    this.pages = new ColumnPages(pages, deferred, where(descriptor, file));
     this.maxDefinitionLevel = descriptor.getMaxDefinitionLevel();
     DictionaryPage dictionaryPage = this.pages.dictionary();
     try {
@@ -218,6 +218,11 @@ final class ParquetColumnValues {
 
   /** The column and its file, for messages. */
   private String where() {
+    return where(descriptor, file);
+  }
+
+  /** The column and its file, as messages name them: {@code column a.b of s3://...}. */
+  static String where(ColumnDescriptor descriptor, String file) {
     return "column " + String.join(".", descriptor.getPath()) + " of " + file;
   }
 

@@ -70,8 +70,10 @@ public final class ParquetRowCursor implements Closeable {
    * The cursor's own read options: zstd pages stay compressed until a column decodes them, so that the
    * pages of a column moved past whole are never decompressed ({@link ColumnPages}).
    */
+  private static final ParquetCodecs DEFERRING = ParquetCodecs.deferringZstd();
+
   private static final ParquetReadOptions DEFERRED_OPTIONS =
-      ParquetReadOptions.builder().withCodecFactory(ParquetCodecs.deferringZstd()).build();
+      ParquetReadOptions.builder().withCodecFactory(DEFERRING).build();
 
   private final ParquetFileReader reader;
   private final String location;
@@ -518,10 +520,10 @@ public final class ParquetRowCursor implements Closeable {
       for (FileColumn column : fileColumns) {
         PageReader columnPages = pages.getPageReader(column.descriptor);
         CompressionCodecName codec = codec(group, column.descriptor);
-        boolean deferred = ColumnPages.deferredFor(codec);
+        boolean deferred = DEFERRING.defers(codec);
         if (column.readAhead && safeToReadAhead(codec)) {
           PageReadAhead ahead = new PageReadAhead(columnPages, readAheadPages, deferred,
-              "column " + String.join(".", column.descriptor.getPath()) + " of " + location);
+              ParquetColumnValues.where(column.descriptor, location));
           readingAhead.add(ahead);
           columnPages = ahead;
           deferred = false; // decompressed by the read-ahead
