@@ -51,6 +51,11 @@ record CrashCase(String name, Class<?> crashed, Optional<Class<?>> setup, Class<
     return new CrashCase(name, crashed, setup, after, failing, plainFolder, killedBefore, which);
   }
 
+  /** Whether the crashed transform adds a column ({@link CrashTransforms#ADDED_COLUMN}) to its output. */
+  boolean reshapes() {
+    return crashed.getSimpleName().endsWith("Reshape");
+  }
+
   /** Whether the case needs Spark in the test JVM (to set up, or to check file outputs). */
   boolean spark() {
     return crashed.getSimpleName().startsWith("Spark");

@@ -58,6 +58,7 @@ final class CrashCell {
    */
   String run() throws Exception {
     Map<String, List<String>> old = new LinkedHashMap<>();
+    Map<String, List<String>> oldColumns = new LinkedHashMap<>();
     synchronized (PARENT) {
       try (TestWarehouse w = new TestWarehouse(warehouse)) {
         w.createTable(CrashTransforms.EVENTS, EVENTS_SCHEMA, rows(0, INPUT_ROWS));
@@ -69,6 +70,7 @@ final class CrashCell {
         w.append(CrashTransforms.EVENTS, rows(INPUT_ROWS, INPUT_ROWS + ADDED_ROWS));
         for (String output : outputs()) {
           old.put(output, read(w, output));
+          oldColumns.put(output, columns(w, output));
         }
       }
     }
@@ -81,16 +83,18 @@ final class CrashCell {
       try (TestWarehouse w = new TestWarehouse(warehouse)) {
         for (String output : outputs()) {
           List<String> now = read(w, output);
-          boolean isOld = now.equals(old.get(output));
-          boolean isNew = now.equals(expected) && !crashCase.failing();
+          List<String> columnsNow = columns(w, output);
+          boolean isOld = now.equals(old.get(output)) && columnsNow.equals(oldColumns.get(output));
+          boolean isNew = now.equals(expected) && !crashCase.failing() && columnsNow.equals(newColumns(output));
           if (isOld || isNew) {
             seen.add(isNew && !isOld ? "new" : "old");
           } else if (point.equals("files.moved-aside") && !Files.exists(filesFolder(w))) {
             // The one documented instant when a plain folder is absent: the next build puts it back.
             seen.add("absent");
           } else {
-            throw new AssertionError("after the kill, " + output + " holds " + now.size() + " rows, neither the "
-                + old.get(output).size() + " rows before nor the " + expected.size() + " of the new result");
+            throw new AssertionError("after the kill, " + output + " holds " + now.size() + " rows of columns "
+                + columnsNow + ", neither the " + old.get(output).size() + " rows of " + oldColumns.get(output)
+                + " before nor the " + expected.size() + " of " + newColumns(output) + " of the new result");
           }
         }
         BuildResult next = w.build(crashCase.after());
@@ -111,7 +115,7 @@ final class CrashCell {
     if (name.startsWith("Spark")) {
       return name.equals("SparkFiles") ? List.of(CrashTransforms.FILES_OUT) : List.of(CrashTransforms.SPARK_OUT);
     }
-    return name.equals("TwoOutputs") ? List.of(CrashTransforms.FIRST_OF_TWO, CrashTransforms.SECOND_OF_TWO)
+    return name.startsWith("TwoOutputs") ? List.of(CrashTransforms.FIRST_OF_TWO, CrashTransforms.SECOND_OF_TWO)
         : List.of(CrashTransforms.SINGLE_OUT);
   }
 
@@ -170,10 +174,49 @@ final class CrashCell {
     return rows;
   }
 
+  /** The columns a reader of an output sees; none for a missing output. */
+  private List<String> columns(TestWarehouse w, String output) {
+    if (output.equals(CrashTransforms.FILES_OUT) || !w.exists(output)) {
+      return output.equals(CrashTransforms.FILES_OUT) ? List.of("id", "v") : List.of();
+    }
+    return w.table(output).schema().columns().stream().map(Types.NestedField::name).toList();
+  }
+
+  /** The columns of an output once the crashed transform published. */
+  private List<String> newColumns(String output) {
+    return crashCase.reshapes() ? List.of("id", "v", CrashTransforms.ADDED_COLUMN) : List.of("id", "v");
+  }
+
+  /**
+   * The files under a table's folder that a build of the SDK wrote ({@code transforms-BUILD-...}) and that
+   * the table does not reference: what a dead or losing first build would leave.
+   */
+  private static List<String> strayStagedFiles(Table table) throws IOException {
+    Path folder = Path.of(java.net.URI.create(table.location().replaceFirst("^file:/+", "file:///")));
+    java.util.Set<String> referenced = new java.util.HashSet<>();
+    for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
+      referenced.add(name(snapshot.manifestListLocation()));
+      for (org.apache.iceberg.ManifestFile manifest : snapshot.allManifests(table.io())) {
+        referenced.add(name(manifest.path()));
+      }
+      snapshot.addedDataFiles(table.io()).forEach(f -> referenced.add(name(f.location())));
+      snapshot.addedDeleteFiles(table.io()).forEach(f -> referenced.add(name(f.location())));
+    }
+    try (Stream<Path> files = Files.walk(folder)) {
+      return files.filter(Files::isRegularFile).map(f -> f.getFileName().toString())
+          .filter(name -> name.startsWith("transforms-") && !referenced.contains(name)).sorted().toList();
+    }
+  }
+
+  private static String name(String location) {
+    return location.substring(location.lastIndexOf('/') + 1);
+  }
+
   /** Every output holds exactly the expected rows, and nothing of any build is left beside it. */
   private void checkComplete(TestWarehouse w, List<String> expected, String when) throws IOException {
     for (String output : outputs()) {
       assertThat(read(w, output)).as(output + " " + when).isEqualTo(expected);
+      assertThat(columns(w, output)).as("columns of " + output + " " + when).isEqualTo(newColumns(output));
       if (output.equals(CrashTransforms.FILES_OUT)) {
         Path folder = filesFolder(w);
         try (Stream<Path> versions = Files.list(folder.resolveSibling("." + folder.getFileName() + ".versions"))) {
@@ -190,9 +233,10 @@ final class CrashCell {
       assertThat(table.refs()).as("refs of " + output + " " + when).containsOnlyKeys("main");
       Set<String> marks = new LinkedHashSet<>();
       table.properties().keySet().stream()
-          .filter(k -> k.startsWith(StagingMarks.LEASE_PREFIX) || k.equals(StagingMarks.CREATED_BY))
+          .filter(k -> k.startsWith(StagingMarks.LEASE_PREFIX) || k.startsWith(StagingMarks.SHAPE_PREFIX))
           .forEach(marks::add);
       assertThat(marks).as("staging marks on " + output + " " + when).isEmpty();
+      assertThat(strayStagedFiles(table)).as("files of dead builds under " + output + " " + when).isEmpty();
     }
   }
 

@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.transforms.crash.CrashTransforms.SingleFailing;
 import dev.transforms.crash.CrashTransforms.SingleFull;
 import dev.transforms.crash.CrashTransforms.SingleIncremental;
+import dev.transforms.crash.CrashTransforms.SingleReshape;
 import dev.transforms.crash.CrashTransforms.SparkFiles;
 import dev.transforms.crash.CrashTransforms.SparkFull;
 import dev.transforms.crash.CrashTransforms.SparkIncremental;
+import dev.transforms.crash.CrashTransforms.SparkReshape;
 import dev.transforms.crash.CrashTransforms.TwoOutputs;
+import dev.transforms.crash.CrashTransforms.TwoOutputsReshape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,9 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills builds with SIGKILL at every step of the publish protocol, for each kind of build, and checks
- * after each kill that readers saw the old result or the new one, never a part, and that one more
- * build leaves exactly the expected rows, no branch, lease or staged folder, and builds incrementally
- * on without losing a row.
+ * after each kill that readers saw the old result or the new one (rows and columns), never a part, and
+ * that one more build leaves exactly the expected rows and columns, no branch, lease, shape mark,
+ * staged folder or file of a dead build, and builds incrementally on without losing a row.
  *
  * <p>Each cell is one child JVM ({@link CrashChild}) killed where the point is reached. Two cells run
  * at a time. The matrix is printed and written to {@code target/crash-matrix.md}.
@@ -36,19 +39,23 @@ public class CrashMatrixTest {
   static List<CrashCase> cases() {
     List<CrashCase> cases = new ArrayList<>();
     cases.add(CrashCase.of("spark, first build, incremental transform", SparkIncremental.class)
-        .points(List.of("create.table", "create.branch", "run.written", "publish.output")));
+        .points(List.of("create.staged", "run.written", "publish.output")));
     cases.add(CrashCase.of("spark, existing output, full", SparkFull.class).setup(SparkFull.class)
         .points(List.of("stage.branch", "run.written", "publish.output")));
+    cases.add(CrashCase.of("spark, existing output, schema change", SparkReshape.class).setup(SparkFull.class)
+        .points(List.of("stage.shape", "run.written", "publish.output")));
     cases.add(CrashCase.of("spark, incremental", SparkIncremental.class).setup(SparkIncremental.class)
         .points(List.of("run.written", "run.returned", "publish.output")));
     cases.add(CrashCase.of("single node, first build, incremental transform", SingleIncremental.class)
-        .points(List.of("create.table", "create.branch", "run.written", "run.returned", "publish.output")));
+        .points(List.of("create.staged", "run.written", "run.returned", "publish.output")));
     cases.add(CrashCase.of("single node, existing output, full", SingleFull.class).setup(SingleFull.class)
         .points(List.of("stage.branch", "run.written", "run.returned", "publish.output")));
+    cases.add(CrashCase.of("single node, existing output, schema change", SingleReshape.class).setup(SingleFull.class)
+        .points(List.of("stage.shape", "run.written", "run.returned", "publish.output")));
     cases.add(CrashCase.of("single node, incremental", SingleIncremental.class).setup(SingleIncremental.class)
         .points(List.of("stage.branch", "run.written", "publish.output")));
     cases.add(CrashCase.of("two outputs, first build", TwoOutputs.class)
-        .points(List.of("create.table#2", "publish.output#1", "publish.output#2")));
+        .points(List.of("create.staged#2", "publish.output#1", "publish.output#2")));
     cases.add(CrashCase.of("two outputs, existing", TwoOutputs.class).setup(TwoOutputs.class)
         .points(List.of("stage.branch#2", "run.returned", "publish.output#1", "publish.output#2")));
     cases.add(CrashCase.of("file output, first build", SparkFiles.class)
@@ -61,13 +68,18 @@ public class CrashMatrixTest {
     cases.add(CrashCase.of("failing transform, existing output", SingleFailing.class).setup(SingleFull.class)
         .after(SingleFull.class).thatFails().points(List.of("discard.branch", "discard.expired")));
     cases.add(CrashCase.of("failing transform, first build", SingleFailing.class).after(SingleFull.class)
-        .thatFails().points(List.of("discard.drop")));
+        .thatFails().points(List.of("discard.created")));
     cases.add(CrashCase.of("recovery of a dead build's branch", SingleFull.class).setup(SingleFull.class)
         .killedBefore(SingleFull.class, "run.written").points(List.of("recover.branch", "recover.expired")));
+    cases.add(CrashCase.of("recovery of a dead build's schema change", SingleReshape.class).setup(SingleFull.class)
+        .killedBefore(SingleReshape.class, "run.written").points(List.of("recover.branch", "recover.expired")));
     cases.add(CrashCase.of("recovery of a dead first build", SingleFull.class)
-        .killedBefore(SingleFull.class, "run.written").points(List.of("recover.drop")));
+        .killedBefore(SingleFull.class, "run.written").points(List.of("recover.staged")));
     cases.add(CrashCase.of("recovery of a half publication", TwoOutputs.class).setup(TwoOutputs.class)
         .killedBefore(TwoOutputs.class, "publish.output#1").points(List.of("recover.finish")));
+    cases.add(CrashCase.of("recovery of a half publication with a schema change", TwoOutputsReshape.class)
+        .setup(TwoOutputs.class).killedBefore(TwoOutputsReshape.class, "publish.output#1")
+        .points(List.of("recover.finish")));
     return cases;
   }
 

@@ -54,6 +54,64 @@ public final class CrashTransforms {
     }
   }
 
+  /** The column the reshaping transforms add: {@code w}, the upper-cased {@code v}. */
+  public static final String ADDED_COLUMN = "w";
+
+  /** A Spark full build whose rows gained a column since the output was built. */
+  public static class SparkReshape {
+    /**
+     * Copies every row with one more column.
+     *
+     * @param in the input
+     * @param out the output
+     */
+    @Transform(name = "spark-reshape")
+    public void copy(@TableInput(EVENTS) TableTransformInput in, @TableOutput(SPARK_OUT) TableTransformOutput out) {
+      copyInTwoWrites(in.dataframe().selectExpr("id", "v", "upper(v) AS " + ADDED_COLUMN), out);
+    }
+  }
+
+  /** A single-node full build whose rows gained a column since the output was built. */
+  public static class SingleReshape {
+    /**
+     * Copies every row with one more column.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out the output
+     */
+    @Transform(name = "single-reshape")
+    public void copy(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput(SINGLE_OUT) IcebergOutput out) {
+      try (VectorSchemaRoot widened = withUpperCase(in.arrow(), ADDED_COLUMN, ctx.allocator())) {
+        copyInTwoWrites(widened, out, ctx.allocator());
+      }
+    }
+  }
+
+  /** The rows of {@code id, v} with a third column holding {@code v} upper-cased. */
+  static VectorSchemaRoot withUpperCase(VectorSchemaRoot rows, String column, BufferAllocator allocator) {
+    BigIntVector ids = (BigIntVector) rows.getVector("id");
+    VarCharVector values = (VarCharVector) rows.getVector("v");
+    BigIntVector outIds = new BigIntVector("id", allocator);
+    VarCharVector outValues = new VarCharVector("v", allocator);
+    VarCharVector upper = new VarCharVector(column, allocator);
+    for (int i = 0; i < rows.getRowCount(); i++) {
+      outIds.setSafe(i, ids.get(i));
+      if (values.isNull(i)) {
+        outValues.setNull(i);
+        upper.setNull(i);
+      } else {
+        outValues.setSafe(i, values.get(i));
+        upper.setSafe(i, new String(values.get(i), java.nio.charset.StandardCharsets.UTF_8)
+            .toUpperCase(java.util.Locale.ROOT).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    VectorSchemaRoot out = VectorSchemaRoot.of(outIds, outValues, upper);
+    out.setRowCount(rows.getRowCount());
+    return out;
+  }
+
   /** An incremental Spark copy: appends the added rows. */
   public static class SparkIncremental {
     /**
@@ -97,21 +155,15 @@ public final class CrashTransforms {
     }
   }
 
-  /** The rows of {@code rows} whose id has the given parity, as a new batch. */
+  /** The rows of {@code rows} whose id has the given parity, as a new batch with the same columns. */
   static VectorSchemaRoot withParity(VectorSchemaRoot rows, int parity, BufferAllocator allocator) {
     BigIntVector ids = (BigIntVector) rows.getVector("id");
-    VarCharVector values = (VarCharVector) rows.getVector("v");
     VectorSchemaRoot out = VectorSchemaRoot.create(rows.getSchema(), allocator);
-    BigIntVector outIds = (BigIntVector) out.getVector("id");
-    VarCharVector outValues = (VarCharVector) out.getVector("v");
     int n = 0;
     for (int i = 0; i < rows.getRowCount(); i++) {
       if (Math.floorMod(ids.get(i), 2) == parity) {
-        outIds.setSafe(n, ids.get(i));
-        if (values.isNull(i)) {
-          outValues.setNull(n);
-        } else {
-          outValues.setSafe(n, values.get(i));
+        for (int c = 0; c < rows.getFieldVectors().size(); c++) {
+          out.getVector(c).copyFromSafe(i, n, rows.getVector(c));
         }
         n++;
       }
@@ -176,6 +228,26 @@ public final class CrashTransforms {
         @TableOutput(FIRST_OF_TWO) IcebergOutput first, @TableOutput(SECOND_OF_TWO) IcebergOutput second) {
       copyInTwoWrites(in.arrow(), first, ctx.allocator());
       copyInTwoWrites(in.arrow(), second, ctx.allocator());
+    }
+  }
+
+  /** A single-node copy to two outputs whose rows gained a column since they were built. */
+  public static class TwoOutputsReshape {
+    /**
+     * Copies every row with one more column to both outputs.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param first one output
+     * @param second the other
+     */
+    @Transform(name = "two-outputs")
+    public void copy(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput(FIRST_OF_TWO) IcebergOutput first, @TableOutput(SECOND_OF_TWO) IcebergOutput second) {
+      try (VectorSchemaRoot widened = withUpperCase(in.arrow(), ADDED_COLUMN, ctx.allocator())) {
+        copyInTwoWrites(widened, first, ctx.allocator());
+        copyInTwoWrites(widened, second, ctx.allocator());
+      }
     }
   }
 

@@ -72,6 +72,26 @@ public final class RaceTransforms {
     }
   }
 
+  /** A single-node full build that meets the other racer, then writes one more column, named after its process. */
+  public static class ShapeRacer {
+    /**
+     * Copies every row with a column of its own.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out the output
+     */
+    @Transform(name = "race")
+    public void copy(dev.transforms.singlenode.SingleNodeTransformContext ctx,
+        @TableInput(CrashTransforms.EVENTS) IcebergInput in, @TableOutput(RACED) IcebergOutput out) {
+      meet();
+      try (org.apache.arrow.vector.VectorSchemaRoot rows = CrashTransforms.withUpperCase(in.arrow(),
+          "c" + ProcessHandle.current().pid(), ctx.allocator())) {
+        out.writeTable(rows);
+      }
+    }
+  }
+
   /** A Spark copy that meets the other racer first. */
   public static class SparkRacer {
     /**

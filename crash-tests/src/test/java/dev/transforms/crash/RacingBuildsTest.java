@@ -52,9 +52,41 @@ public class RacingBuildsTest {
   }
 
   private static void assertClean(Table table) {
+    assertClean(table, false);
+  }
+
+  /**
+   * No branch, lease or shape mark is left, and no data file, manifest or manifest list of the loser;
+   * for a first build, not even its metadata file. (A commit that loses a race on an existing table
+   * leaves the metadata file it could not swap in, as any Iceberg writer does: orphan-file maintenance
+   * removes those.)
+   */
+  private static void assertClean(Table table, boolean firstBuild) {
     assertThat(table.refs()).containsOnlyKeys("main");
+    java.nio.file.Path folder = java.nio.file.Path.of(java.net.URI.create(
+        table.location().replaceFirst("^file:/+", "file:///")));
+    java.util.Set<String> referenced = new java.util.HashSet<>();
+    org.apache.iceberg.TableMetadata metadata = ((org.apache.iceberg.HasTableOperations) table).operations().current();
+    referenced.add(name(metadata.metadataFileLocation()));
+    metadata.previousFiles().forEach(f -> referenced.add(name(f.file())));
+    for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
+      referenced.add(name(snapshot.manifestListLocation()));
+      snapshot.allManifests(table.io()).forEach(m -> referenced.add(name(m.path())));
+      snapshot.addedDataFiles(table.io()).forEach(f -> referenced.add(name(f.location())));
+    }
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(folder)) {
+      assertThat(files.filter(java.nio.file.Files::isRegularFile).map(f -> f.getFileName().toString())
+          .filter(n -> !referenced.contains(n) && (firstBuild || !n.endsWith(".metadata.json"))).toList())
+          .as("files under " + folder + " no snapshot references").isEmpty();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     assertThat(table.properties().keySet())
-        .noneMatch(k -> k.startsWith(StagingMarks.LEASE_PREFIX) || k.equals(StagingMarks.CREATED_BY));
+        .noneMatch(k -> k.startsWith(StagingMarks.LEASE_PREFIX) || k.startsWith(StagingMarks.SHAPE_PREFIX));
+  }
+
+  private static String name(String location) {
+    return location.substring(location.lastIndexOf('/') + 1);
   }
 
   @Test
@@ -65,7 +97,7 @@ public class RacingBuildsTest {
         "another build");
     try (TestWarehouse w = new TestWarehouse(warehouse)) {
       assertThat(w.rows(RaceTransforms.RACED)).hasSize(3);
-      assertClean(w.table(RaceTransforms.RACED));
+      assertClean(w.table(RaceTransforms.RACED), true);
     }
   }
 
@@ -77,7 +109,7 @@ public class RacingBuildsTest {
         "another build");
     try (TestWarehouse w = new TestWarehouse(warehouse)) {
       assertThat(w.rows(RaceTransforms.RACED)).hasSize(3);
-      assertClean(w.table(RaceTransforms.RACED));
+      assertClean(w.table(RaceTransforms.RACED), true);
     }
   }
 
@@ -90,6 +122,27 @@ public class RacingBuildsTest {
     try (TestWarehouse w = new TestWarehouse(warehouse)) {
       assertThat(w.rows(RaceTransforms.RACED)).hasSize(4);
       assertClean(w.table(RaceTransforms.RACED));
+    }
+  }
+
+  @Test
+  void twoBuildsChangingTheSchemaOfAnExistingOutput() {
+    Path warehouse = dir.resolve("single-shape");
+    seed(warehouse, true, RaceTransforms.SingleRacer.class);
+    int schemas;
+    try (TestWarehouse w = new TestWarehouse(warehouse)) {
+      schemas = w.table(RaceTransforms.RACED).schemas().size();
+    }
+    assertOneWon(race(warehouse, RaceTransforms.ShapeRacer.class, RaceTransforms.ShapeRacer.class, true),
+        "Build again");
+    try (TestWarehouse w = new TestWarehouse(warehouse)) {
+      Table table = w.table(RaceTransforms.RACED);
+      assertThat(w.rows(RaceTransforms.RACED)).hasSize(4);
+      // The winner's column, and nothing of the loser's: its schema was removed with its branch.
+      assertThat(table.schema().columns()).hasSize(3);
+      assertThat(table.schema().columns().get(2).name()).startsWith("c");
+      assertThat(table.schemas()).hasSize(schemas + 1);
+      assertClean(table);
     }
   }
 

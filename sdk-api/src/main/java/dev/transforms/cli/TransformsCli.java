@@ -320,6 +320,10 @@ public final class TransformsCli implements Callable<Integer> {
         description = "Also write the build as a self-contained HTML page: timeline, rows, reasons, failures.")
     Path reportFile;
 
+    @Option(names = "--full", description = "Build the named transforms (all, when none is named) in full, whatever "
+        + "their incremental state: after a change an incremental build cannot make.")
+    boolean full;
+
     @Override
     public Integer call() {
       TransformsConfig config = parent.loadConfig();
@@ -332,7 +336,8 @@ public final class TransformsCli implements Callable<Integer> {
           .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
       BuildReport report;
       try (Transforms transforms = Transforms.open(config)) {
-        report = transforms.build(parent.selection().only(names).listener(new BuildListener() {
+        Transforms.Selection selection = parent.selection().only(names);
+        report = transforms.build((full ? selection.full() : selection).listener(new BuildListener() {
           @Override
           public void planned(List<String> transforms) {
             out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", transforms.size(),
@@ -427,6 +432,13 @@ public final class TransformsCli implements Callable<Integer> {
           });
           out.printf("  %d  %s  %-9s parent=%s  %s%n", snapshot.snapshotId(),
               Instant.ofEpochMilli(snapshot.timestampMillis()), snapshot.operation(), snapshot.parentId(), shown);
+          Snapshot parent = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+          if (parent != null && parent.schemaId() != null && snapshot.schemaId() != null
+              && !parent.schemaId().equals(snapshot.schemaId())) {
+            dev.transforms.runtime.internal.schema.SchemaDiff.between(table.schemas().get(parent.schemaId()),
+                table.schemas().get(snapshot.schemaId())).describe()
+                .forEach(change -> out.printf("      schema: %s%n", change));
+          }
         }
         out.printf("current snapshot: %s%n",
             table.currentSnapshot() == null ? "none" : table.currentSnapshot().snapshotId());

@@ -65,6 +65,7 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
             output.path(), output.identifier(), output.rowsAdded(), output.rowsDeleted(), output.filesAdded(),
             output.snapshots(), output.snapshotId().isPresent() ? Long.toString(output.snapshotId().getAsLong()) : "none",
             output.created() ? ", created" : ""));
+        output.schemaChanges().forEach(change -> out.append("         schema: ").append(change).append('\n'));
       }
       long passed = result.checks().stream().filter(c -> c.outcome() == CheckResult.Outcome.PASSED).count();
       if (passed > 0) {

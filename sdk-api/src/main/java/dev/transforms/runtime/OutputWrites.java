@@ -1,6 +1,7 @@
 package dev.transforms.runtime;
 
 import dev.transforms.runtime.DatasetPath;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -14,6 +15,8 @@ import java.util.OptionalLong;
  * @param snapshots snapshots published
  * @param snapshotId the output's {@code main} snapshot after publishing; empty if it has none
  * @param created whether this build created the table
+ * @param schemaChanges how the build changed the output's schema, one change per line (such as
+ *     {@code email added (string)}); empty when it kept the schema or created the table
  */
 public record OutputWrites(
     DatasetPath path,
@@ -23,4 +26,11 @@ public record OutputWrites(
     long filesAdded,
     int snapshots,
     OptionalLong snapshotId,
-    boolean created) {}
+    boolean created,
+    List<String> schemaChanges) {
+
+  /** Copies the changes. */
+  public OutputWrites {
+    schemaChanges = List.copyOf(schemaChanges);
+  }
+}

@@ -89,7 +89,7 @@ public final class Transforms implements AutoCloseable {
     BuildPlan plan = selection.plan();
     startCatalogs(plan);
     selection.listener.planned(plan.transforms().stream().map(TransformSpec::name).toList());
-    return runner.run(plan, selection.listener);
+    return runner.run(plan, selection.listener, selection.fullBuilds(plan));
   }
 
   /**
@@ -154,11 +154,13 @@ public final class Transforms implements AutoCloseable {
     private final List<TransformSpec> transforms;
     private final List<String> names;
     private final BuildListener listener;
+    private final boolean full;
 
-    private Selection(List<TransformSpec> transforms, List<String> names, BuildListener listener) {
+    private Selection(List<TransformSpec> transforms, List<String> names, BuildListener listener, boolean full) {
       this.transforms = List.copyOf(transforms);
       this.names = List.copyOf(names);
       this.listener = listener;
+      this.full = full;
     }
 
     /**
@@ -184,7 +186,7 @@ public final class Transforms implements AutoCloseable {
       for (Class<?> type : transformClasses) {
         specs.addAll(ReflectiveModels.transformsOf(Objects.requireNonNull(type, "transform class")));
       }
-      return new Selection(specs, List.of(), BuildListener.NONE);
+      return new Selection(specs, List.of(), BuildListener.NONE, false);
     }
 
     /**
@@ -199,7 +201,7 @@ public final class Transforms implements AutoCloseable {
       List<TransformSpec> specs = new ArrayList<>(TransformIndex.discover(loader));
       List<String> known = specs.stream().map(s -> s.method().getDeclaringClass().getName()).toList();
       specs.addAll(TransformIndex.ofClasses(loader, moreClasses.stream().filter(c -> !known.contains(c)).toList()));
-      return new Selection(specs, List.of(), BuildListener.NONE);
+      return new Selection(specs, List.of(), BuildListener.NONE, false);
     }
 
     /**
@@ -210,7 +212,18 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection only(Collection<String> transformNames) {
-      return new Selection(transforms, List.copyOf(transformNames), listener);
+      return new Selection(transforms, List.copyOf(transformNames), listener, full);
+    }
+
+    /**
+     * Builds the named transforms (every selected one, when none is named) in full, whatever their
+     * state: what {@code transforms build --full NAME} does after a change an incremental build cannot
+     * make, such as a column type that is not a widening. Their upstream builds as usual.
+     *
+     * @return a new selection
+     */
+    public Selection full() {
+      return new Selection(transforms, names, listener, true);
     }
 
     /**
@@ -220,7 +233,7 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection listener(BuildListener progress) {
-      return new Selection(transforms, names, Objects.requireNonNull(progress, "listener"));
+      return new Selection(transforms, names, Objects.requireNonNull(progress, "listener"), full);
     }
 
     /**
@@ -256,6 +269,15 @@ public final class Transforms implements AutoCloseable {
 
     BuildPlan plan() {
       return names.isEmpty() ? BuildPlan.of(transforms) : BuildPlan.of(transforms, names);
+    }
+
+    /** The transforms of a plan of this selection that must build in full. */
+    Set<String> fullBuilds(BuildPlan plan) {
+      if (!full) {
+        return Set.of();
+      }
+      return names.isEmpty() ? new java.util.LinkedHashSet<>(plan.transforms().stream().map(TransformSpec::name).toList())
+          : BuildPlan.resolve(transforms, names);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
+import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.InvalidPathException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.catalog.Mount;
@@ -104,6 +105,12 @@ public final class TransformsConfig {
   /** The keys of the single-node SQL session that may be set. */
   private static final Set<String> DUCKDB_KEYS = Set.of("duckdb.memory-limit", "duckdb.threads", "duckdb.parquet");
 
+  /**
+   * The key of the schema-change policy of table outputs that do not declare one
+   * ({@code fail}, {@code append_new_columns}, {@code sync_all_columns}).
+   */
+  public static final String ON_SCHEMA_CHANGE = "build.on-schema-change";
+
   /** The prefix of environment variables that override configuration keys. */
   public static final String ENV_PREFIX = "TRANSFORMS_";
 
@@ -129,6 +136,7 @@ public final class TransformsConfig {
   private final Map<String, String> maintenanceProperties;
   private final Map<String, String> advisoryProperties;
   private final Map<String, String> duckdbProperties;
+  private final SchemaChangePolicy onSchemaChange;
   private final SecretMasker masker;
 
   private TransformsConfig(
@@ -141,6 +149,7 @@ public final class TransformsConfig {
       Map<String, String> maintenanceProperties,
       Map<String, String> advisoryProperties,
       Map<String, String> duckdbProperties,
+      SchemaChangePolicy onSchemaChange,
       SecretMasker masker) {
     this.source = source;
     this.warehouse = warehouse;
@@ -151,6 +160,7 @@ public final class TransformsConfig {
     this.maintenanceProperties = maintenanceProperties;
     this.advisoryProperties = advisoryProperties;
     this.duckdbProperties = duckdbProperties;
+    this.onSchemaChange = onSchemaChange;
     this.masker = masker;
   }
 
@@ -209,6 +219,7 @@ public final class TransformsConfig {
     boolean fileLocal = fileKeys.keySet().stream().anyMatch(k -> k.startsWith("catalog." + DEFAULT_CATALOG + "."));
     Set<String> overridable = new LinkedHashSet<>(merged.keySet());
     overridable.add("files.root");
+    overridable.add(ON_SCHEMA_CHANGE);
     if (!fileMounts) {
       overridable.add(DEFAULT_MOUNT_KEY);
     }
@@ -260,6 +271,7 @@ public final class TransformsConfig {
     Map<String, String> maintenance = new TreeMap<>();
     Map<String, String> advisories = new TreeMap<>();
     Map<String, String> duckdb = new TreeMap<>();
+    SchemaChangePolicy onSchemaChange = SchemaChangePolicy.FAIL;
     for (Map.Entry<String, String> entry : merged.entrySet()) {
       String key = entry.getKey();
       String value = entry.getValue();
@@ -281,10 +293,12 @@ public final class TransformsConfig {
         advisories.put(key, value);
       } else if (key.startsWith(DUCKDB_PREFIX)) {
         duckdb.put(key, checkDuckdbKey(key, value, origins.get(key)));
+      } else if (key.equals(ON_SCHEMA_CHANGE)) {
+        onSchemaChange = schemaChangePolicy(value, origins.get(key));
       } else if (!key.equals("warehouse")) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
-            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet and spark.*");
+            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet, " + ON_SCHEMA_CHANGE + " and spark.*");
       }
     }
     catalogs.putAll(declared);
@@ -323,10 +337,22 @@ public final class TransformsConfig {
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
     TransformsConfig config = new TransformsConfig(source, warehousePath, filesRoot,
         java.util.Collections.unmodifiableMap(frozen), List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance),
-        Map.copyOf(advisories), Map.copyOf(duckdb), masker);
+        Map.copyOf(advisories), Map.copyOf(duckdb), onSchemaChange, masker);
     // The advisory keys are checked now, so that plan refuses what a build would.
     dev.transforms.runtime.internal.advice.AdvisorySettings.of(config);
     return config;
+  }
+
+  /** The policy a {@code build.on-schema-change} value names: dbt's names, in any case, with - or _. */
+  private static SchemaChangePolicy schemaChangePolicy(String value, String origin) {
+    String name = value.strip().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+    for (SchemaChangePolicy policy : SchemaChangePolicy.values()) {
+      if (policy != SchemaChangePolicy.CONFIGURED && policy.name().equals(name)) {
+        return policy;
+      }
+    }
+    throw new ConfigurationException("Configuration key '" + ON_SCHEMA_CHANGE + "' (set by " + origin
+        + ") must be fail, append_new_columns or sync_all_columns, not '" + value.strip() + "'");
   }
 
   /** Refuses an unknown {@code duckdb.} key or a thread count that is not a positive number. */
@@ -646,6 +672,16 @@ public final class TransformsConfig {
   }
 
   /**
+   * The schema-change policy of incremental builds for table outputs that declare none
+   * ({@code build.on-schema-change}): {@link SchemaChangePolicy#FAIL} unless set.
+   *
+   * @return the policy, never {@link SchemaChangePolicy#CONFIGURED}
+   */
+  public SchemaChangePolicy onSchemaChange() {
+    return onSchemaChange;
+  }
+
+  /**
    * The masker that hides this configuration's secrets.
    *
    * @return the secret masker
@@ -670,6 +706,10 @@ public final class TransformsConfig {
         .append(m.namespace().isEmpty() ? "" : ":" + String.join(".", m.namespace())).append('\n'));
     masker.maskAll(sparkProperties).forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
     new TreeMap<>(duckdbProperties).forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
+    if (onSchemaChange != SchemaChangePolicy.FAIL) {
+      out.append(ON_SCHEMA_CHANGE).append(" = ").append(onSchemaChange.name().toLowerCase(java.util.Locale.ROOT))
+          .append('\n');
+    }
     return out.toString();
   }
 

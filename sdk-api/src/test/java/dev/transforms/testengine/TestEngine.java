@@ -73,18 +73,25 @@ public final class TestEngine implements EngineProvider, Engine {
 
   private static TestOutput output(TransformRun run, BoundOutput bound) {
     return new TestOutput() {
-      private Table table() {
+      @Override public Table table() {
         Table table = run.staging().table(bound)
             .orElseGet(() -> run.staging().createTable(bound, IdTables.SCHEMA, PartitionSpec.unpartitioned(), Map.of()));
         table.refresh();
         return table;
       }
       @Override public void append(long... ids) {
-        IdTables.append(table(), run.stagingBranch(), run.commitProperties(), ids);
+        IdTables.append(table(), run.branch(bound), run.commitProperties(), ids);
+      }
+      @Override public void addColumn(String name) {
+        List<org.apache.iceberg.types.Types.NestedField> columns = new java.util.ArrayList<>(table().schema().columns());
+        columns.add(org.apache.iceberg.types.Types.NestedField.optional(10_000, name,
+            org.apache.iceberg.types.Types.StringType.get()));
+        dev.transforms.runtime.internal.engine.OutputShapes.replace(run, bound,
+            new org.apache.iceberg.Schema(columns), Optional.empty());
       }
       @Override public void deleteAll() {
         table().newDelete().deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue())
-            .toBranch(run.stagingBranch()).commit();
+            .toBranch(run.branch(bound)).commit();
       }
       @Override public List<Long> ids() {
         Optional<Table> staged = run.staging().table(bound);
@@ -93,7 +100,8 @@ public final class TestEngine implements EngineProvider, Engine {
         }
         Table table = staged.get();
         table.refresh();
-        return IdTables.ids(table, table.refs().get(run.stagingBranch()).snapshotId());
+        org.apache.iceberg.SnapshotRef head = table.refs().get(run.branch(bound));
+        return head == null ? List.of() : IdTables.ids(table, head.snapshotId());
       }
     };
   }

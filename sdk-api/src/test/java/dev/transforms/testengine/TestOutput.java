@@ -15,4 +15,10 @@ public interface TestOutput {
 
   /** @return ids visible to the transform right now (its staging branch) */
   List<Long> ids();
+
+  /** @return the staged table, creating it ({@code id bigint}) if needed */
+  org.apache.iceberg.Table table();
+
+  /** Adds an optional string column the way an engine's write of a wider schema does. */
+  void addColumn(String name);
 }

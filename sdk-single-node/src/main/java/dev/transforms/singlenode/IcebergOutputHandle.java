@@ -1,6 +1,7 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.internal.engine.OutputShapes;
 import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
@@ -49,8 +50,7 @@ final class IcebergOutputHandle implements IcebergOutput {
 
   @Override
   public Optional<Table> table() {
-    return staged().map(t -> new StagedTable(t, run.stagingBranch(), run.commitProperties(), bound.existing().isEmpty(),
-        duckdbParquet));
+    return staged().map(t -> new StagedTable(t, describe(), run.branch(bound), run.commitProperties(), duckdbParquet));
   }
 
   @Override
@@ -68,20 +68,6 @@ final class IcebergOutputHandle implements IcebergOutput {
     } catch (IllegalArgumentException | org.apache.iceberg.exceptions.ValidationException e) {
       throw new IllegalArgumentException("Cannot partition output " + bound.parameter().requirePath() + ": "
           + e.getMessage() + "; columns: " + schema.columns().stream().map(c -> c.name()).toList(), e);
-    }
-  }
-
-  /** Fails when partitionedBy(...) asks for another partitioning than the existing table's. */
-  private void checkPartitioning(Table table) {
-    if (partitioning == null) {
-      return;
-    }
-    PartitionSpec wanted = spec(table.schema());
-    if (!table.spec().compatibleWith(wanted)) {
-      throw new IllegalArgumentException("Output " + bound.parameter().requirePath() + " is partitioned by "
-          + table.spec().fields() + ", but partitionedBy asks for " + wanted.fields() + "; a partition spec cannot "
-          + "change during a build: evolve it outside the build (table.updateSpec()), or drop the table to "
-          + "recreate it");
     }
   }
 
@@ -127,8 +113,11 @@ final class IcebergOutputHandle implements IcebergOutput {
       if (staged.isPresent()) {
         target = staged.get();
         conformer = TableConformer.of(path, target.schema(), root.getSchema());
-        ArrowSchemas.checkWritable(target.schema(), conformer.schema());
-        checkPartitioning(target);
+        if (!fits(target, conformer.schema())) {
+          target = OutputShapes.fit(run, bound, conformer.writtenSchema(), partitioning());
+          conformer = TableConformer.of(path, target.schema(), root.getSchema());
+        }
+        checkWritable(target, conformer.schema());
       } else {
         target = target(root.getSchema());
       }
@@ -158,7 +147,10 @@ final class IcebergOutputHandle implements IcebergOutput {
     return root.getFieldVectors().isEmpty() ? null : root.getFieldVectors().get(0).getAllocator();
   }
 
-  /** The table to write to: the existing one (schema checked), or a new one created from the Arrow schema. */
+  /**
+   * The table to write to: the staged output, in the shape of the data where the build may give it
+   * that shape (see {@link OutputShapes}), or a new one created from the Arrow schema.
+   */
   private Table target(org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
     Optional<Table> staged = staged();
     if (staged.isEmpty()) {
@@ -166,13 +158,50 @@ final class IcebergOutputHandle implements IcebergOutput {
       return run.staging().createTable(bound, schema, spec(schema), Map.of());
     }
     Table table = staged.get();
-    ArrowSchemas.checkWritable(table.schema(), arrowSchema);
-    checkPartitioning(table);
+    if (!fits(table, arrowSchema)) {
+      table = OutputShapes.fit(run, bound, ArrowSchemas.toIceberg(arrowSchema), partitioning());
+    }
+    checkWritable(table, arrowSchema);
     return table;
   }
 
+  /** Checks Arrow data fits the output, the error naming the output and the transform. */
+  private void checkWritable(Table table, org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
+    try {
+      ArrowSchemas.checkWritable(table.schema(), arrowSchema);
+    } catch (dev.transforms.api.SchemaMismatchException e) {
+      throw new dev.transforms.api.SchemaMismatchException("Cannot write to " + describe() + " of transform "
+          + run.spec().name() + ": " + e.getMessage(), e.differences());
+    }
+  }
+
+  private String describe() {
+    return "output " + bound.parameter().requirePath() + " (" + bound.resolved().sparkIdentifier() + ")";
+  }
+
+  /**
+   * Whether data of an Arrow schema goes into the table as it is: every column fits, the partitioning
+   * asked for is the table's, and, in a full build, the data has every column of the table (a full
+   * build gives the output exactly the columns it writes).
+   */
+  private boolean fits(Table table, org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
+    if (!ArrowSchemas.differences(table.schema(), arrowSchema).isEmpty()) {
+      return false;
+    }
+    if (partitioning != null && !spec(table.schema()).compatibleWith(table.spec())) {
+      return false;
+    }
+    java.util.Set<String> written = new java.util.HashSet<>();
+    arrowSchema.getFields().forEach(f -> written.add(f.getName()));
+    return run.isIncremental() || table.schema().columns().stream().allMatch(c -> written.contains(c.name()));
+  }
+
+  private Optional<java.util.function.Function<Schema, PartitionSpec>> partitioning() {
+    return partitioning == null ? Optional.empty() : Optional.of(this::spec);
+  }
+
   private void commit(Table table, List<DataFile> files) {
-    String branch = run.stagingBranch();
+    String branch = run.branch(bound);
     boolean replace = !run.isIncremental() && (bound.existing().isPresent() || hasData(table, branch));
     if (replace) {
       OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());

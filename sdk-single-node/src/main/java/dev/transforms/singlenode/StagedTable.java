@@ -35,30 +35,27 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
 
 /**
- * An output table as a transform sees it while it runs: reads see the staging branch, and every
- * snapshot-producing operation commits to the staging branch with the run's summary properties, so
- * the runtime publishes all of the transform's writes at once, or none. On an output that existed
- * before the run, operations that change table-level metadata (schema, partition spec, sort order,
- * properties, location, snapshot management, transactions) are refused: Iceberg applies them to the
- * whole table at once, so they would be visible before the build succeeds. On an output this run
- * created, which no reader has seen published yet and which is dropped if the run fails, schema, spec,
- * sort order and property changes are allowed.
+ * An output table as a transform sees it while it runs: reads see the run's version, and every
+ * snapshot-producing operation commits to the branch the run writes (the staging branch of an output
+ * that existed, {@code main} of a new one that exists for this run only) with the run's summary
+ * properties, so the runtime publishes all of the transform's writes at once, or none. Schema, partition
+ * spec, sort order and property changes are staged the same way: the output takes them when the build
+ * publishes, in the commit that publishes its rows. Moving the table, managing its snapshots and
+ * branches, rewriting manifests and transactions are refused.
  */
 final class StagedTable implements StagedOutputTable {
 
   private final Table table;
+  private final String output;
   private final String branch;
   private final Map<String, String> properties;
-  private final boolean createdByRun;
-
   private final boolean duckdbParquet;
 
-  StagedTable(Table table, String branch, Map<String, String> properties, boolean createdByRun,
-      boolean duckdbParquet) {
+  StagedTable(Table table, String output, String branch, Map<String, String> properties, boolean duckdbParquet) {
     this.table = table;
+    this.output = output;
     this.branch = branch;
     this.properties = properties;
-    this.createdByRun = createdByRun;
     this.duckdbParquet = duckdbParquet;
   }
 
@@ -74,10 +71,10 @@ final class StagedTable implements StagedOutputTable {
   }
 
   private UnsupportedOperationException refused(String what) {
-    return new UnsupportedOperationException(what + " on output " + table.name()
+    return new UnsupportedOperationException(what + " on " + output
         + " is not allowed during a transform: Iceberg applies it to the whole table at once, so readers would see"
-        + " it before the build publishes. Only data writes (append, overwrite, delete, row delta, rewrite, replace"
-        + " partitions) are staged. Change the table outside the build, or in the build that creates the output");
+        + " it before the build publishes. Data writes and schema, spec, sort order and property changes are"
+        + " staged; do this outside the build");
   }
 
   private Snapshot head() {
@@ -110,30 +107,10 @@ final class StagedTable implements StagedOutputTable {
   @Override public Snapshot snapshot(long snapshotId) { return table.snapshot(snapshotId); }
   @Override public Iterable<Snapshot> snapshots() { return table.snapshots(); }
   @Override public List<HistoryEntry> history() { return table.history(); }
-  @Override public UpdateSchema updateSchema() {
-    if (createdByRun) {
-      return table.updateSchema();
-    }
-    throw refused("A schema change");
-  }
-  @Override public UpdatePartitionSpec updateSpec() {
-    if (createdByRun) {
-      return table.updateSpec();
-    }
-    throw refused("A partition spec change");
-  }
-  @Override public UpdateProperties updateProperties() {
-    if (createdByRun) {
-      return table.updateProperties();
-    }
-    throw refused("A property change");
-  }
-  @Override public ReplaceSortOrder replaceSortOrder() {
-    if (createdByRun) {
-      return table.replaceSortOrder();
-    }
-    throw refused("A sort order change");
-  }
+  @Override public UpdateSchema updateSchema() { return table.updateSchema(); }
+  @Override public UpdatePartitionSpec updateSpec() { return table.updateSpec(); }
+  @Override public UpdateProperties updateProperties() { return table.updateProperties(); }
+  @Override public ReplaceSortOrder replaceSortOrder() { return table.replaceSortOrder(); }
   @Override public UpdateLocation updateLocation() { throw refused("A location change"); }
   @Override public AppendFiles newAppend() { return stage(table.newAppend()); }
   @Override public AppendFiles newFastAppend() { return stage(table.newFastAppend()); }

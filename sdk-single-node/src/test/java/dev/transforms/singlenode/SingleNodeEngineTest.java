@@ -174,17 +174,24 @@ public class SingleNodeEngineTest {
     }
     assertThat(files).isEqualTo(2);
 
-    // Same spec on the next (full) build: fine. A table created unpartitioned refuses another spec.
+    // Same spec on the next (full) build: fine. A full build re-partitions a table created unpartitioned,
+    // in the commit that publishes its rows; time travel still reads the rows as they were laid out.
     assertThat(only(build(PartitionedCopy.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
     catalog.dropTable(OUT, true);
     assertThat(only(build(Copy.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
     long unpartitioned = catalog.loadTable(OUT).currentSnapshot().snapshotId();
-    TransformResult refused = only(build(PartitionedCopy.class));
-    assertThat(refused.status()).isEqualTo(TransformResult.Status.FAILED);
-    assertThat(refused.error().orElseThrow().getCause())
-        .hasMessageStartingWith("Output /out/people is partitioned by [], but partitionedBy asks for [")
-        .hasMessageContaining("a partition spec cannot change during a build");
-    assertThat(catalog.loadTable(OUT).currentSnapshot().snapshotId()).isEqualTo(unpartitioned);
+    TransformResult repartitioned = only(build(PartitionedCopy.class));
+    assertThat(repartitioned.status()).as(String.valueOf(repartitioned.error())).isEqualTo(TransformResult.Status.SUCCEEDED);
+    Table after = catalog.loadTable(OUT);
+    assertThat(after.spec().fields()).singleElement()
+        .satisfies(f -> assertThat(f.transform().toString()).isEqualTo("bucket[2]"));
+    assertThat(rows(after)).isEqualTo(expected(1, 2, 3));
+    assertThat(after.currentSnapshot().parentId()).isEqualTo(unpartitioned);
+    try (CloseableIterable<Record> before = IcebergGenerics.read(after).useSnapshot(unpartitioned).build()) {
+      assertThat(before).hasSize(3);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Test
@@ -399,16 +406,54 @@ public class SingleNodeEngineTest {
     }
   }
 
+  /** Copies incrementally; once told to, writes data of another shape. */
+  public static class IncrementalWrongShape {
+    static volatile boolean wrong;
+
+    @Transform(name = "copy")
+    @dev.transforms.api.Incremental
+    public void copy(SingleNodeTransformContext ctx, @TableInput("/src/people") IcebergInput in,
+        @TableOutput("/out/people") IcebergOutput out) {
+      if (wrong) {
+        new WrongShape().copy(ctx, in, out);
+      } else {
+        out.writeTable(in.arrow());
+      }
+    }
+  }
+
   @Test
-  void anIncompatibleSchemaListsTheFieldsAndLeavesTheTableUnchanged() {
+  void aFullBuildWritingAnotherShapeGivesTheOutputThatShape() {
     assertThat(build(Copy.class).succeeded()).isTrue();
+    int nameField = catalog.loadTable(OUT).schema().findField("name").fieldId();
+    TransformResult result = only(build(WrongShape.class));
+    assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo(TransformResult.Status.SUCCEEDED);
+    Table out = catalog.loadTable(OUT);
+    assertThat(out.schema().columns()).extracting(Types.NestedField::name).containsExactly("id", "age");
+    assertThat(out.schema().findField("id").type()).isEqualTo(Types.StringType.get());
+    assertThat(out.schema().findField("id").fieldId()).as("a string id is a new column").isNotEqualTo(1);
+    assertThat(out.schemas().get(out.snapshot(out.currentSnapshot().parentId()).schemaId()).findField("name").fieldId())
+        .isEqualTo(nameField);
+    assertThat(result.outputs().get(0).schemaChanges()).anyMatch(c -> c.startsWith("id replaced: long became string"))
+        .contains("name dropped (string)", "age added (int)");
+  }
+
+  @Test
+  void anIncrementalBuildWritingAnIncompatibleShapeListsTheFieldsAndLeavesTheTableUnchanged() {
+    IncrementalWrongShape.wrong = false;
+    assertThat(build(IncrementalWrongShape.class).succeeded()).isTrue();
     Table out = catalog.loadTable(OUT);
     long before = out.currentSnapshot().snapshotId();
-    String message = error(build(WrongShape.class));
-    assertThat(message).contains("id").contains("age");
+    java.util.Map<Integer, Schema> schemas = out.schemas();
+    append(source, 4);
+    IncrementalWrongShape.wrong = true;
+    String message = error(build(IncrementalWrongShape.class));
+    assertThat(message).contains("/out/people").contains("id: table long, rows string").contains("age: not in the table")
+        .contains("policy fail");
     out.refresh();
     assertThat(out.currentSnapshot().snapshotId()).isEqualTo(before);
     assertThat(out.schema().asStruct()).isEqualTo(SCHEMA.asStruct());
+    assertThat(out.schemas().keySet()).isEqualTo(schemas.keySet());
     assertThat(rows(out)).isEqualTo(expected(1, 2, 3));
   }
 

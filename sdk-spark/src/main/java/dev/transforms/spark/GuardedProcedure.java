@@ -3,7 +3,6 @@ package dev.transforms.spark;
 import dev.transforms.api.TransformsException;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -53,9 +52,8 @@ final class GuardedProcedure implements Procedure {
 
   @Override
   public InternalRow[] call(InternalRow args) {
-    Optional<String> branch = TransformsSparkCatalog.activeBranch();
     int tableIndex = index("table");
-    if (branch.isEmpty() || tableIndex < 0 || args.isNullAt(tableIndex) || SAFE.contains(name)) {
+    if (RunningOutputs.active().isEmpty() || tableIndex < 0 || args.isNullAt(tableIndex) || SAFE.contains(name)) {
       return delegate.call(args);
     }
     String tableName = args.getUTF8String(tableIndex).toString();
@@ -64,8 +62,8 @@ final class GuardedProcedure implements Procedure {
     if (target.catalog() != catalog) {
       return delegate.call(args);
     }
-    Optional<Table> staged = catalog.stagedOutput(target.identifier());
-    if (staged.isEmpty()) {
+    Optional<String> branch = catalog.stagedBranch(target.identifier());
+    if (branch.isEmpty()) {
       return delegate.call(args);
     }
     int branchIndex = index("branch");
@@ -80,8 +78,8 @@ final class GuardedProcedure implements Procedure {
     }
     throw new TransformsException("CALL " + catalog.name() + ".system." + name + " on "
         + catalog.describe(target.identifier()) + " is refused: the table is an output of the running transform, "
-        + "and this procedure would commit to its main branch directly, bypassing the staging branch "
-        + branch.get() + " that is published only if the transform succeeds. Run it outside the transform. "
+        + "and this procedure would commit to the table directly, bypassing the staging (branch "
+        + branch.get() + ") that is published only if the transform succeeds. Run it outside the transform. "
         + "Allowed on outputs: rewrite_data_files (runs on the staging branch), " + String.join(", ",
             SAFE.stream().sorted().toList()) + ".");
   }

@@ -66,6 +66,10 @@ final class RunningOutputs {
     return run.stagingBranch();
   }
 
+  TransformRun run() {
+    return run;
+  }
+
   OutputStaging staging() {
     return run.staging();
   }

@@ -41,10 +41,12 @@ final class SparkChecks {
     this.path = output.output().parameter().requirePath();
     this.schema = output.table().schema();
     String identifier = output.output().resolved().sparkIdentifier();
-    this.staged = view(session.read().option("snapshot-id", Long.toString(output.stagedSnapshotId())).table(identifier));
+    this.staged = view(TransformsSparkCatalog.bySnapshot(() -> session.read()
+        .option("snapshot-id", Long.toString(output.stagedSnapshotId())).table(identifier)));
     this.rows = output.appendedSince().isPresent()
-        ? view(session.read().option("start-snapshot-id", Long.toString(output.appendedSince().getAsLong()))
-            .option("end-snapshot-id", Long.toString(output.stagedSnapshotId())).table(identifier))
+        ? view(TransformsSparkCatalog.bySnapshot(() -> session.read()
+            .option("start-snapshot-id", Long.toString(output.appendedSince().getAsLong()))
+            .option("end-snapshot-id", Long.toString(output.stagedSnapshotId())).table(identifier)))
         : staged;
   }
 
@@ -184,9 +186,9 @@ final class SparkChecks {
   private CheckResult rowCount(CheckSpec.RowCount check, long count) {
     java.util.OptionalLong before = java.util.OptionalLong.empty();
     if (check.relative() && output.publishedSnapshotId().isPresent()) {
-      before = java.util.OptionalLong.of(session.read()
+      before = java.util.OptionalLong.of(TransformsSparkCatalog.bySnapshot(() -> session.read()
           .option("snapshot-id", Long.toString(output.publishedSnapshotId().getAsLong()))
-          .table(output.output().resolved().sparkIdentifier()).count());
+          .table(output.output().resolved().sparkIdentifier())).count());
     }
     List<String> problems = check.problems(before, count);
     return problems.isEmpty()

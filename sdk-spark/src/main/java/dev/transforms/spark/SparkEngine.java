@@ -79,9 +79,8 @@ final class SparkEngine implements Engine {
     run.outputs().forEach(o -> usedCatalogs.add(o.resolved().catalog()));
     Map<BoundOutput, Long> bases = new LinkedHashMap<>();
     for (BoundOutput output : run.outputs()) {
-      if (output.fileLocation().isEmpty()) {
-        bases.put(output, output.existing().map(t -> snapshotId(t.currentSnapshot())).orElse(null));
-      }
+      // A new output has no main until it is published: only existing ones can be written past staging.
+      output.existing().ifPresent(t -> bases.put(output, snapshotId(t.currentSnapshot())));
     }
     RunScope scope = new RunScope(session);
     boolean published = false;
@@ -112,10 +111,6 @@ final class SparkEngine implements Engine {
         return null;
       }, RuntimeException.class);
     } catch (TransformFailedException e) {
-      Optional<BoundOutput> lost = createdByAnotherBuild(run, e);
-      if (lost.isPresent()) {
-        throw run.staging().createdElsewhere(lost.get(), e.getCause());
-      }
       throw Errors.translate(run, e);
     } finally {
       if (advice != null) {
@@ -130,25 +125,6 @@ final class SparkEngine implements Engine {
       }
       TransformsSessionExtensions.forgetMerge();
     }
-  }
-
-  /**
-   * The new output whose creation failed because another build created it first: Spark checks that a
-   * table is absent before it asks the catalog to create it, so the conflict can surface as Spark's
-   * own "already exists" error.
-   */
-  private static Optional<BoundOutput> createdByAnotherBuild(TransformRun run, Throwable failure) {
-    boolean alreadyExists = false;
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      alreadyExists |= t instanceof org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
-    }
-    if (!alreadyExists) {
-      return Optional.empty();
-    }
-    return run.outputs().stream()
-        .filter(o -> o.fileLocation().isEmpty() && o.existing().isEmpty() && run.staging().table(o).isEmpty())
-        .filter(o -> run.build().catalogs().catalog(o.resolved().catalog()).tableExists(o.resolved().identifier()))
-        .findFirst();
   }
 
   private Object[] arguments(TransformRun run, RunScope scope) {
@@ -213,7 +189,15 @@ final class SparkEngine implements Engine {
   @Override
   public List<dev.transforms.runtime.CheckResult> evaluate(TransformRun run,
       dev.transforms.runtime.internal.engine.StagedOutput output, List<dev.transforms.runtime.internal.spec.CheckSpec> checks) {
-    return SparkChecks.evaluate(session, output, checks);
+    // The staged outputs are the run's until it publishes: a new one exists for its session only.
+    RunningOutputs running = RunningOutputs.register(run);
+    session.conf().set(RunningOutputs.SESSION_KEY, run.stagingBranch());
+    try {
+      return SparkChecks.evaluate(session, output, checks);
+    } finally {
+      session.conf().unset(RunningOutputs.SESSION_KEY);
+      running.unregister();
+    }
   }
 
   @Override

@@ -2,49 +2,64 @@ package dev.transforms.spark;
 
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.internal.engine.BoundOutput;
-import java.util.LinkedHashMap;
+import dev.transforms.runtime.internal.engine.OutputShapes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.iceberg.MetadataTableType;
+import org.apache.iceberg.MetadataTableUtils;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.spark.Spark3Util;
+import org.apache.iceberg.spark.SparkSchemaUtil;
 import org.apache.iceberg.spark.SparkCatalog;
 import org.apache.iceberg.spark.source.SparkTable;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.StagedTable;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.connector.iceberg.catalog.Procedure;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Iceberg's {@link SparkCatalog}, sending the writes of a running transform to its staging branch.
+ * Iceberg's {@link SparkCatalog}, sending the writes of a running transform to its staged outputs.
  *
  * <p>While a transform runs, its session names the build's staging branch ({@link RunningOutputs}).
  * For the outputs of that transform, this catalog:
  * <ul>
- *   <li>loads the table on the staging branch, so every read and write through its identifier (SQL,
- *       {@code writeTo}, {@code MERGE}, {@code UPDATE}, {@code DELETE}, {@code INSERT OVERWRITE})
- *       sees and changes the branch, never {@code main}; an explicit branch or tag of an output
+ *   <li>loads the staged table: an output that existed is read and written on the staging branch, in
+ *       the shape the run gave it, so every read and write through its identifier (SQL, {@code writeTo},
+ *       {@code MERGE}, {@code UPDATE}, {@code DELETE}, {@code INSERT OVERWRITE}) sees and changes the
+ *       run's version, never {@code main}; an explicit branch or tag of an output
  *       ({@code `t`.branch_main}) is read-only; time travel ({@code VERSION AS OF}) reads as usual;
  *   <li>creates a new output (plain {@code CREATE TABLE}, {@code CREATE TABLE AS SELECT},
- *       {@code writeTo(...).create()}) empty on {@code main}, with the build's lease, and writes its
- *       rows on the staging branch: readers see no rows until the build publishes; a table another
- *       build created first fails the transform with a publish conflict;
+ *       {@code writeTo(...).create()}) for the run only: no other reader sees it until the build
+ *       publishes it, with its rows, in one commit;
  *   <li>turns {@code CREATE OR REPLACE TABLE ... AS SELECT}, {@code REPLACE TABLE} and
- *       {@code writeTo(...).createOrReplace()/replace()} on a staged output into an overwrite of every
- *       row on the staging branch, when the new schema and partitioning are those of the table;
- *       otherwise it refuses them, listing what differs;
- *   <li>refuses {@code ALTER TABLE} on an output that existed before the run (Iceberg applies it to
- *       the whole table at once); allows it on an output this run created;
- *   <li>refuses {@code DROP TABLE} and renames of outputs;
+ *       {@code writeTo(...).createOrReplace()/replace()} on a staged output into a new staged shape (the
+ *       statement's columns, keeping the ids of columns that keep their values, and its partitioning)
+ *       and an overwrite of every row on the staging branch;
+ *   <li>applies {@code ALTER TABLE} (columns, properties) and Iceberg's {@code ALTER TABLE ... ADD
+ *       PARTITION FIELD} and {@code WRITE ORDERED BY} to the staged shape: the table takes them when the
+ *       build publishes;
+ *   <li>refuses {@code DROP TABLE}, renames and relocations of outputs;
  *   <li>runs {@code rewrite_data_files} on the staging branch, lets read-only and snapshot-expiry
  *       procedures through, and refuses the procedures that commit to {@code main}.
  * </ul>
  * Tables that are not outputs of the running transform behave exactly as in {@link SparkCatalog}.
  */
 public class TransformsSparkCatalog extends SparkCatalog {
+
+  /** Properties ALTER TABLE may not set on an output: Iceberg reads them as commands. */
+  private static final java.util.Set<String> RESERVED = java.util.Set.of("location", "current-snapshot-id",
+      "cherry-pick-snapshot-id", "sort-order", "identifier-fields");
 
   /** Set while a time-travel load asks for the table as Iceberg loads it, unbranched. */
   private static final ThreadLocal<Boolean> PLAIN_LOAD = ThreadLocal.withInitial(() -> false);
@@ -54,33 +69,58 @@ public class TransformsSparkCatalog extends SparkCatalog {
 
   @Override
   public org.apache.spark.sql.connector.catalog.Table loadTable(Identifier ident) throws NoSuchTableException {
-    org.apache.spark.sql.connector.catalog.Table loaded = super.loadTable(ident);
     Optional<RunningOutputs> running = RunningOutputs.active();
-    if (running.isEmpty() || PLAIN_LOAD.get() || !(loaded instanceof SparkTable table)) {
-      return loaded;
+    Optional<BoundOutput> output = running.flatMap(r -> r.output(name(), buildIdentifier(ident)));
+    if (output.isPresent() && PLAIN_LOAD.get()) {
+      // Time travel and reads by snapshot id: the run's version of the table, on no branch.
+      Table table = running.get().staging().table(output.get()).orElseThrow(() -> new NoSuchTableException(ident));
+      table.refresh();
+      return new SparkTable(table, false);
     }
-    Optional<BoundOutput> byName = running.get().output(name(), buildIdentifier(ident));
-    if (byName.isPresent()) {
-      if (running.get().staging().table(byName.get()).isEmpty()) {
-        // The table exists, but this run neither found it at the start nor created it.
-        throw running.get().staging().createdElsewhere(byName.get(), null);
+    if (running.isPresent() && !PLAIN_LOAD.get()) {
+      if (output.isPresent()) {
+        return staged(running.get(), output.get()).orElseThrow(() -> new NoSuchTableException(ident));
       }
-      return onStagingBranch(table, running.get(), byName.get());
+      Optional<SparkTable> metadata = metadataTableOfNewOutput(running.get(), ident);
+      if (metadata.isPresent()) {
+        return metadata.get();
+      }
     }
-    if ((table.branch() != null || table.snapshotId() != null) && running.get().outputOf(table.table()).isPresent()) {
+    org.apache.spark.sql.connector.catalog.Table loaded = super.loadTable(ident);
+    if (running.isPresent() && !PLAIN_LOAD.get() && loaded instanceof SparkTable table
+        && (table.branch() != null || table.snapshotId() != null) && running.get().outputOf(table.table()).isPresent()) {
       // `t`.branch_x, `t`.tag_x, `t`.snapshot_id_n: an output seen past its staging branch, read only.
       return new ReadOnlyTable(table);
     }
     return loaded;
   }
 
-  private SparkTable onStagingBranch(SparkTable table, RunningOutputs running, BoundOutput output) {
-    if (!table.table().refs().containsKey(running.branch())) {
-      throw new TransformsException("Staging branch " + running.branch() + " of output "
-          + output.parameter().requirePath() + " (" + describe(output) + ") disappeared while transform "
-          + running.transform() + " ran; nothing of it will be published. Build again.");
+  /** The staged table of an output, on the branch the run writes; empty for a new output not yet created. */
+  private static Optional<SparkTable> staged(RunningOutputs running, BoundOutput output) {
+    return running.staging().table(output).map(table -> {
+      table.refresh();
+      return new SparkTable(table, running.staging().branch(output), false);
+    });
+  }
+
+  /**
+   * {@code `t`.snapshots} and the other metadata tables of a new output the run created: the table is
+   * not in the catalog yet, so Iceberg's own lookup would not find it.
+   */
+  private Optional<SparkTable> metadataTableOfNewOutput(RunningOutputs running, Identifier ident) {
+    if (ident.namespace().length == 0) {
+      return Optional.empty();
     }
-    return table.copyWithBranch(running.branch());
+    MetadataTableType type = MetadataTableType.from(ident.name());
+    if (type == null) {
+      return Optional.empty();
+    }
+    String[] parent = ident.namespace();
+    Identifier table = Identifier.of(java.util.Arrays.copyOf(parent, parent.length - 1), parent[parent.length - 1]);
+    return running.output(name(), buildIdentifier(table))
+        .filter(o -> o.existing().isEmpty())
+        .flatMap(o -> running.staging().table(o))
+        .map(t -> new SparkTable(MetadataTableUtils.createMetadataTableInstance(t, type), false));
   }
 
   @Override
@@ -110,72 +150,115 @@ public class TransformsSparkCatalog extends SparkCatalog {
     org.apache.spark.sql.connector.catalog.Table load() throws NoSuchTableException;
   }
 
+  /**
+   * Builds DataFrames that read outputs of the running transform at explicit snapshots ({@code
+   * snapshot-id}, {@code start-snapshot-id}): they load the run's version of each output on no branch,
+   * since Iceberg reads a snapshot or a branch, not both.
+   *
+   * @param reads builds the DataFrames (Spark resolves their tables as it builds them)
+   * @param <T> what it returns
+   * @return what {@code reads} returned
+   */
+  static <T> T bySnapshot(java.util.function.Supplier<T> reads) {
+    boolean before = PLAIN_LOAD.get();
+    PLAIN_LOAD.set(true);
+    try {
+      return reads.get();
+    } finally {
+      PLAIN_LOAD.set(before);
+    }
+  }
+
   @Override
   public org.apache.spark.sql.connector.catalog.Table createTable(Identifier ident, StructType schema,
       Transform[] partitions, Map<String, String> properties) throws TableAlreadyExistsException {
-    Optional<BoundOutput> output = newOutput(ident);
+    Optional<RunningOutputs> running = RunningOutputs.active();
+    Optional<BoundOutput> output = running.flatMap(r -> r.output(name(), buildIdentifier(ident)));
     if (output.isEmpty()) {
       return super.createTable(ident, schema, partitions, properties);
     }
-    return createForRun(ident, output.get(), schema, partitions, properties);
+    return createForRun(ident, running.get(), output.get(), schema, partitions, properties);
   }
 
   @Override
   public StagedTable stageCreate(Identifier ident, StructType schema, Transform[] partitions,
       Map<String, String> properties) throws TableAlreadyExistsException {
-    Optional<BoundOutput> output = newOutput(ident);
+    Optional<RunningOutputs> running = RunningOutputs.active();
+    Optional<BoundOutput> output = running.flatMap(r -> r.output(name(), buildIdentifier(ident)));
     if (output.isEmpty()) {
       return super.stageCreate(ident, schema, partitions, properties);
     }
-    return new StagedCreate(createForRun(ident, output.get(), schema, partitions, properties));
+    return new StagedOverwrite(createForRun(ident, running.get(), output.get(), schema, partitions, properties), false);
   }
 
   @Override
   public StagedTable stageCreateOrReplace(Identifier ident, StructType schema, Transform[] partitions,
       Map<String, String> properties) {
-    Optional<BoundOutput> created = newOutput(ident);
-    if (created.isPresent()) {
+    Optional<RunningOutputs> running = RunningOutputs.active();
+    Optional<BoundOutput> output = running.flatMap(r -> r.output(name(), buildIdentifier(ident)));
+    if (output.isEmpty()) {
+      return super.stageCreateOrReplace(ident, schema, partitions, properties);
+    }
+    if (running.get().staging().table(output.get()).isEmpty()) {
       try {
-        return new StagedCreate(createForRun(ident, created.get(), schema, partitions, properties));
+        return new StagedOverwrite(createForRun(ident, running.get(), output.get(), schema, partitions, properties),
+            false);
       } catch (TableAlreadyExistsException e) {
-        throw new TransformsException("Cannot create output " + describe(created.get()) + ": " + e.getMessage(), e);
+        throw new TransformsException("Cannot create output " + describe(output.get()) + ": " + e.getMessage(), e);
       }
     }
-    Optional<Table> staged = stagedOutput(ident);
-    if (staged.isPresent()) {
-      return StagedOverwrite.create(loadSparkTable(ident), staged.get(), RunningOutputs.active().orElseThrow().branch(),
-          schema, partitions, "CREATE OR REPLACE");
-    }
-    return super.stageCreateOrReplace(ident, schema, partitions, properties);
+    return replaceForRun(running.get(), output.get(), schema, partitions, properties);
   }
 
   @Override
   public StagedTable stageReplace(Identifier ident, StructType schema, Transform[] partitions,
       Map<String, String> properties) throws NoSuchTableException {
-    Optional<Table> staged = stagedOutput(ident);
-    if (staged.isPresent()) {
-      return StagedOverwrite.create(loadSparkTable(ident), staged.get(), RunningOutputs.active().orElseThrow().branch(),
-          schema, partitions, "REPLACE");
+    Optional<RunningOutputs> running = RunningOutputs.active();
+    Optional<BoundOutput> output = running.flatMap(r -> r.output(name(), buildIdentifier(ident)));
+    if (output.isEmpty()) {
+      return super.stageReplace(ident, schema, partitions, properties);
     }
-    return super.stageReplace(ident, schema, partitions, properties);
+    if (running.get().staging().table(output.get()).isEmpty()) {
+      throw new NoSuchTableException(ident);
+    }
+    return replaceForRun(running.get(), output.get(), schema, partitions, properties);
   }
 
-  /** Creates a new output empty on main, with the build's lease, and cuts its staging branch. */
-  private SparkTable createForRun(Identifier ident, BoundOutput output, StructType schema, Transform[] partitions,
-      Map<String, String> properties) throws TableAlreadyExistsException {
-    RunningOutputs running = RunningOutputs.active().orElseThrow();
-    Map<String, String> all = new LinkedHashMap<>(properties);
-    all.putAll(running.staging().creationProperties());
-    try {
-      super.createTable(ident, schema, partitions, all);
-    } catch (TableAlreadyExistsException e) {
-      throw running.staging().createdElsewhere(output, e);
+  /** Starts a new output for the run: it reaches the catalog only when the build publishes. */
+  private SparkTable createForRun(Identifier ident, RunningOutputs running, BoundOutput output, StructType schema,
+      Transform[] partitions, Map<String, String> properties) throws TableAlreadyExistsException {
+    if (running.staging().table(output).isPresent()) {
+      throw new TableAlreadyExistsException(ident);
     }
-    running.staging().registerCreated(output);
-    try {
-      return (SparkTable) loadTable(ident);
-    } catch (NoSuchTableException e) {
-      throw running.staging().createdElsewhere(output, e);
+    refuseLocation(output, properties);
+    Schema columns = SparkSchemaUtil.convert(schema);
+    PartitionSpec spec = Spark3Util.toPartitionSpec(columns, partitions);
+    Table created = running.staging().createTable(output, columns, spec, Spark3Util.rebuildCreateProperties(properties));
+    return new SparkTable(created, running.staging().branch(output), false);
+  }
+
+  /**
+   * A replace of a staged output: the statement's columns and partitioning become the output's staged
+   * shape, its properties are set, and the rows it writes overwrite every row on the staging branch.
+   */
+  private StagedOverwrite replaceForRun(RunningOutputs running, BoundOutput output, StructType schema,
+      Transform[] partitions, Map<String, String> properties) {
+    refuseLocation(output, properties);
+    Table table = OutputShapes.replace(running.run(), output, SparkSchemaUtil.convert(schema),
+        Optional.of(columns -> Spark3Util.toPartitionSpec(columns, partitions)));
+    Map<String, String> set = Spark3Util.rebuildCreateProperties(properties);
+    if (!set.isEmpty()) {
+      UpdateProperties update = table.updateProperties();
+      set.forEach(update::set);
+      update.commit();
+    }
+    return new StagedOverwrite(staged(running, output).orElseThrow(), true);
+  }
+
+  private static void refuseLocation(BoundOutput output, Map<String, String> properties) {
+    if (properties.containsKey(TableCatalog.PROP_LOCATION)) {
+      throw new TransformsException("LOCATION of output " + describe(output) + " is refused: an output lives where "
+          + "its catalog puts it. Leave the location out.");
     }
   }
 
@@ -184,14 +267,36 @@ public class TransformsSparkCatalog extends SparkCatalog {
       throws NoSuchTableException {
     Optional<RunningOutputs> running = RunningOutputs.active();
     Optional<BoundOutput> output = running.flatMap(r -> r.output(name(), buildIdentifier(ident)));
-    if (output.isPresent() && output.get().existing().isPresent()) {
-      throw new TransformsException("ALTER TABLE on " + describe(output.get()) + " is refused: it is an output of "
-          + "the running transform " + running.get().transform() + ", and Iceberg applies schema, partitioning and "
-          + "property changes to the whole table at once, so readers would see them before the build publishes "
-          + "(and keep them if it failed). Change the table outside the build; a new output may be altered in the "
-          + "build that creates it.");
+    if (output.isEmpty()) {
+      return super.alterTable(ident, changes);
     }
-    return super.alterTable(ident, changes);
+    Table table = running.get().staging().table(output.get()).orElseThrow(() -> new NoSuchTableException(ident));
+    List<TableChange> properties = new ArrayList<>();
+    List<TableChange> columns = new ArrayList<>();
+    for (TableChange change : changes) {
+      if (change instanceof TableChange.SetProperty set && RESERVED.contains(set.property().toLowerCase(Locale.ROOT))) {
+        throw new TransformsException("ALTER TABLE on output " + describe(output.get()) + " cannot set '"
+            + set.property() + "' while transform " + running.get().transform() + " runs: "
+            + (set.property().equalsIgnoreCase("sort-order") ? "use ALTER TABLE ... WRITE ORDERED BY"
+                : set.property().equalsIgnoreCase("identifier-fields") ? "use ALTER TABLE ... SET IDENTIFIER FIELDS"
+                : "it would change the table outside the build's staging; do it outside the build"));
+      } else if (change instanceof TableChange.SetProperty || change instanceof TableChange.RemoveProperty) {
+        properties.add(change);
+      } else if (change instanceof TableChange.ColumnChange) {
+        columns.add(change);
+      } else {
+        throw new TransformsException("ALTER TABLE on output " + describe(output.get()) + ": unknown change " + change);
+      }
+    }
+    org.apache.iceberg.Transaction transaction = table.newTransaction();
+    if (!properties.isEmpty()) {
+      Spark3Util.applyPropertyChanges(transaction.updateProperties(), properties).commit();
+    }
+    if (!columns.isEmpty()) {
+      Spark3Util.applySchemaChanges(transaction.updateSchema(), columns).commit();
+    }
+    transaction.commitTransaction();
+    return loadTable(ident);
   }
 
   @Override
@@ -228,21 +333,6 @@ public class TransformsSparkCatalog extends SparkCatalog {
     }
   }
 
-  /** A new output of the running transform that this run has not created yet. */
-  private Optional<BoundOutput> newOutput(Identifier ident) {
-    Optional<RunningOutputs> running = RunningOutputs.active();
-    return running.flatMap(r -> r.output(name(), buildIdentifier(ident)))
-        .filter(o -> running.get().staging().table(o).isEmpty());
-  }
-
-  private org.apache.spark.sql.connector.catalog.Table loadSparkTable(Identifier ident) {
-    try {
-      return loadTable(ident);
-    } catch (NoSuchTableException e) {
-      throw new TransformsException("Table " + describe(ident) + " disappeared: " + e.getMessage(), e);
-    }
-  }
-
   String describe(Identifier ident) {
     return Spark3Util.quotedFullIdentifier(name(), ident);
   }
@@ -252,28 +342,16 @@ public class TransformsSparkCatalog extends SparkCatalog {
   }
 
   /**
-   * The Iceberg table of an identifier, when it is an output of the running transform that has its
-   * staging branch (it existed before the run, or the run created it).
+   * The branch the running transform writes an output on, when the identifier is one of its outputs
+   * with a staged table (it existed before the run, or the run created it).
    *
    * @param ident an identifier in this catalog
-   * @return the table, or empty
+   * @return the branch: the staging branch, or {@code main} of a new output; empty otherwise
    */
-  Optional<Table> stagedOutput(Identifier ident) {
+  Optional<String> stagedBranch(Identifier ident) {
     Optional<RunningOutputs> running = RunningOutputs.active();
     return running.flatMap(r -> r.output(name(), buildIdentifier(ident)))
-        .flatMap(o -> running.get().staging().table(o))
-        .map(t -> {
-          t.refresh();
-          return t;
-        });
-  }
-
-  /**
-   * The staging branch of the transform running in the active session, if one is.
-   *
-   * @return the branch name
-   */
-  static Optional<String> activeBranch() {
-    return RunningOutputs.active().map(RunningOutputs::branch);
+        .filter(o -> running.get().staging().table(o).isPresent())
+        .map(o -> running.get().staging().branch(o));
   }
 }

@@ -31,11 +31,16 @@ public class ErrorReportTest extends SparkTestBase {
     }
   }
 
-  /** Writes columns the output does not have, and one of the wrong type. */
+  static volatile boolean wrong;
+
+  /** Incrementally, writes columns the output does not have, and one of the wrong type. */
   public static class WrongColumns {
     @Transform(name = "wrong-columns")
-    public void write(@TableInput(IN) TableTransformInput in, @TableOutput(OUT) TableTransformOutput out) {
-      out.writeDataFrame(in.dataframe().selectExpr("CAST(id AS STRING) AS id", "status", "1 AS extra", "2 AS more"));
+    @dev.transforms.api.Incremental
+    public void write(@TableInput(IN) IncrementalTransformInput in, @TableOutput(OUT) TableTransformOutput out) {
+      out.writeDataFrame(wrong
+          ? in.dataframe().selectExpr("CAST(id AS STRING) AS id", "status", "1 AS extra", "2 AS more")
+          : in.dataframe());
     }
   }
 
@@ -68,15 +73,19 @@ public class ErrorReportTest extends SparkTestBase {
   @Test
   void aSchemaMismatchListsEveryDifferingColumnInTheReport() {
     createTable(IN, "id BIGINT, status STRING", "1, 'Open'");
-    createTable(OUT, "id BIGINT, status STRING", "1, 'Open'");
+    wrong = false;
+    assertThat(only(build(WrongColumns.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    insert(IN, "2, 'Closed'");
+    wrong = true;
 
     BuildReport report = build(WrongColumns.class);
 
     assertThat(only(report).status()).isEqualTo(TransformResult.Status.FAILED);
+    assertThat(only(report).incremental()).isTrue();
     assertThat(report.format()).contains("SchemaMismatchException: Cannot write to output " + OUT,
-        "Columns that differ:",
-        "- id: table bigint, data string",
-        "- extra: not in the table (data int)",
-        "- more: not in the table (data int)");
+        "schema-change policy fail",
+        "- id: table long, rows string: not a widening, so only a full build can change the column's type",
+        "- extra: not in the table (rows int)",
+        "- more: not in the table (rows int)");
   }
 }

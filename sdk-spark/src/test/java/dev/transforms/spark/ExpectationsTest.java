@@ -110,7 +110,8 @@ public class ExpectationsTest extends SparkTestBase {
 
     assertThat(result.incremental()).isTrue();
     assertThat(result.status()).isEqualTo(TransformResult.Status.FAILED);
-    assertThat(result.checks()).extracting(CheckResult::violations).containsExactly(2L, 1L);
+    assertThat(result.checks()).as(String.valueOf(result.error())).extracting(CheckResult::violations)
+        .containsExactly(2L, 1L);
     assertThat(result.checks().get(0).examples()).singleElement().asString().isEqualTo("[2,2]");
     assertThat(mainSnapshot(OUT)).isEqualTo(published);
     assertThat(rows(OUT)).hasSize(2);

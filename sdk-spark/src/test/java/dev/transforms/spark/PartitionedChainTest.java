@@ -97,7 +97,7 @@ public class PartitionedChainTest extends SparkTestBase {
     assertThat(previousRows).isEqualTo(2);
     // Staging needs no table switch: nothing but the published state is left on the output.
     assertThat(table(DAILY).properties()).doesNotContainKey("write.wap.enabled")
-        .doesNotContainKeys("transforms.created-by-build").containsKey("transforms.state.build-id");
+        .containsKey("transforms.state.build-id");
     assertThat(rows(COPY)).containsExactly("[1,2026-04-01 10:00:00.0]", "[2,2026-04-02 11:00:00.0]",
         "[3,2026-04-02 12:00:00.0]");
     assertThat(table(COPY).currentSnapshot().summary()).containsEntry("added-records", "1");

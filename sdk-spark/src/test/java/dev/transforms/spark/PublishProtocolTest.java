@@ -16,7 +16,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
 /**
- * How a Spark transform's writes reach readers: new outputs stay empty until published, maintenance
+ * How a Spark transform's writes reach readers: new outputs appear with their rows when published, maintenance
  * run inside a transform is published as it is, and the build's state needs no snapshot of its own.
  */
 public class PublishProtocolTest extends SparkTestBase {
@@ -66,15 +66,12 @@ public class PublishProtocolTest extends SparkTestBase {
         default -> throw new IllegalArgumentException(String.valueOf(step));
       }
       if (step != Step.EXPIRE && step != Step.COMPACT && step != Step.ORPHANS_DRY_RUN && step != Step.READ_MAIN) {
-        // A reader of main while the transform runs: the table exists, without a snapshot.
-        Table seen = catalogTable();
-        SEEN.put("main snapshot during the run", String.valueOf(seen.currentSnapshot()));
+        // A reader of the catalog while the transform runs: the new table is not there yet.
+        SEEN.put("exists during the run", String.valueOf(CURRENT.get().runner.catalog("local")
+            .tableExists(CURRENT.get().resolved(OUT).identifier())));
       }
     }
 
-    private Table catalogTable() {
-      return CURRENT.get().table(OUT);
-    }
   }
 
   static final ThreadLocal<PublishProtocolTest> CURRENT = new InheritableThreadLocal<>();
@@ -95,30 +92,38 @@ public class PublishProtocolTest extends SparkTestBase {
   }
 
   @Test
-  void aNewOutputIsEmptyOnMainUntilItsBuildPublishes() {
+  void aNewOutputAppearsWithItsRowsWhenItsBuildPublishes() {
     seed();
     for (Step way : new Step[] {Step.CTAS, Step.CREATE_THEN_INSERT, Step.CREATE_ALTER_INSERT}) {
       SEEN.clear();
       TransformResult result = run(way);
       assertThat(result.status()).as(way + ": " + result.error()).isEqualTo(TransformResult.Status.SUCCEEDED);
-      assertThat(SEEN.get("main snapshot during the run")).as(way.toString()).isEqualTo("null");
+      assertThat(SEEN.get("exists during the run")).as(way.toString()).isEqualTo("false");
       assertThat(rows(OUT)).as(way.toString()).containsExactly("[1,a]", "[2,b]", "[3,c]");
       Table out = table(OUT);
+      // One snapshot, holding the rows: no empty snapshot before them.
+      assertThat(snapshots(OUT)).as(way.toString()).isEqualTo(1);
+      assertThat(out.currentSnapshot().summary()).containsEntry("added-records", "3");
       assertThat(out.refs()).containsOnlyKeys("main");
       assertThat(out.properties()).containsEntry(IncrementalState.BUILD_ID, out.currentSnapshot().summary()
-          .get(IncrementalState.SUMMARY_BUILD_ID)).doesNotContainKeys("transforms.created-by-build", "write.wap.enabled");
+          .get(IncrementalState.SUMMARY_BUILD_ID)).doesNotContainKey("write.wap.enabled");
       assertThat(out.properties().keySet()).noneMatch(k -> k.startsWith("transforms.lease."));
       assertThat(result.outputs().get(0).created()).isTrue();
+      if (way == Step.CREATE_ALTER_INSERT) {
+        assertThat(out.properties()).containsEntry("write.delete.mode", "merge-on-read");
+      }
       sql("DROP TABLE " + id(OUT) + " PURGE");
     }
   }
 
   @Test
-  void aNewOutputWhoseTransformThrowsIsDropped() {
+  void aNewOutputWhoseTransformThrowsNeverAppearsAndLeavesNoFile() throws Exception {
     seed();
     TransformResult result = run(Step.CTAS_THEN_THROW);
     assertThat(result.status()).isEqualTo(TransformResult.Status.FAILED);
     assertThat(runner.catalog("local").tableExists(resolved(OUT).identifier())).isFalse();
+    java.nio.file.Path location = dir.resolve("warehouse").resolve("Protocol").resolve("out").resolve("copy");
+    assertThat(location).doesNotExist();
   }
 
   @Test

@@ -231,10 +231,15 @@ public class SqlTypesTest {
     Totals.sql = "SELECT id, 'not a uuid' AS key FROM all_types";
     assertThat(SqlSessionTest.errorText(SqlSessionTest.only(runner.build(Totals.class))))
         .contains("column 'key': value 'not a uuid' is not a UUID");
-    Totals.sql = "SELECT id, 1.5::DOUBLE AS total FROM all_types";
-    assertThat(SqlSessionTest.errorText(SqlSessionTest.only(runner.build(Totals.class))))
-        .contains("column 'total' has Arrow type FloatingPoint(DOUBLE) but the table type is long");
     totals.refresh();
     assertThat(totals.currentSnapshot().snapshotId()).isEqualTo(published);
+
+    // A type no conversion fits, in a full build: the result's column replaces the table's.
+    Totals.sql = "SELECT id, 1.5::DOUBLE AS total FROM all_types";
+    TransformResult replaced = SqlSessionTest.only(runner.build(Totals.class));
+    assertThat(replaced.error()).isEmpty();
+    totals.refresh();
+    assertThat(totals.schema().findField("total").type()).isEqualTo(org.apache.iceberg.types.Types.DoubleType.get());
+    assertThat(replaced.outputs().get(0).schemaChanges()).anyMatch(c -> c.startsWith("total replaced: long became double"));
   }
 }

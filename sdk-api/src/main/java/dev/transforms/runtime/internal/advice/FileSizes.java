@@ -41,10 +41,10 @@ public final class FileSizes {
         continue;
       }
       Table table = staged.get();
-      SnapshotRef branch = table.refs().get(run.stagingBranch());
+      SnapshotRef branch = table.refs().get(run.branch(output));
       if (branch == null) {
         table.refresh();
-        branch = table.refs().get(run.stagingBranch());
+        branch = table.refs().get(run.branch(output));
       }
       if (branch == null) {
         continue;

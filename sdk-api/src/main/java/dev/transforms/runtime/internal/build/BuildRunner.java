@@ -2,6 +2,7 @@ package dev.transforms.runtime.internal.build;
 
 import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.IncrementalRequiredException;
+import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.Transform;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.BuildListener;
@@ -122,6 +123,18 @@ public final class BuildRunner implements AutoCloseable {
    * @return the report
    */
   public BuildReport run(BuildPlan plan, BuildListener listener) {
+    return run(plan, listener, Set.of());
+  }
+
+  /**
+   * Runs a build, some transforms of it in full whatever their state.
+   *
+   * @param plan the transforms, in dependency order
+   * @param listener hears progress
+   * @param full the names of the transforms that build in full
+   * @return the report
+   */
+  public BuildReport run(BuildPlan plan, BuildListener listener, Set<String> full) {
     long start = System.nanoTime();
     String buildId = HexFormat.of().formatHex(randomBytes());
     BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver);
@@ -141,7 +154,7 @@ public final class BuildRunner implements AutoCloseable {
               "skipped: upstream transform " + failedUpstream.get() + " did not succeed", List.of(), Duration.ZERO,
               Optional.empty(), List.of(), List.of());
         } else {
-          result = runOne(environment, engines, spec, advice);
+          result = runOne(environment, engines, spec, advice, full.contains(spec.name()));
         }
         if (result.status() != TransformResult.Status.SUCCEEDED) {
           failed.add(spec.name());
@@ -160,7 +173,7 @@ public final class BuildRunner implements AutoCloseable {
   }
 
   private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec,
-      AdvisorySettings advice) {
+      AdvisorySettings advice, boolean full) {
     long start = System.nanoTime();
     RunAdvisories advisories = new RunAdvisories(spec.name(),
         advice.levelFor(spec.method().getAnnotation(Transform.class)), advice);
@@ -174,11 +187,7 @@ public final class BuildRunner implements AutoCloseable {
       List<BoundOutput> outputs = loadOutputs(spec);
 
       // What dead builds left on the outputs goes first: their branches, or the rest of their publication.
-      BuildRecovery.Result recovery = BuildRecovery.recover(spec.name(), environment.buildId(), staged(outputs));
-      notes = recovery.notes();
-      if (!recovery.dropped().isEmpty()) {
-        outputs = loadOutputs(spec);
-      }
+      notes = BuildRecovery.recover(spec.name(), environment.buildId(), staged(outputs)).notes();
 
       // Decide from what the outputs remember of the last build and how the inputs changed since.
       Map<DatasetPath, Table> inputTables = new LinkedHashMap<>();
@@ -193,9 +202,10 @@ public final class BuildRunner implements AutoCloseable {
       outputs.forEach(o -> o.existing().ifPresent(t -> existingOutputs.put(o.parameter().requirePath(), t)));
       int outputTables = (int) outputs.stream().filter(o -> o.fileLocation().isEmpty()).count();
       IncrementalDecider.StoredState stored = IncrementalDecider.storedState(spec.name(), existingOutputs, outputTables);
-      decision = IncrementalDecider.decide(spec, stored, inputTables, current);
+      decision = full ? IncrementalDecision.full("a full build was asked for (--full)")
+          : IncrementalDecider.decide(spec, stored, inputTables, current);
       Optional<IncrementalSpec> options = spec.incremental();
-      if (options.isPresent() && options.get().requireIncremental() && !decision.incremental()
+      if (!full && options.isPresent() && options.get().requireIncremental() && !decision.incremental()
           && stored.state().isPresent()) {
         throw new IncrementalRequiredException("Transform " + spec.name()
             + " requires an incremental build, but this build must be full: " + decision.reason());
@@ -218,7 +228,12 @@ public final class BuildRunner implements AutoCloseable {
       OutputPublisher publishing = publisher;
       publisher = null;
       notes = withEngineNotes(notes, publishing);
-      List<OutputWrites> writes = publishing.publish(state, OutputAudit.properties(checks));
+      Map<DatasetPath, SchemaChangePolicy> policies = new LinkedHashMap<>();
+      if (decision.incremental()) {
+        outputs.stream().filter(o -> o.fileLocation().isEmpty())
+            .forEach(o -> policies.put(o.parameter().requirePath(), run.schemaChangePolicy(o)));
+      }
+      List<OutputWrites> writes = publishing.publish(state, OutputAudit.properties(checks), policies);
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
           decision.incremental(), decision.reason(), writes, Duration.ofNanos(System.nanoTime() - start),
           Optional.empty(), notes, checks, advisories.list());

@@ -64,13 +64,14 @@ final class OutputAudit {
       }
       Table table = staged.get();
       table.refresh();
-      SnapshotRef head = table.refs().get(run.stagingBranch());
+      SnapshotRef head = table.refs().get(run.branch(output));
       if (head == null) {
-        checks.forEach(check -> all.add(error(path, check, "the staging branch " + run.stagingBranch() + " is gone")));
+        checks.forEach(check -> all.add(error(path, check, output.existing().isEmpty()
+            ? "the transform wrote no rows to this output" : "the staging branch " + run.branch(output) + " is gone")));
         continue;
       }
       OptionalLong base = published.getOrDefault(path, OptionalLong.empty());
-      StagedOutput stagedOutput = new StagedOutput(output, table, run.stagingBranch(), head.snapshotId(), base,
+      StagedOutput stagedOutput = new StagedOutput(output, table, run.branch(output), head.snapshotId(), base,
           run.isIncremental() && appendsOnly(table, head.snapshotId(), base) ? base : OptionalLong.empty());
       all.addAll(auditOne(engine, run, stagedOutput, checks));
     }

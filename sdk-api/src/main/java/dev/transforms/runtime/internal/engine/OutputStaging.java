@@ -9,63 +9,62 @@ import org.apache.iceberg.Table;
 
 /**
  * Where an engine writes the outputs of one run so that the runtime can publish them all at once, or
- * throw them away.
+ * throw them away: the rows, the shape (schema, partitioning, properties) and, for a new output, the
+ * table itself.
  *
- * <p>Every output table gets the run's {@link #branch() staging branch}; engines send every write of
- * the run there and nothing to {@code main}. An output that existed before the run has its branch
- * already. An output the run creates is created empty on {@code main} (readers see an empty table
- * until the publish) and gets its branch at once, through {@link #createTable} or, for an engine that
- * creates tables itself, through {@link #creationProperties()} and {@link #registerCreated}. Two
- * builds racing to create one output: the second one's creation fails with
- * {@link PublishConflictException}, and nothing of the first is touched.
+ * <p>Every output table the run writes is a <em>staged table</em> ({@link #table}): an Iceberg
+ * {@link Table} that engines use as any other. For an output that existed before the run, its writes
+ * land on the run's staging branch ({@link #branch}) and its schema, spec, sort order and property
+ * changes are held back until the publish; readers of {@code main} see none of it. An output the run
+ * creates ({@link #createTable}) is not in the catalog at all until the publish creates it with its
+ * rows, in one commit; its writes go to the {@code main} of the staged table. Two builds racing to
+ * create one output: the second one's publish fails with {@link PublishConflictException}, and
+ * nothing of it remains.
  */
 public interface OutputStaging {
 
   /**
-   * The branch every write of this run lands on.
+   * The branch every write of this run to an output lands on: the build's staging branch on an output
+   * that existed, {@code main} of the staged table on a new one.
    *
-   * @return the staging branch name
+   * @param output the output
+   * @return the branch name
    */
-  String branch();
+  String branch(BoundOutput output);
 
   /**
-   * The table properties a new output must be created with: this build's lease and the mark that it
-   * is not published yet. Engines that create tables themselves add them to the creation.
-   *
-   * @return the properties
-   */
-  Map<String, String> creationProperties();
-
-  /**
-   * Creates a new output table, empty on {@code main}, with its staging branch.
+   * Starts a new output: a table with this schema, spec and properties that exists for this run only,
+   * until it is published.
    *
    * @param output the output, which did not exist when the run started
    * @param schema the table schema
    * @param spec the partition spec
    * @param properties further table properties
-   * @return the created table
-   * @throws PublishConflictException if another build created the table first
+   * @return the staged table
+   * @throws IllegalStateException if the output exists already, or was created in this run
    */
   Table createTable(BoundOutput output, Schema schema, PartitionSpec spec, Map<String, String> properties);
 
   /**
-   * Takes over a table an engine created with {@link #creationProperties()}: checks it is this run's,
-   * and cuts the staging branch.
-   *
-   * @param output the output
-   * @return the table, with the staging branch
-   * @throws PublishConflictException if the table was created by another build
-   */
-  Table registerCreated(BoundOutput output);
-
-  /**
-   * The table of an output as this run writes it: the table that existed before the run, or the one
-   * this run created; empty while a new output has not been created.
+   * The staged table of an output: the table that existed before the run, in the shape this run gave
+   * it, or the one this run created; empty while a new output has not been created.
    *
    * @param output the output
    * @return the table
    */
   Optional<Table> table(BoundOutput output);
+
+  /**
+   * Gives a staged output another schema (and partitioning), which the output takes when the run
+   * publishes. Columns keep the field ids the schema gives them.
+   *
+   * @param output the output, which has a staged table
+   * @param schema the new schema, with field ids (see {@code SchemaEvolution})
+   * @param lastColumnId the highest field id the schema uses or the table used
+   * @param spec the new partition spec, bound to the new schema; empty to keep the table's
+   * @return the staged table in its new shape
+   */
+  Table reshape(BoundOutput output, Schema schema, int lastColumnId, Optional<PartitionSpec> spec);
 
   /**
    * Records what an engine did to put an output in order after builds that died (a file output's
@@ -74,13 +73,4 @@ public interface OutputStaging {
    * @param note one line
    */
   void recovered(String note);
-
-  /**
-   * The error for a new output that another build created while this run ran.
-   *
-   * @param output the output
-   * @param cause what the catalog said, or null
-   * @return the exception to throw
-   */
-  PublishConflictException createdElsewhere(BoundOutput output, Throwable cause);
 }

@@ -1,6 +1,8 @@
 package dev.transforms.runtime.internal.engine;
 
 import dev.transforms.api.PublishConflictException;
+import dev.transforms.api.SchemaChangePolicy;
+import dev.transforms.api.TableOutput;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.advice.RunAdvisories;
@@ -184,14 +186,39 @@ public final class TransformRun {
   }
 
   /**
-   * The branch every write to an output table must land on; shorthand for
-   * {@code staging().branch()}. The runtime fast-forwards each output's {@code main} to it after the
-   * method returns.
+   * The build's staging branch: the branch writes to outputs that existed before the run land on. It
+   * also names the run (Spark job tags, the session's setting). For the branch an output's writes go
+   * to, ask {@link #branch(BoundOutput)}: a new output has no staging branch.
    *
    * @return the staging branch name
    */
   public String stagingBranch() {
-    return staging.branch();
+    return dev.transforms.runtime.internal.publish.StagingMarks.branch(build.buildId());
+  }
+
+  /**
+   * The branch every write to an output table must land on; shorthand for
+   * {@code staging().branch(output)}.
+   *
+   * @param output an output of this run
+   * @return the branch name
+   */
+  public String branch(BoundOutput output) {
+    return staging.branch(output);
+  }
+
+  /**
+   * What an incremental build of this run may do to an output's schema: its
+   * {@code @TableOutput(onSchemaChange = ...)}, else the configuration's {@code build.on-schema-change}.
+   *
+   * @param output a table output of this run
+   * @return the policy, never {@code CONFIGURED}
+   */
+  public SchemaChangePolicy schemaChangePolicy(BoundOutput output) {
+    java.lang.reflect.Parameter parameter = spec.method().getParameters()[output.parameter().index()];
+    TableOutput declared = parameter.getAnnotation(TableOutput.class);
+    SchemaChangePolicy policy = declared == null ? SchemaChangePolicy.CONFIGURED : declared.onSchemaChange();
+    return policy == SchemaChangePolicy.CONFIGURED ? build.config().onSchemaChange() : policy;
   }
 
   /**

@@ -1,12 +1,16 @@
 package dev.transforms.runtime.internal.incremental;
 
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.schema.SchemaDiff;
 import dev.transforms.runtime.internal.spec.IncrementalSpec;
 import dev.transforms.runtime.internal.spec.TransformSpec;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 
@@ -126,6 +130,7 @@ public final class IncrementalDecider {
       return IncrementalDecision.full("semantic version changed from " + state.semanticVersion() + " to "
           + options.semanticVersion());
     }
+    List<String> schemaNotes = new ArrayList<>();
     for (DatasetPath path : spec.inputPaths()) {
       if (options.snapshotInputs().contains(path)) {
         continue;
@@ -140,11 +145,46 @@ public final class IncrementalDecider {
       OptionalLong from = state.inputSnapshots().get(path);
       OptionalLong to = current.getOrDefault(path, OptionalLong.empty());
       Optional<String> problem = appendsOnly(path, table, from, to);
+      SchemaDiff schema = schemaChange(table, from, to);
       if (problem.isPresent()) {
-        return IncrementalDecision.full(problem.get());
+        return IncrementalDecision.full(problem.get()
+            + (schema.isEmpty() ? "" : "; its schema changed too: " + String.join(", ", schema.describe())));
+      }
+      if (!schema.isEmpty() && !schema.onlyAddsOptionalColumns()) {
+        return IncrementalDecision.full("input " + path + " schema changed: " + String.join(", ", schema.describe())
+            + "; rows read before may not match the new columns");
+      }
+      if (!schema.isEmpty()) {
+        schemaNotes.add("input " + path + " schema changed: " + String.join(", ", schema.describe())
+            + " (earlier rows read as null)");
       }
     }
+    if (!schemaNotes.isEmpty()) {
+      return new IncrementalDecision(true, IncrementalDecision.incrementalBuild().reason() + "; "
+          + String.join("; ", schemaNotes));
+    }
     return IncrementalDecision.incrementalBuild();
+  }
+
+  /**
+   * How an input's schema changed between the snapshot the last build read and the one this build
+   * reads, each read with its own schema.
+   *
+   * @param table the input
+   * @param from the snapshot the last build read; empty if the table was empty
+   * @param to the snapshot this build reads; empty if the table is empty
+   * @return the changes; empty when either snapshot is missing or both share a schema
+   */
+  static SchemaDiff schemaChange(Table table, OptionalLong from, OptionalLong to) {
+    Snapshot before = from.isPresent() ? table.snapshot(from.getAsLong()) : null;
+    Snapshot after = to.isPresent() ? table.snapshot(to.getAsLong()) : null;
+    if (before == null || after == null || before.schemaId() == null || after.schemaId() == null
+        || before.schemaId().equals(after.schemaId())) {
+      return new SchemaDiff(List.of());
+    }
+    Schema was = table.schemas().get(before.schemaId());
+    Schema is = table.schemas().get(after.schemaId());
+    return was == null || is == null ? new SchemaDiff(List.of()) : SchemaDiff.between(was, is);
   }
 
   /**

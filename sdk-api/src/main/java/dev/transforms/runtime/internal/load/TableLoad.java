@@ -118,18 +118,12 @@ public final class TableLoad {
     for (LoadRequest request : requests) {
       targets.add(plan(request));
     }
-    // What dead builds and loads left on the tables goes first; a table a dead one created and never
-    // published is dropped, and the load then creates it.
-    List<Target> recovered = new ArrayList<>();
+    // What dead builds and loads left on the tables goes first.
     for (Target target : targets) {
       if (target.existing != null) {
-        BuildRecovery.Result result = BuildRecovery.recover(TRANSFORM, buildId, List.of(target.output()));
-        recovered.add(result.dropped().isEmpty() ? target : plan(target.request));
-      } else {
-        recovered.add(target);
+        BuildRecovery.recover(TRANSFORM, buildId, List.of(target.output()));
       }
     }
-    targets = recovered;
 
     List<CreatedNamespace> createdNamespaces = new ArrayList<>();
     OutputPublisher publisher = null;
@@ -144,7 +138,7 @@ public final class TableLoad {
       List<String> badRows = new ArrayList<>();
       long badCount = 0;
       for (Target target : targets) {
-        Table table = target.existing != null ? target.existing
+        Table table = target.existing != null ? publisher.table(target.bound()).orElseThrow()
             : publisher.createTable(target.bound(), target.columns, target.spec, Map.of());
         Schema columns = target.existing != null ? target.columns : inOrder(table.schema(), target.columns);
         List<DataFile> files;
@@ -158,7 +152,7 @@ public final class TableLoad {
         if (badCount > 0) {
           continue;
         }
-        commit(table, files, target, publisher.branch(), provenance);
+        commit(table, files, target, publisher.branch(target.bound()), provenance);
       }
       if (badCount > 0) {
         throw new BadRowsException(badCount, badRows);

@@ -146,6 +146,21 @@ public final class BuildPlan {
     return of(chosen.values()).select(names.stream().map(n -> named(transforms, n).name()).toList());
   }
 
+  /**
+   * The names of the transforms some names given by a user pick, as {@link #of(Collection, Collection)}
+   * reads them.
+   *
+   * @param transforms every transform found
+   * @param names names or full names
+   * @return the transforms' names
+   * @throws PlanException if a name matches no transform or two
+   */
+  public static Set<String> resolve(Collection<TransformSpec> transforms, Collection<String> names) {
+    Set<String> resolved = new java.util.LinkedHashSet<>();
+    names.forEach(name -> resolved.add(named(transforms, name).name()));
+    return resolved;
+  }
+
   private static TransformSpec named(Collection<TransformSpec> transforms, String name) {
     List<TransformSpec> found = transforms.stream().filter(t -> t.name().equals(name)).distinct().toList();
     if (found.isEmpty()) {

@@ -4,16 +4,14 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.iceberg.ManageSnapshots;
-import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.UpdateProperties;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 
@@ -28,12 +26,12 @@ import org.apache.iceberg.exceptions.ValidationException;
  *       staging branch here can still be fast-forwarded, the publication is <b>finished</b>: this
  *       output gets the branch and the same state as the others, in one commit (its method had returned
  *       before any output was published, so the branch holds its complete result);
- *   <li>if it created this table and nobody ever published it, the table is <b>dropped</b>, so this
- *       build creates it afresh;
- *   <li>otherwise its branch and lease are <b>removed</b>, and the snapshots only that branch reached
- *       are expired with their files.
+ *   <li>otherwise its branch, lease and shape mark are <b>removed</b>, the snapshots only that branch
+ *       reached are expired with their files, and the schemas only it used are dropped from the metadata.
  * </ul>
- * Marks of builds that may still be running are left alone. When a publication cannot be finished
+ * Marks of builds that may still be running are left alone. What a dead build left of a table it was
+ * creating is not in the catalog; the next build that creates the table removes it
+ * ({@link StagedCreateFiles}). When a publication cannot be finished
  * (the output moved since), the outputs disagree on their state and the decider makes this build a
  * full one: the outputs are made consistent by redoing the build.
  */
@@ -47,19 +45,16 @@ public final class BuildRecovery {
    * @param transform the transform's name
    * @param ownBuild the id of the build running recovery, whose own marks are never touched
    * @param existing the transform's output tables that exist (entries without a table are ignored)
-   * @return what was done, one line per action, and which outputs were dropped
+   * @return what was done, one line per action
    */
   public static Result recover(String transform, String ownBuild, List<OutputPublisher.Output> existing) {
     Map<DatasetPath, Table> outputs = new LinkedHashMap<>();
-    Map<DatasetPath, OutputPublisher.Output> byPath = new LinkedHashMap<>();
     for (OutputPublisher.Output output : existing) {
       if (output.existing() != null) {
         outputs.put(output.path(), output.existing());
-        byPath.put(output.path(), output);
       }
     }
     List<String> notes = new ArrayList<>();
-    Set<DatasetPath> dropped = new LinkedHashSet<>();
     Map<DatasetPath, Map<String, Set<String>>> deadByOutput = new LinkedHashMap<>();
     Map<String, Map<String, String>> publishedStates = new LinkedHashMap<>();
     for (Map.Entry<DatasetPath, Table> output : outputs.entrySet()) {
@@ -94,44 +89,35 @@ public final class BuildRecovery {
               + " (it died after publishing the transform's other outputs)");
           continue;
         }
-        table.refresh();
-        if (build.equals(table.properties().get(StagingMarks.CREATED_BY)) && table.currentSnapshot() == null
-            && IncrementalState.fromProperties(table.properties()).isEmpty()) {
-          OutputPublisher.Output dropping = byPath.get(output.getKey());
-          dropping.catalog().dropTable(dropping.resolved().identifier(), true);
-          CrashPoints.reached("recover.drop");
-          dropped.add(output.getKey());
-          notes.add("dropped output " + output.getKey() + ", which dead build " + build
-              + " created and never published");
-          break;
-        }
         int expired = OutputPublisher.removeMarks(table, build, "recover");
         notes.add("removed what dead build " + build + " left on output " + output.getKey()
             + (branches.isEmpty() ? "" : ": branch " + String.join(", ", branches) + " and " + expired + " snapshot"
                 + (expired == 1 ? "" : "s") + " only it reached"));
       }
     }
-    return new Result(notes, dropped);
+    return new Result(notes);
   }
 
-  /** Fast-forwards an output to a dead build's branch and stores that build's state, in one commit. */
+  /**
+   * Publishes a dead build's staging branch on an output, with the shape it staged and the state it
+   * stored on the transform's other outputs, in one commit.
+   */
   private static boolean finish(Table table, String build, String branch, Map<String, String> publishedProperties) {
-    table.refresh();
-    SnapshotRef ref = table.refs().get(branch);
     IncrementalState state = IncrementalState.fromProperties(publishedProperties).orElseThrow();
-    Snapshot head = table.snapshot(ref.snapshotId());
+    TableOperations operations = ((HasTableOperations) table).operations();
     try {
-      TableCommits.commit(table, transaction -> {
-        ManageSnapshots refs = transaction.manageSnapshots();
-        refs.fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch).removeBranch(branch).commit();
-        UpdateProperties properties = transaction.updateProperties();
-        OutputPublisher.storeState(table, properties, state, head);
-        properties.remove(StagingMarks.leaseKey(build));
-        if (build.equals(table.properties().get(StagingMarks.CREATED_BY))) {
-          properties.remove(StagingMarks.CREATED_BY);
+      for (int attempt = 0; ; attempt++) {
+        TableMetadata base = operations.refresh();
+        try {
+          operations.commit(base, OutputPublisher.published(base, build, branch, state, Map.of()));
+          break;
+        } catch (CommitFailedException e) {
+          if (attempt >= 10) {
+            throw e;
+          }
         }
-        properties.commit();
-      });
+      }
+      table.refresh();
       CrashPoints.reached("recover.finish");
       return true;
     } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
@@ -144,7 +130,6 @@ public final class BuildRecovery {
    * What recovery did.
    *
    * @param notes one line per action, for the build report
-   * @param dropped the outputs whose unpublished table was dropped: they are new outputs again
    */
-  public record Result(List<String> notes, Set<DatasetPath> dropped) {}
+  public record Result(List<String> notes) {}
 }

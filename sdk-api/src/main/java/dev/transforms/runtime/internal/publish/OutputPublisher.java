@@ -1,6 +1,8 @@
 package dev.transforms.runtime.internal.publish;
 
 import dev.transforms.api.PublishConflictException;
+import dev.transforms.api.SchemaChangePolicy;
+import dev.transforms.api.SchemaMismatchException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.OutputWrites;
@@ -8,8 +10,10 @@ import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.engine.OutputStaging;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.internal.schema.SchemaDiff;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,53 +23,69 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
-import org.apache.iceberg.UpdateProperties;
+import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
- * Makes a transform's writes all-or-nothing, whatever process dies where.
+ * Makes a transform's writes all-or-nothing, whatever process dies where: its outputs' rows and their
+ * shape (schema, partition spec, sort order, properties), and the very existence of a new output.
  *
  * <p>The protocol, per output table (each step is one catalog commit):
  * <ol>
  *   <li><b>Stage.</b> Before the method runs, every output that exists gets the run's staging branch,
- *       cut from {@code main}, and the build's {@link BuildLease lease}, in one commit. An output the
- *       run creates is created empty on {@code main} carrying the lease and a created-by mark, then gets
- *       its branch. Engines send every write of the run to the branch.
+ *       cut from {@code main}, and the build's {@link BuildLease lease}, in one commit. Engines write
+ *       through the staged table ({@link StagedShapeOperations}): rows land on the branch; a new
+ *       schema, spec or sort order is added to the table unused, and made current for this build only
+ *       by its shape mark ({@link StagedShape}). An output the run creates does not reach the catalog
+ *       at all: it lives in this process ({@link StagedCreateOperations}), its files under the table's
+ *       location beside a lease file ({@link StagedCreateFiles}).
  *   <li><b>Publish.</b> When the method returns, every output is checked first (its {@code main} did
- *       not move, its branch is there, its schema, spec and properties are as they were); then each
- *       output's {@code main} is fast-forwarded to its branch in one commit that also removes the
- *       branch, the lease and the created-by mark and stores the build's
+ *       not move, its branch is there, nobody else changed its shape, an incremental build's schema
+ *       change is one its policy allows); then a new output is created in one commit, with its schema,
+ *       spec, properties, rows and the build's state; and each existing output's {@code main} is
+ *       fast-forwarded to its branch in one commit that also makes the staged shape the table's,
+ *       removes the branch, the lease and the shape mark, and stores the build's
  *       {@link IncrementalState state} as table properties. No snapshot is added to carry the state.
- *   <li><b>Discard.</b> When the method throws, each output's branch and lease are removed, the
- *       snapshots only the branch reached are expired with their files, a changed schema, spec or
- *       property is put back, and a table the run created (and nobody published) is dropped.
+ *   <li><b>Discard.</b> When the method throws, each output's branch, lease and shape mark are removed
+ *       with the snapshots only the branch reached (their files deleted) and the schemas only the build
+ *       used; a new output's files are deleted. Nothing of the run is left.
  * </ol>
- * So a reader of {@code main} sees an output's previous state or the complete new one; the state is
- * written only by the publishing commit; and a build only ever removes what carries its own build id.
- * What a killed build leaves (branch, lease, unpublished table) is removed by the next build that
- * touches the output ({@link BuildRecovery}), which tells a dead build from a running one by its lease.
+ * So a reader of {@code main} sees an output's previous state (or no table) or the complete new one;
+ * the state is written only by the publishing commit; and a build only ever removes what carries its
+ * own build id. What a killed build leaves is removed by the next build that touches the output
+ * ({@link BuildRecovery}, and {@link StagedCreateFiles} for a table that never appeared), which tells a
+ * dead build from a running one by its lease.
  *
- * <p>Iceberg has no commit across tables, so a transform with several outputs publishes them one
- * after the other, after checking all of them. If the process dies between two of them, the next build
+ * <p>Iceberg has no commit across tables, so a transform with several outputs publishes new outputs
+ * first, then the others one after the other (or together, in one multi-table commit, when they share a
+ * REST catalog), after checking all of them. If the process dies between two of them, the next build
  * finishes the publication from the branches left behind ({@link BuildRecovery}).
  */
 public final class OutputPublisher implements OutputStaging {
 
   /** Prefix of the properties that record how an output's checks came out; owned by the publication. */
   public static final String CHECKS_PREFIX = "transforms.checks.";
+
+  private static final int ATTEMPTS = 20;
 
   private static final ScheduledExecutorService RENEWALS = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread thread = new Thread(r, "transforms-lease-renewal");
@@ -107,12 +127,17 @@ public final class OutputPublisher implements OutputStaging {
           table.refresh();
           Snapshot current = table.currentSnapshot();
           entry.base = current == null ? null : current.snapshotId();
+          entry.baseSchema = table.schema();
+          entry.baseSpec = table.spec();
           entry.shape = TableShape.of(table);
           TableCommits.commit(table, transaction -> {
             transaction.manageSnapshots().createBranch(publisher.branch).commit();
             transaction.updateProperties().set(StagingMarks.leaseKey(buildId), publisher.lease.encode()).commit();
           });
           entry.table = table;
+          entry.operations = new StagedShapeOperations(((HasTableOperations) table).operations(), buildId,
+              publisher.branch, publisher.describe(entry));
+          entry.stagedTable = new BaseTable(entry.operations, table.name());
           CrashPoints.reached("stage.branch");
         }
       }
@@ -126,56 +151,129 @@ public final class OutputPublisher implements OutputStaging {
   }
 
   @Override
-  public String branch() {
-    return branch;
-  }
-
-  @Override
-  public Map<String, String> creationProperties() {
-    return Map.of(StagingMarks.leaseKey(buildId), lease.encode(), StagingMarks.CREATED_BY, buildId);
-  }
-
-  @Override
-  public Table createTable(BoundOutput output, org.apache.iceberg.Schema schema,
-      org.apache.iceberg.PartitionSpec spec, Map<String, String> properties) {
+  public String branch(BoundOutput output) {
     Staged entry = entry(output);
-    Map<String, String> all = new LinkedHashMap<>(properties);
-    all.putAll(creationProperties());
-    try {
-      entry.output.catalog().buildTable(entry.output.resolved().identifier(), schema)
-          .withPartitionSpec(spec).withProperties(all).create();
-    } catch (AlreadyExistsException e) {
-      throw createdElsewhere(output, e);
-    }
-    return registerCreated(output);
+    return entry.output.existing() == null ? SnapshotRef.MAIN_BRANCH : branch;
   }
 
   @Override
-  public synchronized Table registerCreated(BoundOutput output) {
+  public synchronized Table createTable(BoundOutput output, Schema schema, PartitionSpec spec,
+      Map<String, String> properties) {
     Staged entry = entry(output);
-    if (entry.table != null) {
-      return entry.table;
+    if (entry.stagedTable != null) {
+      throw new IllegalStateException("Output " + describe(entry) + " exists already in this run; write to it");
     }
-    CrashPoints.reached("create.table");
-    Table table;
-    try {
-      table = entry.output.catalog().loadTable(entry.output.resolved().identifier());
-    } catch (NoSuchTableException e) {
-      throw createdElsewhere(output, e);
+    ResolvedTable resolved = entry.output.resolved();
+    StagedCreateOperations created = StagedCreateOperations.start(entry.output.catalog(), resolved.identifier(),
+        schema, spec, properties, buildId, describe(entry));
+    String location = created.current().location();
+    for (String note : StagedCreateFiles.removeDead(created.io(), location, buildId,
+        () -> entry.output.catalog().tableExists(resolved.identifier()))) {
+      recovered.add(note + " (output " + entry.output.path() + ")");
     }
-    if (!buildId.equals(table.properties().get(StagingMarks.CREATED_BY))) {
-      throw createdElsewhere(output, null);
-    }
-    table.manageSnapshots().createBranch(branch).commit();
-    CrashPoints.reached("create.branch");
-    entry.uuid = table.uuid();
-    entry.table = table;
-    return table;
+    StagedCreateFiles.writeLease(created.io(), location, lease);
+    CrashPoints.reached("create.staged");
+    entry.created = created;
+    entry.stagedTable = new BaseTable(created, entry.output.catalog().name() + "." + resolved.identifier());
+    return entry.stagedTable;
   }
 
   @Override
   public synchronized Optional<Table> table(BoundOutput output) {
-    return Optional.ofNullable(entry(output).table);
+    return Optional.ofNullable(entry(output).stagedTable);
+  }
+
+  @Override
+  public synchronized Table reshape(BoundOutput output, Schema schema, int lastColumnId,
+      Optional<PartitionSpec> spec) {
+    Staged entry = entry(output);
+    if (entry.stagedTable == null) {
+      throw new IllegalStateException("Output " + describe(entry) + " has no table in this run yet; create it");
+    }
+    TableOperations operations = ((HasTableOperations) entry.stagedTable).operations();
+    for (int attempt = 0; ; attempt++) {
+      TableMetadata base = operations.refresh();
+      // Columns new to the table take ids above any the table used, even if another build added some since.
+      int shift = Math.max(0, base.lastColumnId() - lastColumnId);
+      java.util.function.IntUnaryOperator ids = id -> id > lastColumnId ? id + shift : id;
+      Schema fitted = shift == 0 ? schema : new Schema(
+          ((org.apache.iceberg.types.Types.StructType) org.apache.iceberg.types.TypeUtil.assignIds(schema.asStruct(),
+              ids::applyAsInt)).fields(),
+          schema.identifierFieldIds().stream().map(ids::applyAsInt).collect(java.util.stream.Collectors.toSet()));
+      TableMetadata.Builder builder = TableMetadata.buildFrom(base);
+      if (!fitted.sameSchema(base.schema()) || !fitted.identifierFieldIds().equals(base.schema().identifierFieldIds())) {
+        builder.setCurrentSchema(fitted, Math.max(lastColumnId + shift, base.lastColumnId()));
+      }
+      if (spec.isPresent()) {
+        PartitionSpec aligned = aligned(spec.get(), base, fitted, ids);
+        if (!aligned.compatibleWith(base.spec())) {
+          builder.setDefaultPartitionSpec(aligned);
+        }
+      }
+      if (!base.sortOrder().isUnsorted()
+          && base.sortOrder().fields().stream().anyMatch(f -> fitted.findField(f.sourceId()) == null)) {
+        builder.setDefaultSortOrder(SortOrder.unsorted());
+      }
+      TableMetadata updated = builder.build();
+      if (updated == base) {
+        break;
+      }
+      try {
+        operations.commit(base, updated);
+      } catch (CommitFailedException e) {
+        if (attempt + 1 >= ATTEMPTS) {
+          throw e;
+        }
+        pause(attempt);
+        continue;
+      }
+      if (entry.created == null) {
+        CrashPoints.reached("stage.shape");
+      }
+      break;
+    }
+    entry.stagedTable.refresh();
+    return entry.stagedTable;
+  }
+
+  /**
+   * A partition spec for the new schema whose field ids follow the table's: a field the table had in
+   * some spec (same source column, same transform) keeps its id, a new one gets the next.
+   */
+  private static PartitionSpec aligned(PartitionSpec wanted, TableMetadata base, Schema schema,
+      java.util.function.IntUnaryOperator ids) {
+    StringBuilder json = new StringBuilder("{\"spec-id\":0,\"fields\":[");
+    int last = base.lastAssignedPartitionId();
+    for (PartitionField field : wanted.fields()) {
+      int source = ids.applyAsInt(field.sourceId());
+      Integer id = null;
+      for (PartitionSpec spec : base.specs()) {
+        for (PartitionField known : spec.fields()) {
+          if (known.sourceId() == source && known.transform().equals(field.transform())) {
+            id = known.fieldId();
+          }
+        }
+      }
+      json.append(json.charAt(json.length() - 1) == '[' ? "" : ",").append("{\"name\":").append(quoted(field.name()))
+          .append(",\"transform\":").append(quoted(field.transform().toString()))
+          .append(",\"source-id\":").append(source)
+          .append(",\"field-id\":").append(id != null ? id : ++last).append('}');
+    }
+    return PartitionSpecParser.fromJson(schema, json.append("]}").toString());
+  }
+
+  private static String quoted(String text) {
+    StringBuilder out = new StringBuilder("\"");
+    for (char c : text.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.append('"').toString();
   }
 
   /**
@@ -204,19 +302,14 @@ public final class OutputPublisher implements OutputStaging {
     return List.copyOf(recovered);
   }
 
-  @Override
-  public PublishConflictException createdElsewhere(BoundOutput output, Throwable cause) {
-    String creator = null;
-    try {
-      Table table = entry(output).output.catalog().loadTable(output.resolved().identifier());
-      creator = table.properties().get(StagingMarks.CREATED_BY);
-    } catch (RuntimeException e) {
-      // The table's creator is only a detail of the message.
-    }
-    return new PublishConflictException("Cannot create output " + output.parameter().requirePath() + " ("
-        + output.resolved() + ") of transform " + transform + ": another build" + (creator == null ? ""
-        : " (" + creator + ")") + " created it while this one ran. This build published nothing and left the other "
-        + "build's table alone; build again once it is done.", cause);
+  private PublishConflictException createdElsewhere(Staged entry, Throwable cause) {
+    return new PublishConflictException("Cannot create output " + describe(entry) + " of transform " + transform
+        + ": another build created it while this one ran. This build published nothing and left the other build's "
+        + "table alone; build again once it is done.", cause);
+  }
+
+  private String describe(Staged entry) {
+    return entry.output.path() + " (" + entry.output.resolved() + ")";
   }
 
   private Staged entry(BoundOutput output) {
@@ -234,17 +327,21 @@ public final class OutputPublisher implements OutputStaging {
     }
     BuildLease renewed = lease.renewed();
     lease = renewed;
-    for (Staged entry : stagedTables()) {
+    for (Staged entry : stagedEntries()) {
       try {
-        entry.table.updateProperties().set(StagingMarks.leaseKey(buildId), renewed.encode()).commit();
+        if (entry.created != null) {
+          StagedCreateFiles.writeLease(entry.created.io(), entry.created.current().location(), renewed);
+        } else {
+          entry.table.updateProperties().set(StagingMarks.leaseKey(buildId), renewed.encode()).commit();
+        }
       } catch (RuntimeException e) {
         // Renewal is retried at the next tick; a lapsed lease only lets others clean up after us.
       }
     }
   }
 
-  private synchronized List<Staged> stagedTables() {
-    return staged.values().stream().filter(s -> s.table != null).toList();
+  private synchronized List<Staged> stagedEntries() {
+    return staged.values().stream().filter(s -> s.stagedTable != null).toList();
   }
 
   private void stopRenewals() {
@@ -254,23 +351,39 @@ public final class OutputPublisher implements OutputStaging {
   }
 
   /**
-   * Publishes every output: checks them all, then fast-forwards each one's {@code main} to its staging
-   * branch in a commit that removes the branch and the lease and stores the build's state.
+   * Publishes every output of a full build; see {@link #publish(IncrementalState, Map, Map)}.
+   *
+   * @param state the state the outputs must carry
+   * @param extra further properties each output records with its publication, by path
+   * @return what was written to each output
+   */
+  public List<OutputWrites> publish(IncrementalState state, Map<DatasetPath, Map<String, String>> extra) {
+    return publish(state, extra, Map.of());
+  }
+
+  /**
+   * Publishes every output: checks them all, then creates each new output with everything the run
+   * wrote to it, and fast-forwards each existing one's {@code main} to its staging branch in a commit
+   * that applies the run's schema, spec and property changes, removes the branch and the marks, and
+   * stores the build's state.
    *
    * @param state the state the outputs must carry (the inputs this build consumed)
    * @param extra further properties each output records with its publication (how its checks came out),
    *     by path; keys under {@code transforms.checks.} that an output had and no longer gets are removed
+   * @param incremental for an incremental build, the schema-change policy of each output; a schema
+   *     change the policy does not allow fails the publication. Empty for a full build
    * @return what was written to each output
-   * @throws PublishConflictException if another writer moved an output's {@code main} meanwhile;
-   *     every staging branch is then removed and nothing is published
-   * @throws TransformsException if the run changed an output's schema, spec or properties, or lost a
-   *     staging branch; nothing is published
+   * @throws PublishConflictException if another writer moved an output's {@code main}, changed its
+   *     shape or created a new output meanwhile; nothing is published and every staged write is removed
+   * @throws SchemaMismatchException if an incremental build changed a schema beyond its policy
+   * @throws TransformsException if the run lost a staging branch; nothing is published
    */
-  public List<OutputWrites> publish(IncrementalState state, Map<DatasetPath, Map<String, String>> extra) {
+  public List<OutputWrites> publish(IncrementalState state, Map<DatasetPath, Map<String, String>> extra,
+      Map<DatasetPath, SchemaChangePolicy> incremental) {
     stopRenewals();
     try {
       for (Staged entry : staged.values()) {
-        check(entry);
+        check(entry, incremental.get(entry.output.path()));
       }
     } catch (RuntimeException e) {
       discard();
@@ -278,6 +391,24 @@ public final class OutputPublisher implements OutputStaging {
     }
     List<OutputWrites> writes = new ArrayList<>();
     List<DatasetPath> published = new ArrayList<>();
+    for (Staged entry : staged.values()) {
+      if (entry.created == null) {
+        continue;
+      }
+      try {
+        entry.created.create(stateProperties(state, entry.created.current().currentSnapshot(),
+            extra.getOrDefault(entry.output.path(), Map.of())));
+      } catch (AlreadyExistsException e) {
+        StagedCreateFiles.deleteLostCreate(entry.created.io(), entry.created.current().location(),
+            entry.created.current().uuid());
+        discard();
+        throw createdElsewhere(entry, e);
+      }
+      entry.published = true;
+      published.add(entry.output.path());
+      StagedCreateFiles.deleteLease(entry.created.io(), entry.created.current().location(), buildId);
+      CrashPoints.reached("publish.output");
+    }
     Optional<RESTCatalog> together = oneRestCatalog();
     if (together.isPresent()) {
       try {
@@ -285,126 +416,168 @@ public final class OutputPublisher implements OutputStaging {
       } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
         discard();
         throw new PublishConflictException("Cannot publish transform " + transform + ": an output moved while the "
-            + "transform ran (" + e.getMessage() + "); nothing was published. Build again to run on the new data.", e);
+            + "transform ran (" + e.getMessage() + "); " + publishedSoFar(published), e);
       }
       for (Staged entry : staged.values()) {
         if (entry.table != null) {
           entry.published = true;
-          entry.table.refresh();
         }
       }
       CrashPoints.reached("publish.together");
     }
     for (Staged entry : staged.values()) {
-      if (entry.published) {
-        writes.add(summarize(entry));
-        continue;
-      }
-      if (entry.table == null) {
-        // A new output the transform never wrote: there is nothing to publish.
-        writes.add(new OutputWrites(entry.output.path(), entry.output.resolved().toString(), 0, 0, 0, 0,
-            OptionalLong.empty(), false));
+      if (entry.published || entry.table == null) {
         continue;
       }
       try {
         publishOne(entry, state, extra.getOrDefault(entry.output.path(), Map.of()));
       } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
         discard();
-        throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.output.path()
-            + " (" + entry.output.resolved() + ") moved while the transform ran (" + e.getMessage() + "); "
-            + (published.isEmpty() ? "nothing was published."
-                : "outputs " + published + " were published, this one and those after it were not; the next build "
-                    + "of the transform rebuilds them all in full.")
-            + " Build again to run on the new data.", e);
+        throw new PublishConflictException("Cannot publish transform " + transform + ": output " + describe(entry)
+            + " moved while the transform ran (" + e.getMessage() + "); " + publishedSoFar(published), e);
       }
       published.add(entry.output.path());
       entry.published = true;
       CrashPoints.reached("publish.output");
+    }
+    for (Staged entry : staged.values()) {
       writes.add(summarize(entry));
     }
     return writes;
   }
 
-  private void check(Staged entry) {
+  private static String publishedSoFar(List<DatasetPath> published) {
+    return (published.isEmpty() ? "nothing was published."
+        : "outputs " + published + " were published, this one and those after it were not; the next build "
+            + "of the transform rebuilds them all in full.") + " Build again to run on the new data.";
+  }
+
+  private void check(Staged entry, SchemaChangePolicy policy) {
     if (entry.table == null) {
       return;
     }
     Table table = entry.table;
     table.refresh();
-    if (entry.uuid != null && !entry.uuid.equals(table.uuid())) {
-      throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.output.path()
-          + " was dropped and created again by someone else while the transform ran; nothing was published.");
-    }
     Snapshot main = table.currentSnapshot();
     Long mainNow = main == null ? null : main.snapshotId();
     if (!Objects.equals(mainNow, entry.base)) {
-      throw new PublishConflictException("Cannot publish transform " + transform + ": output "
-          + entry.output.path() + " (" + entry.output.resolved() + ") moved from snapshot " + entry.base + " to "
-          + mainNow + " while the transform ran; nothing was published. Build again to run on the new data.");
+      throw new PublishConflictException("Cannot publish transform " + transform + ": output " + describe(entry)
+          + " moved from snapshot " + entry.base + " to " + mainNow + " while the transform ran; nothing was "
+          + "published. Build again to run on the new data.");
     }
     if (!table.refs().containsKey(branch)) {
       throw new TransformsException("Staging branch " + branch + " of output " + entry.output.path()
           + " disappeared while transform " + transform + " ran; nothing was published. Build again.");
     }
-    if (entry.shape != null) {
-      List<String> changes = entry.shape.differences(table, TableShape.of(table));
-      if (!changes.isEmpty()) {
-        throw new TransformsException("Transform " + transform + " changed output " + entry.output.path()
-            + " (" + entry.output.resolved() + ") beyond its rows while it ran; Iceberg applies such changes to the "
-            + "whole table at once, so they cannot wait for the publish. Nothing was published and the table was "
-            + "put back. What changed:\n  - " + String.join("\n  - ", changes) + "\nChange the table's schema, "
-            + "partitioning or properties outside the build (or on a new output, in its first build).");
+    List<String> changes = entry.shape.differences(table, TableShape.of(table));
+    if (!changes.isEmpty()) {
+      throw new PublishConflictException("Cannot publish transform " + transform + ": the schema, partitioning or "
+          + "properties of output " + describe(entry) + " were changed outside this build while it ran (not through "
+          + "the output's handle or identifier); nothing was published and that change was left as it is. What "
+          + "changed:\n  - " + String.join("\n  - ", changes) + "\nBuild again to run on the table as it is now.");
+    }
+    if (policy != null) {
+      Table stagedTable = entry.stagedTable;
+      stagedTable.refresh();
+      List<String> refused = new ArrayList<>(SchemaDiff.between(entry.baseSchema, stagedTable.schema())
+          .refusedBy(policy));
+      if (!stagedTable.spec().compatibleWith(entry.baseSpec)) {
+        refused.add("partitioning: " + entry.baseSpec.fields() + " became " + stagedTable.spec().fields()
+            + "; an incremental build adds rows to the table as it is partitioned, only a full build re-partitions");
+      }
+      if (!refused.isEmpty()) {
+        throw new SchemaMismatchException("Cannot publish output " + describe(entry) + " of transform " + transform
+            + ": this incremental build changed its shape in a way its schema-change policy ("
+            + policy.name().toLowerCase(java.util.Locale.ROOT) + ") does not allow; "
+            + dev.transforms.runtime.internal.engine.OutputShapes.wayOut(transform) + ". Nothing was published:\n  - "
+            + String.join("\n  - ", refused), refused);
       }
     }
   }
 
   private void publishOne(Staged entry, IncrementalState state, Map<String, String> extra) {
-    Table table = entry.table;
-    TableCommits.commit(table, transaction -> {
-      Snapshot main = table.currentSnapshot();
-      if (!Objects.equals(main == null ? null : main.snapshotId(), entry.base)) {
-        throw new ValidationException("main moved from snapshot %s to %s", entry.base,
-            main == null ? null : main.snapshotId());
+    TableOperations operations = entry.operations.catalogOperations();
+    CommitFailedException last = null;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      TableMetadata base = operations.refresh();
+      requireMain(base, entry);
+      try {
+        operations.commit(base, published(base, buildId, branch, state, extra));
+        entry.table.refresh();
+        return;
+      } catch (CommitFailedException e) {
+        last = e;
+        pause(attempt);
       }
-      Snapshot head = table.snapshot(table.refs().get(branch).snapshotId());
-      transaction.manageSnapshots().fastForwardBranch(SnapshotRef.MAIN_BRANCH, branch).removeBranch(branch).commit();
-      UpdateProperties properties = transaction.updateProperties();
-      Map<String, String> next = stateProperties(state, head);
-      next.putAll(extra);
-      staleStateKeys(table.properties(), next).forEach(properties::remove);
-      next.forEach(properties::set);
-      properties.remove(StagingMarks.leaseKey(buildId));
-      if (table.properties().containsKey(StagingMarks.CREATED_BY)) {
-        properties.remove(StagingMarks.CREATED_BY);
-      }
-      properties.commit();
-    });
+    }
+    throw last;
+  }
+
+  private static void requireMain(TableMetadata base, Staged entry) {
+    Snapshot main = base.currentSnapshot();
+    if (!Objects.equals(main == null ? null : main.snapshotId(), entry.base)) {
+      throw new ValidationException("main moved from snapshot %s to %s", entry.base,
+          main == null ? null : main.snapshotId());
+    }
   }
 
   /**
-   * Adds to a property update what stores a build's state on an output whose {@code main} becomes
-   * {@code head}: the state's keys, the output's snapshot, and the removal of stale state keys.
+   * The metadata of an output once a build's staging branch is published: {@code main} at the
+   * branch's head, the build's staged shape applied, its state stored, its marks removed.
    *
-   * @param table the output, as loaded before the update
-   * @param update the update to add to
+   * @param base the output's committed metadata
+   * @param buildId the build
+   * @param branch the build's staging branch
    * @param state the build's state
-   * @param head the snapshot {@code main} points to once the update commits, or null
+   * @param extra further properties to store (how the checks came out)
+   * @return the metadata to commit over {@code base}
+   * @throws ValidationException if the branch is gone or does not descend from {@code main}
    */
-  static void storeState(Table table, UpdateProperties update, IncrementalState state, Snapshot head) {
-    Map<String, String> next = stateProperties(state, head);
-    staleStateKeys(table.properties(), next).forEach(update::remove);
-    next.forEach(update::set);
+  static TableMetadata published(TableMetadata base, String buildId, String branch, IncrementalState state,
+      Map<String, String> extra) {
+    SnapshotRef ref = base.ref(branch);
+    if (ref == null) {
+      throw new ValidationException("staging branch %s disappeared", branch);
+    }
+    Snapshot main = base.currentSnapshot();
+    boolean descends = main == null;
+    for (Snapshot s = base.snapshot(ref.snapshotId()); s != null && !descends;
+        s = s.parentId() == null ? null : base.snapshot(s.parentId())) {
+      descends = s.snapshotId() == main.snapshotId();
+    }
+    if (!descends) {
+      throw new ValidationException("cannot fast-forward main to %s: main is not an ancestor of it", branch);
+    }
+    TableMetadata.Builder builder = TableMetadata.buildFrom(base)
+        .setBranchSnapshot(ref.snapshotId(), SnapshotRef.MAIN_BRANCH)
+        .removeRef(branch);
+    Optional<StagedShape> shape = StagedShape.staged(base, buildId);
+    if (shape.isPresent() && !shape.get().appliesTo(base)) {
+      throw new ValidationException("the schema, spec or sort order build %s staged is gone from the table", buildId);
+    }
+    shape.ifPresent(s -> s.applyTo(builder, base));
+    Map<String, String> next = stateProperties(state, base.snapshot(ref.snapshotId()), extra);
+    Set<String> removed = staleStateKeys(base.properties(), next);
+    removed.add(StagingMarks.leaseKey(buildId));
+    removed.add(StagedShape.key(buildId));
+    removed.retainAll(base.properties().keySet());
+    builder.setProperties(next);
+    if (!removed.isEmpty()) {
+      builder.removeProperties(removed);
+    }
+    return builder.build();
   }
 
-  private static Map<String, String> stateProperties(IncrementalState state, Snapshot head) {
+  private static Map<String, String> stateProperties(IncrementalState state, Snapshot head, Map<String, String> extra) {
     Map<String, String> next = new LinkedHashMap<>(state.toProperties());
     next.put(IncrementalState.SNAPSHOT_ID, head == null ? IncrementalState.NO_SNAPSHOT : Long.toString(head.snapshotId()));
     next.put(IncrementalState.SEQUENCE_NUMBER, head == null ? "0" : Long.toString(head.sequenceNumber()));
+    next.putAll(extra);
     return next;
   }
 
   private static Set<String> staleStateKeys(Map<String, String> current, Map<String, String> next) {
-    Set<String> stale = new java.util.LinkedHashSet<>();
+    Set<String> stale = new LinkedHashSet<>();
     for (String key : current.keySet()) {
       boolean owned = key.startsWith(IncrementalState.PREFIX) || key.startsWith(CHECKS_PREFIX);
       if (owned && !next.containsKey(key)) {
@@ -415,11 +588,11 @@ public final class OutputPublisher implements OutputStaging {
   }
 
   /**
-   * The REST catalog every output of this run lives in, when there are several: its multi-table
-   * commit publishes them all at once.
+   * The REST catalog every existing output of this run lives in, when there are several: its
+   * multi-table commit publishes them all at once.
    */
   private Optional<RESTCatalog> oneRestCatalog() {
-    List<Staged> tables = stagedTables();
+    List<Staged> tables = staged.values().stream().filter(s -> s.table != null).toList();
     if (tables.size() < 2) {
       return Optional.empty();
     }
@@ -429,66 +602,57 @@ public final class OutputPublisher implements OutputStaging {
   }
 
   /**
-   * Publishes every output in one multi-table commit of a REST catalog: each output's fast-forward,
-   * branch and lease removal and state, applied all together or not at all. Each table's commit
-   * requires its {@code main} to be where the run found it.
+   * Publishes every existing output in one multi-table commit of a REST catalog: each output's
+   * fast-forward, shape, branch and mark removal and state, applied all together or not at all. Each
+   * table's commit requires its {@code main} to be where the run found it.
    */
   private void publishTogether(RESTCatalog catalog, IncrementalState state,
       Map<DatasetPath, Map<String, String>> extra) {
     List<TableCommit> commits = new ArrayList<>();
-    for (Staged entry : stagedTables()) {
-      TableOperations ops = ((HasTableOperations) entry.table).operations();
-      TableMetadata base = ops.refresh();
-      Snapshot main = base.currentSnapshot();
-      if (!Objects.equals(main == null ? null : main.snapshotId(), entry.base)) {
-        throw new ValidationException("output %s moved from snapshot %s", entry.output.path(), entry.base);
+    for (Staged entry : staged.values()) {
+      if (entry.table == null) {
+        continue;
       }
-      SnapshotRef ref = base.ref(branch);
-      if (ref == null) {
-        throw new ValidationException("staging branch %s of output %s disappeared", branch, entry.output.path());
-      }
-      Map<String, String> next = stateProperties(state, base.snapshot(ref.snapshotId()));
-      next.putAll(extra.getOrDefault(entry.output.path(), Map.of()));
-      Set<String> removed = staleStateKeys(base.properties(), next);
-      removed.add(StagingMarks.leaseKey(buildId));
-      if (base.properties().containsKey(StagingMarks.CREATED_BY)) {
-        removed.add(StagingMarks.CREATED_BY);
-      }
-      removed.retainAll(base.properties().keySet());
-      TableMetadata.Builder updated = TableMetadata.buildFrom(base)
-          .setBranchSnapshot(ref.snapshotId(), SnapshotRef.MAIN_BRANCH)
-          .removeRef(branch)
-          .setProperties(next);
-      if (!removed.isEmpty()) {
-        updated.removeProperties(removed);
-      }
-      commits.add(TableCommit.create(entry.output.resolved().identifier(), base, updated.build()));
+      TableMetadata base = entry.operations.catalogOperations().refresh();
+      requireMain(base, entry);
+      commits.add(TableCommit.create(entry.output.resolved().identifier(), base,
+          published(base, buildId, branch, state, extra.getOrDefault(entry.output.path(), Map.of()))));
     }
     catalog.commitTransaction(commits);
+    for (Staged entry : staged.values()) {
+      if (entry.table != null) {
+        entry.table.refresh();
+      }
+    }
   }
 
   private OutputWrites summarize(Staged entry) {
-    Table table = entry.table;
+    String identifier = entry.output.resolved().toString();
+    if (!entry.published) {
+      // A new output the transform never wrote: there is nothing to publish.
+      return new OutputWrites(entry.output.path(), identifier, 0, 0, 0, 0, OptionalLong.empty(), false, List.of());
+    }
+    TableMetadata metadata = entry.created != null ? entry.created.current()
+        : ((HasTableOperations) entry.table).operations().current();
     long added = 0;
     long deleted = 0;
     long files = 0;
     int count = 0;
-    Snapshot snapshot = table.currentSnapshot();
+    Snapshot snapshot = metadata.currentSnapshot();
     while (snapshot != null && (entry.base == null || snapshot.snapshotId() != entry.base)) {
       Map<String, String> summary = snapshot.summary();
       added += number(summary, "added-records");
       deleted += number(summary, "deleted-records");
       files += number(summary, "added-data-files");
-      // The empty snapshot a new table's branch starts from is bookkeeping, not a write.
-      if (!(entry.uuid != null && snapshot.parentId() == null && number(summary, "added-data-files") == 0
-          && number(summary, "added-delete-files") == 0)) {
-        count++;
-      }
-      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+      count++;
+      snapshot = snapshot.parentId() == null ? null : metadata.snapshot(snapshot.parentId());
     }
-    Snapshot current = table.currentSnapshot();
-    return new OutputWrites(entry.output.path(), entry.output.resolved().toString(), added, deleted, files, count,
-        current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()), entry.uuid != null);
+    Snapshot current = metadata.currentSnapshot();
+    List<String> schemaChanges = entry.created != null ? List.of()
+        : SchemaDiff.between(entry.baseSchema, metadata.schema()).describe();
+    return new OutputWrites(entry.output.path(), identifier, added, deleted, files, count,
+        current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()), entry.created != null,
+        schemaChanges);
   }
 
   private static long number(Map<String, String> summary, String key) {
@@ -498,9 +662,9 @@ public final class OutputPublisher implements OutputStaging {
 
   /**
    * Throws away everything the transform wrote to outputs not yet published: removes their staging
-   * branches and leases, expires the snapshots only those branches reached (deleting their files),
-   * puts back a changed schema, spec or property, and drops the tables this build created. Safe to
-   * call more than once; keeps going when one output fails.
+   * branches, leases and shape marks, expires the snapshots only those branches reached (deleting their
+   * files), and deletes the files of the tables this build was creating. Safe to call more than once;
+   * keeps going when one output fails.
    */
   public void discard() {
     stopRenewals();
@@ -509,7 +673,12 @@ public final class OutputPublisher implements OutputStaging {
         continue;
       }
       try {
-        discardOne(entry);
+        if (entry.created != null) {
+          StagedCreateFiles.deleteAll(entry.created.io(), entry.created.current(), buildId);
+          CrashPoints.reached("discard.created");
+        } else if (entry.table != null) {
+          removeMarks(entry.table, buildId, "discard");
+        }
       } catch (RuntimeException e) {
         // Keep discarding the other outputs; what is left carries this build's dead lease and is
         // removed by the next build that touches the output.
@@ -517,39 +686,11 @@ public final class OutputPublisher implements OutputStaging {
     }
   }
 
-  private void discardOne(Staged entry) {
-    Catalog catalog = entry.output.catalog();
-    ResolvedTable resolved = entry.output.resolved();
-    Table table = entry.table;
-    if (table == null) {
-      // The engine may have created the table without registering it (it died in between).
-      try {
-        table = catalog.loadTable(resolved.identifier());
-      } catch (NoSuchTableException e) {
-        return;
-      }
-      if (entry.output.existing() == null && !buildId.equals(table.properties().get(StagingMarks.CREATED_BY))) {
-        return;
-      }
-    }
-    table.refresh();
-    if (entry.output.existing() == null && buildId.equals(table.properties().get(StagingMarks.CREATED_BY))
-        && table.currentSnapshot() == null) {
-      catalog.dropTable(resolved.identifier(), true);
-      CrashPoints.reached("discard.drop");
-      return;
-    }
-    removeMarks(table, buildId, "discard");
-    if (entry.shape != null) {
-      entry.shape.restore(table);
-    }
-  }
-
   /**
    * Removes a build's marks from a table: first its staging branches, then the snapshots only they
-   * reached (and any snapshot of the build no ref reaches any more), then its lease and created-by
-   * mark. The lease goes last, so a process that dies half-way leaves a mark for the next build to
-   * finish the job.
+   * reached (and any snapshot of the build no ref reaches any more), then its lease and shape mark, with
+   * the schemas only the build used. The lease goes last, so a process that dies half-way leaves a mark
+   * for the next build to finish the job.
    *
    * @param table the table
    * @param buildId the build
@@ -559,7 +700,7 @@ public final class OutputPublisher implements OutputStaging {
   static int removeMarks(Table table, String buildId, String points) {
     table.refresh();
     Set<String> branches = StagingMarks.branchesOf(table, buildId);
-    Set<Long> expired = new java.util.LinkedHashSet<>(BranchSnapshots.onlyOn(table, branches));
+    Set<Long> expired = new LinkedHashSet<>(BranchSnapshots.onlyOn(table, branches));
     if (!branches.isEmpty()) {
       TableCommits.commit(table, transaction -> {
         Set<String> present = StagingMarks.branchesOf(table, buildId);
@@ -576,19 +717,65 @@ public final class OutputPublisher implements OutputStaging {
     if (!expired.isEmpty()) {
       CrashPoints.reached(points + ".expired");
     }
-    table.refresh();
-    if (table.properties().containsKey(StagingMarks.leaseKey(buildId))
-        || buildId.equals(table.properties().get(StagingMarks.CREATED_BY))) {
-      TableCommits.commit(table, transaction -> {
-        UpdateProperties properties = transaction.updateProperties();
-        properties.remove(StagingMarks.leaseKey(buildId));
-        if (buildId.equals(table.properties().get(StagingMarks.CREATED_BY))) {
-          properties.remove(StagingMarks.CREATED_BY);
-        }
-        properties.commit();
-      });
+    TableOperations operations = ((HasTableOperations) table).operations();
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      TableMetadata base = operations.refresh();
+      Set<String> marks = new LinkedHashSet<>(Set.of(StagingMarks.leaseKey(buildId), StagedShape.key(buildId)));
+      marks.retainAll(base.properties().keySet());
+      if (marks.isEmpty()) {
+        break;
+      }
+      TableMetadata.Builder builder = TableMetadata.buildFrom(base).removeProperties(marks);
+      Set<Integer> unused = unusedSchemas(base, buildId);
+      if (!unused.isEmpty()) {
+        new MetadataUpdate.RemoveSchemas(unused).applyTo(builder);
+      }
+      try {
+        operations.commit(base, builder.build());
+        break;
+      } catch (CommitFailedException e) {
+        pause(attempt);
+      }
     }
+    table.refresh();
     return expired.size();
+  }
+
+  /**
+   * The schemas a build added that nothing uses: not current, named by no snapshot and by no other
+   * build's shape mark.
+   */
+  private static Set<Integer> unusedSchemas(TableMetadata base, String buildId) {
+    Optional<StagedShape> shape = StagedShape.staged(base, buildId);
+    if (shape.isEmpty()) {
+      return Set.of();
+    }
+    Set<Integer> unused = new LinkedHashSet<>(shape.get().addedSchemas());
+    unused.remove(base.currentSchemaId());
+    base.snapshots().forEach(s -> {
+      if (s.schemaId() != null) {
+        unused.remove(s.schemaId());
+      }
+    });
+    base.properties().forEach((key, value) -> {
+      if (key.startsWith(StagedShape.PREFIX) && !key.equals(StagedShape.key(buildId))) {
+        StagedShape.decode(value).ifPresent(other -> {
+          unused.remove(other.schemaId());
+          unused.removeAll(other.addedSchemas());
+        });
+      }
+    });
+    unused.retainAll(base.schemasById().keySet());
+    return unused;
+  }
+
+  private static void pause(int attempt) {
+    try {
+      Thread.sleep(Math.min(1_000, 10L << Math.min(attempt, 6)) + ThreadLocalRandom.current().nextInt(20));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommitFailedException(e, "Interrupted while retrying a commit");
+    }
   }
 
   /**
@@ -604,14 +791,21 @@ public final class OutputPublisher implements OutputStaging {
   /** An output as this run stages it. */
   private static final class Staged {
     final Output output;
-    /** The table written: the existing one, or the one this run created; null until then. */
+    /** The existing output, as the catalog loads it; null for a new output. */
     Table table;
+    /** The operations the run writes an existing output through. */
+    StagedShapeOperations operations;
+    /** The new output this run creates, in this process until published. */
+    StagedCreateOperations created;
+    /** The table the run's engine writes: staged shape of an existing output, or the new one. */
+    Table stagedTable;
     /** {@code main}'s snapshot when staged; null for an empty or a new table. */
     Long base;
-    /** The table-level metadata before the run, for an existing output. */
+    /** The schema and spec readers of {@code main} had when staged. */
+    Schema baseSchema;
+    PartitionSpec baseSpec;
+    /** The table-level metadata before the run, to tell a change made around this build. */
     TableShape shape;
-    /** The id of the table this run created. */
-    java.util.UUID uuid;
     boolean published;
 
     Staged(Output output) {

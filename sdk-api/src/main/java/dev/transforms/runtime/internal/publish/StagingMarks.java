@@ -12,8 +12,11 @@ import org.apache.iceberg.Table;
  *   <li>the staging branch {@code transforms_BUILD};
  *   <li>the lease {@code transforms.lease.BUILD} (a table property, see {@link BuildLease}), committed
  *       together with the branch and removed together with it;
- *   <li>on a table the build created, {@code transforms.created-by-build=BUILD} until its first publish.
+ *   <li>the shape mark {@code transforms.shape.BUILD}, when the build changed the table's schema, spec,
+ *       sort order or properties ({@link StagedShape}).
  * </ul>
+ * A new output the build creates carries none: it is not in the catalog before it is published, and
+ * its files beside a lease file are its marks ({@link StagedCreateFiles}).
  * A build that dies leaves its marks behind; the next build that touches the output finds them, judges
  * the lease, and removes what a dead build left.
  */
@@ -23,8 +26,8 @@ public final class StagingMarks {
   public static final String BRANCH_PREFIX = "transforms_";
   /** Prefix of lease properties. */
   public static final String LEASE_PREFIX = "transforms.lease.";
-  /** Property naming the build that created a table which no build has published yet. */
-  public static final String CREATED_BY = "transforms.created-by-build";
+  /** Prefix of the properties that hold a build's staged shape ({@link StagedShape}). */
+  public static final String SHAPE_PREFIX = "transforms.shape.";
 
   private StagingMarks() {}
 
@@ -76,7 +79,7 @@ public final class StagingMarks {
   }
 
   /**
-   * Every build that left a mark on a table: a staging branch, a lease or the created-by mark.
+   * Every build that left a mark on a table: a staging branch, a lease or a shape mark.
    *
    * @param table the table, as loaded
    * @return the build ids, in the order met
@@ -87,11 +90,9 @@ public final class StagingMarks {
     for (Map.Entry<String, String> property : table.properties().entrySet()) {
       if (property.getKey().startsWith(LEASE_PREFIX)) {
         builds.add(property.getKey().substring(LEASE_PREFIX.length()));
+      } else if (property.getKey().startsWith(SHAPE_PREFIX)) {
+        builds.add(property.getKey().substring(SHAPE_PREFIX.length()));
       }
-    }
-    String creator = table.properties().get(CREATED_BY);
-    if (creator != null) {
-      builds.add(creator);
     }
     return builds;
   }

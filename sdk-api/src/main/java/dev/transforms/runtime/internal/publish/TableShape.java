@@ -7,21 +7,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableOperations;
 
 /**
- * The table-level metadata of an output that a build must not change behind its staging branch: the
- * current schema, the default partition spec and sort order, and the table properties (except the
- * SDK's own {@code transforms.*} bookkeeping).
+ * The table-level metadata readers of an output's {@code main} see: the current schema, the default
+ * partition spec and sort order, and the table properties (except the SDK's own {@code transforms.*}
+ * bookkeeping).
  *
- * <p>Iceberg keeps these per table, not per branch: a schema change is visible on {@code main} the
- * moment it commits. So the engines refuse such changes on outputs that existed before the run, and
- * the publisher compares the shape before and after the run to catch any path they did not see (a
- * write with schema merging, the Iceberg API on the base table), failing the build and putting the
- * shape back.
+ * <p>A build changes these only through its staged table, which holds its changes back until it
+ * publishes ({@link StagedShape}). The publisher compares the shape before and after the run to catch a
+ * change made around the build (someone's {@code ALTER TABLE}, the Iceberg API on the catalog's own
+ * table): publishing over it would undo it, so the build fails instead and leaves it as it is.
  *
  * @param schemaId the current schema's id
  * @param specId the default partition spec's id
@@ -82,51 +78,5 @@ record TableShape(int schemaId, int specId, int sortOrderId, Map<String, String>
     return table.schemas().containsKey(schemaId)
         ? "columns " + table.schemas().get(schemaId).columns().stream().map(c -> c.name() + " " + c.type()).toList()
         : "schema " + schemaId;
-  }
-
-  /**
-   * Puts a table's schema, spec, sort order and properties back to this shape, in one metadata commit
-   * that changes nothing else (data, snapshots and branches stay). Does nothing if the table already
-   * has this shape.
-   *
-   * @param table the table
-   */
-  void restore(Table table) {
-    table.refresh();
-    if (TableShape.of(table).equals(this)) {
-      return;
-    }
-    TableOperations ops = ((HasTableOperations) table).operations();
-    TableMetadata base = ops.refresh();
-    TableMetadata.Builder builder = TableMetadata.buildFrom(base);
-    if (base.currentSchemaId() != schemaId) {
-      builder.setCurrentSchema(schemaId);
-    }
-    if (base.defaultSpecId() != specId) {
-      builder.setDefaultPartitionSpec(specId);
-    }
-    if (base.defaultSortOrderId() != sortOrderId) {
-      builder.setDefaultSortOrder(sortOrderId);
-    }
-    Set<String> removed = new HashSet<>();
-    base.properties().forEach((key, value) -> {
-      if (!key.startsWith(OWN_PREFIX) && !properties.containsKey(key)) {
-        removed.add(key);
-      }
-    });
-    Map<String, String> changed = new LinkedHashMap<>();
-    properties.forEach((key, value) -> {
-      if (!value.equals(base.properties().get(key))) {
-        changed.put(key, value);
-      }
-    });
-    if (!removed.isEmpty()) {
-      builder.removeProperties(removed);
-    }
-    if (!changed.isEmpty()) {
-      builder.setProperties(changed);
-    }
-    ops.commit(base, builder.build());
-    table.refresh();
   }
 }

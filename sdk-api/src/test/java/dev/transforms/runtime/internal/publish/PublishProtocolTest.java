@@ -123,7 +123,7 @@ public class PublishProtocolTest {
   }
 
   /** A lease of a process that has ended on this host: its build is dead. */
-  private static String deadLease(String buildId) throws Exception {
+  static String deadLease(String buildId) throws Exception {
     Process ended = new ProcessBuilder("true").start();
     ended.waitFor();
     BuildLease mine = BuildLease.forThisProcess(buildId);
@@ -196,19 +196,35 @@ public class PublishProtocolTest {
   }
 
   @Test
-  void aTableADeadBuildCreatedAndNeverPublishedIsDroppedAndCreatedAfresh() throws Exception {
+  void filesADeadFirstBuildLeftWhereItsTableWouldBeAreRemovedByTheNextBuildThatCreatesIt() throws Exception {
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("out"));
-    Schema other = new Schema(Types.NestedField.optional(1, "something_else", Types.StringType.get()));
-    catalog.buildTable(A, other).withProperties(Map.of(StagingMarks.CREATED_BY, "deadbeef0002",
-        StagingMarks.leaseKey("deadbeef0002"), deadLease("deadbeef0002"))).create();
+    // Where /out/a goes: the embedded catalog's default location.
+    Path location = warehouse.resolve("out").resolve("a");
+    String dead = "deadbeef0002";
+    String running = "cafe00000002";
+    Path deadData = location.resolve("data").resolve(StagedCreateFiles.prefix(dead) + "00000-0.parquet");
+    Path deadManifest = location.resolve("metadata").resolve(StagedCreateFiles.prefix(dead) + "m0.avro");
+    Path runningData = location.resolve("data").resolve(StagedCreateFiles.prefix(running) + "00000-0.parquet");
+    Path unclaimed = location.resolve("data").resolve(StagedCreateFiles.prefix("abcdef000003") + "x.parquet");
+    for (Path file : List.of(deadData, deadManifest, runningData, unclaimed)) {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, "not really parquet");
+    }
+    Files.writeString(location.resolve("metadata").resolve(StagedCreateFiles.prefix(dead) + "create.lease"),
+        deadLease(dead));
+    Files.writeString(location.resolve("metadata").resolve(StagedCreateFiles.prefix(running) + "create.lease"),
+        BuildLease.forThisProcess(running).encode());
 
     TransformResult result = build(runner, CopyToA.class).result("copy").orElseThrow();
 
     assertThat(result.status()).as(String.valueOf(result.error())).isEqualTo(TransformResult.Status.SUCCEEDED);
-    assertThat(result.recovery()).singleElement().asString().contains("dropped output /out/a")
-        .contains("deadbeef0002");
-    assertThat(result.outputs().get(0).created()).isTrue();
-    assertThat(table(A).schema().sameSchema(IdTables.SCHEMA)).isTrue();
+    assertThat(result.recovery()).as(table(A).location()).singleElement().asString().contains("dead build " + dead).contains("2 files");
+    assertThat(deadData).doesNotExist();
+    assertThat(deadManifest).doesNotExist();
+    assertThat(location.resolve("metadata").resolve(StagedCreateFiles.prefix(dead) + "create.lease")).doesNotExist();
+    // A running build's files, and files no lease claims, are not this build's to judge.
+    assertThat(runningData).exists();
+    assertThat(unclaimed).exists();
     assertThat(IdTables.ids(table(A), null)).containsExactly(1L, 2L, 3L);
   }
 
@@ -226,14 +242,9 @@ public class PublishProtocolTest {
       leaveDeadBranch(table(output), dead, 4);
     }
     Table a = table(A);
-    Snapshot head = a.snapshot(a.refs().get(StagingMarks.branch(dead)).snapshotId());
-    Transaction publishA = a.newTransaction();
-    publishA.manageSnapshots().fastForwardBranch("main", StagingMarks.branch(dead))
-        .removeBranch(StagingMarks.branch(dead)).commit();
-    UpdateProperties properties = publishA.updateProperties();
-    OutputPublisher.storeState(a, properties, state, head);
-    properties.remove(StagingMarks.leaseKey(dead)).commit();
-    publishA.commitTransaction();
+    org.apache.iceberg.TableOperations operations = ((org.apache.iceberg.HasTableOperations) a).operations();
+    org.apache.iceberg.TableMetadata base = operations.refresh();
+    operations.commit(base, OutputPublisher.published(base, dead, StagingMarks.branch(dead), state, Map.of()));
 
     BuildReport next = build(runner, CopyToBoth.class);
 
@@ -272,7 +283,7 @@ public class PublishProtocolTest {
     Table a = table(A);
     assertThat(IdTables.ids(a, null)).containsExactly(1L, 2L, 3L);
     assertThat(a.refs()).containsOnlyKeys("main");
-    assertThat(a.properties()).containsKey(IncrementalState.BUILD_ID).doesNotContainKey(StagingMarks.CREATED_BY);
+    assertThat(a.properties()).containsKey(IncrementalState.BUILD_ID);
     assertThat(a.properties().keySet()).noneMatch(k -> k.startsWith(StagingMarks.LEASE_PREFIX));
   }
 

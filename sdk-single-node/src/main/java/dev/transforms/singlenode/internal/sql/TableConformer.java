@@ -85,6 +85,25 @@ public final class TableConformer {
     return schema;
   }
 
+  /**
+   * What the fitted batches hold, as table columns: the types of the table's columns where a value
+   * conversion fits the batches to them ({@code HUGEINT} to {@code long}, text to {@code uuid}...), the
+   * types the Arrow data names elsewhere. What a write of these batches brings to the output's schema.
+   *
+   * @return the Iceberg schema of the written columns
+   */
+  public org.apache.iceberg.Schema writtenSchema() {
+    org.apache.iceberg.Schema arrow = dev.transforms.singlenode.arrow.ArrowSchemas.toIceberg(schema);
+    List<Types.NestedField> fields = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      Column column = columns.get(i);
+      Types.NestedField field = arrow.columns().get(i);
+      fields.add(column.conversion() == Conversion.TRANSFER || column.tableColumn() == null ? field
+          : Types.NestedField.of(field.fieldId(), field.isOptional(), field.name(), column.tableColumn().type()));
+    }
+    return new org.apache.iceberg.Schema(fields);
+  }
+
   private static Column plan(Field field, Types.NestedField column) {
     ArrowType type = field.getType();
     boolean nullable = column.isOptional();
