@@ -106,6 +106,7 @@ final class LoadCommand implements Callable<Integer> {
   public Integer call() {
     LoadMode loadMode = mode();
     List<LoadRequest> requests = requests(loadMode);
+    warnEmptyFiles(requests);
     TransformsConfig config = parent.loadConfig();
     PrintWriter out = parent.out();
     PrintWriter err = parent.spec.commandLine().getErr();
@@ -167,6 +168,13 @@ final class LoadCommand implements Callable<Integer> {
     if (schema != null && schemaFile != null) {
       throw new InvalidLoadException("Give the columns once: --schema or --schema-file, not both");
     }
+    if (inferSchema && (schema != null || schemaFile != null)) {
+      throw new InvalidLoadException("--infer-schema guesses the columns that nothing declares, but "
+          + (schema != null ? "--schema" : "--schema-file") + " declares them; leave out --infer-schema");
+    }
+    if (schemaFile != null) {
+      checkSchemaFile(directory.resolve(schemaFile));
+    }
     DatasetPath path = DatasetPath.of(arguments.get(0));
     Optional<SourceFormat> named = Optional.ofNullable(format).map(SourceFormat::named);
     List<SourceFile> files = arguments.subList(1, arguments.size()).stream()
@@ -176,6 +184,28 @@ final class LoadCommand implements Callable<Integer> {
     char chosen = separator.orElse(SeedFolder.isTsv(files.get(0).path()) ? '\t' : ',');
     return List.of(new LoadRequest(path, files, declaration, Optional.ofNullable(partitionBy), loadMode,
         inferSchema, new LoadRequest.TextOptions(chosen, !noHeader)));
+  }
+
+  /** Refuses a --schema-file that cannot be read, saying why. */
+  private static void checkSchemaFile(Path file) {
+    String why = java.nio.file.Files.isDirectory(file) ? "is a folder; name the file that declares the columns"
+        : !java.nio.file.Files.exists(file) ? "does not exist"
+        : !java.nio.file.Files.isReadable(file) ? "cannot be read: permission denied" : null;
+    if (why != null) {
+      throw new InvalidLoadException("Schema file " + file + " (--schema-file) " + why);
+    }
+  }
+
+  /** Warns about files that hold nothing: they add no row (an empty CSV file with a header line is refused). */
+  private void warnEmptyFiles(List<LoadRequest> requests) {
+    for (LoadRequest request : requests) {
+      for (SourceFile file : request.files()) {
+        if (file.size() == 0 && !(file.format() == SourceFormat.CSV && request.text().header())) {
+          parent.err().printf("warning: %s is empty (0 bytes): it adds no row to %s%n", display(file.path()),
+              request.path());
+        }
+      }
+    }
   }
 
   private Optional<Character> separator() {
