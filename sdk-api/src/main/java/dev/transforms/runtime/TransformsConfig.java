@@ -454,7 +454,9 @@ public final class TransformsConfig {
     } catch (AccessDeniedException e) {
       throw new ConfigurationException("Cannot read configuration file " + file + ": permission denied", e);
     } catch (CharacterCodingException e) {
-      throw new ConfigurationException("Cannot read configuration file " + file + ": it is not UTF-8 text", e);
+      // The decoder's own message ("Input length = 1") says nothing a user can act on: not kept as a cause.
+      throw new ConfigurationException("Cannot read configuration file " + file + ": it is not UTF-8 text"
+          + firstBadByte(file).orElse("") + "; save it as UTF-8");
     } catch (IllegalArgumentException e) {
       throw new ConfigurationException("Cannot read configuration file " + file + malformedEscape(file).orElse("")
           + ": " + e.getMessage(), e);
@@ -491,6 +493,35 @@ public final class TransformsConfig {
       }
     }
     return Optional.empty();
+  }
+
+  /** Where the first byte of a file that is not UTF-8 sits: {@code " (line N, byte B of the line: 0xHH)"}. */
+  private static Optional<String> firstBadByte(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+    java.nio.charset.CoderResult result = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+        .decode(in, java.nio.CharBuffer.allocate(bytes.length), true);
+    if (!result.isError()) {
+      return Optional.empty();
+    }
+    int at = in.position();
+    int line = 1;
+    int lineStart = 0;
+    for (int i = 0; i < at; i++) {
+      if (bytes[i] == '\n') {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    return Optional.of(String.format(Locale.ROOT, " (line %d, byte %d of the line: 0x%02X)", line, at - lineStart + 1,
+        bytes[at] & 0xff));
   }
 
   /**
