@@ -95,7 +95,8 @@ final class MaintainCommand implements Callable<Integer> {
       description = "Treat two URI authorities as one storage (bucket.internal=bucket).")
   List<String> equalAuthorities = new ArrayList<>();
 
-  @Option(names = "--metadata-delete-after-commit", paramLabel = "true|false",
+  // arity 1: a Boolean option is a flag by default, which took "false" for a table path.
+  @Option(names = "--metadata-delete-after-commit", paramLabel = "true|false", arity = "1",
       description = "Set write.metadata.delete-after-commit.enabled: commits delete metadata files beyond "
           + "--metadata-previous-versions.")
   Boolean metadataDeleteAfterCommit;

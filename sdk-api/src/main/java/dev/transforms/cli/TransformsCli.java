@@ -202,9 +202,12 @@ public final class TransformsCli implements Callable<Integer> {
     return ExitCodes.of(error);
   }
 
+  /** {@code transforms} alone: says a command is missing, and prints the usage, to standard error. */
   @Override
   public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+    err().println("error: Name a command: transforms COMMAND [OPTIONS]; the commands are below");
+    spec.commandLine().usage(err());
+    err().flush();
     return BAD_USAGE;
   }
 
@@ -226,13 +229,24 @@ public final class TransformsCli implements Callable<Integer> {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     List<TransformSpec> specs = new ArrayList<>(TransformIndex.discover(loader));
     List<String> known = specs.stream().map(s -> s.method().getDeclaringClass().getName()).toList();
-    specs.addAll(TransformIndex.ofClasses(loader, classes.stream().filter(c -> !known.contains(c)).toList()));
+    specs.addAll(TransformIndex.ofClasses(loader, classNames().stream().filter(c -> !known.contains(c)).toList()));
     return specs;
   }
 
   /** The transforms found, as a build selects them: those indexed on the class path and the --class ones. */
   Transforms.Selection selection() {
-    return Transforms.Selection.indexed(Thread.currentThread().getContextClassLoader(), classes);
+    return Transforms.Selection.indexed(Thread.currentThread().getContextClassLoader(), classNames());
+  }
+
+  /** The --class names, each checked to be one: an empty one (--class '' or a,,b) is refused. */
+  private List<String> classNames() {
+    for (String name : classes) {
+      if (name.isBlank()) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--class '" + String.join(",", classes)
+            + "' holds an empty class name; give fully qualified names, such as com.example.shop.CleanOrders");
+      }
+    }
+    return classes.stream().map(String::strip).toList();
   }
 
   /**
