@@ -12,12 +12,13 @@ import picocli.CommandLine.Spec;
  * parses the arguments. One script serves bash and zsh (zsh loads it through {@code bashcompinit}).
  */
 @Command(name = "completion",
-    description = {"Prints the bash and zsh completion script of transforms: commands, options and their values.",
-        "Load it in the current shell with: source <(./transforms completion)"},
+    description = {"Prints the completion script of transforms for bash and zsh: commands, options and their values.",
+        "It completes ./transforms too. Save it and source it from the shell's start-up file, or source it in one "
+            + "shell."},
     footer = {"", "Examples:",
-        "  source <(./transforms completion)                                       # this shell, bash or zsh",
-        "  ./transforms completion > ~/.transforms-completion && echo 'source ~/.transforms-completion' >> ~/.bashrc",
-        "  ./transforms completion > ~/.transforms-completion && echo 'source ~/.transforms-completion' >> ~/.zshrc"})
+        "  transforms completion > ~/.transforms-completion",
+        "  echo 'source ~/.transforms-completion' >> ~/.bashrc     # or ~/.zshrc",
+        "  source <(transforms completion)                        # this shell only"})
 final class CompletionCommand implements Callable<Integer> {
 
   @Spec CommandLine.Model.CommandSpec spec;

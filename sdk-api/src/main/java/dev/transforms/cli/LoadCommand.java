@@ -45,8 +45,8 @@ import picocli.CommandLine.ParentCommand;
         + "not fit.", "With --all, loads every file of the seeds folder into the table its path names "
         + "(seeds/Shop/raw/orders.csv into /Shop/raw/orders, columns in seeds/Shop/raw/orders.schema)."},
     footer = {"", "Examples:",
-        "  transforms load /Shop/raw/orders orders.csv --schema \"order_id long not null, amount decimal(10,2), "
-            + "status string\"",
+        "  transforms load /Shop/raw/orders orders.csv --schema \"id long, amount double\"",
+        "  transforms load /Shop/raw/orders orders.csv --schema-file orders.schema",
         "  transforms load /Shop/raw/orders more-orders.csv --mode append",
         "  transforms load /Logs/events events.parquet --partition-by \"days(created_at)\"",
         "  transforms load --all --mode replace"})

@@ -30,11 +30,13 @@ import picocli.CommandLine;
         + "snapshots and lists orphan files (deleting them only with --delete-orphans).",
         "With no action named, does them all. Branches, tags and the SDK's staging branches are never expired; a "
         + "table that a running build writes is refused."},
-    footer = {"", "With several tables, each is maintained in turn; one that fails is reported and the others go on.",
+    footer = {"", "With several tables, each is maintained in turn; one that fails is reported",
+        "and the others go on.",
         "", "Examples:",
         "  transforms maintain /Shop/orders",
         "  transforms maintain /Shop/orders --compact",
-        "  transforms maintain /Shop/orders --expire --older-than 7d --retain-last 10 --keep-incremental-state",
+        "  transforms maintain /Shop/orders --expire --older-than 7d --retain-last 10",
+        "  transforms maintain /Shop/orders --expire --keep-incremental-state",
         "  transforms maintain /Shop/orders --remove-orphans --delete-orphans",
         "  transforms maintain --all"})
 final class MaintainCommand implements Callable<Integer> {

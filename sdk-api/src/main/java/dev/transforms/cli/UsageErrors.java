@@ -25,7 +25,7 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
   /** The examples of commands that other modules add and that bring none of their own. */
   private static final Map<String, List<String>> EXAMPLES = Map.of(
       "graph", List.of(
-          "  transforms graph                                   # pipeline-graph.html here",
+          "  transforms graph                        # pipeline-graph.html here",
           "  transforms graph --format mermaid -o lineage.mmd",
           "  transforms graph --select +Shop.cleanOrders --format dot -o -",
           "  transforms graph --plan-only"),
@@ -108,6 +108,11 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
           .description("Show this help: usage, options, examples and exit codes.").build());
     }
     spec.usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.usageList());
+    if (spec.userObject() instanceof CommandLine.HelpCommand) {
+      // picocli's own help command: a header line before its usage, which no other command has.
+      spec.usageMessage().header(new String[0]).synopsisHeading("Usage: ").description("Shows the help of a command: its usage, options, "
+          + "examples and exit codes (the same as COMMAND --help).");
+    }
     boolean hasExamples = Arrays.stream(spec.usageMessage().footer()).anyMatch(l -> l.startsWith("Examples:"));
     List<String> examples = EXAMPLES.get(spec.name());
     if (!hasExamples && examples != null && line != root) {
