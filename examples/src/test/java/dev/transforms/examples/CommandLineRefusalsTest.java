@@ -411,6 +411,20 @@ class CommandLineRefusalsTest {
         refused("--all with a seed that is not UTF-8", args("load", "--all", "--mode", "replace"),
             "File {dir}/seeds/Shop/raw/orders.csv is not UTF-8 text: line 3")
             .bytes("seeds/Shop/raw/orders.csv", latin1Csv()),
+        refused("--seeds without --all", with(load, "orders.csv", "--schema", COLUMNS, "--seeds", "seeds"),
+            "--seeds names the seeds folder of --all; leave it out, or add --all"),
+        refused("a Latin-1 file before any warehouse", with(load, "latin1.csv", "--schema", COLUMNS),
+            "{dir}/latin1.csv is not UTF-8 text: line 3").setup(CommandLineRefusalsTest::noWarehouse),
+        refused("a header that does not match before any warehouse", with(load, "header.csv", "--schema", COLUMNS),
+            "The header of {dir}/header.csv (line 1) does not match").setup(CommandLineRefusalsTest::noWarehouse),
+        refused("a text file named .parquet before any warehouse", with(load, "text.parquet"),
+            "is not a Parquet file").file("text.parquet", "hello\n").setup(CommandLineRefusalsTest::noWarehouse),
+        refused("a name too long before any warehouse", args("load", "/Shop/" + "ü".repeat(130), "orders.csv",
+            "--schema", COLUMNS), "is 260 bytes in UTF-8").setup(CommandLineRefusalsTest::noWarehouse),
+        refused("maintain before any warehouse", args("maintain", ORDERS), "No table at /Shop/raw/orders",
+            "has no database yet").setup(CommandLineRefusalsTest::noWarehouse),
+        refused("health before any warehouse", args("health", ORDERS), "No table at /Shop/raw/orders",
+            "has no database yet").setup(CommandLineRefusalsTest::noWarehouse),
         failed("a bad row", with(load, "bad-row.csv", "--schema", COLUMNS),
             "1 bad row; nothing was written", "bad-row.csv:3:1: column order_id (long, not null): 'x' is not a long")
             .file("bad-row.csv", "order_id,amount,status\n1,2.00,ok\nx,3.00,ok\n").failsAfterStaging(),
@@ -604,7 +618,8 @@ class CommandLineRefusalsTest {
   private static Map<String, String> tables(Path dir) {
     Map<String, String> tables = new TreeMap<>();
     try (Catalogs catalogs = new Catalogs(embedded(dir))) {
-      listTables(catalogs.catalog("local"), Namespace.empty(), tables);
+      // Only a catalog that exists: looking must not create the database.
+      catalogs.existingCatalog("local").ifPresent(catalog -> listTables(catalog, Namespace.empty(), tables));
     }
     return tables;
   }
@@ -682,6 +697,11 @@ class CommandLineRefusalsTest {
     }
     Files.write(dir.resolve("deep.csv"), concat(text.toString().getBytes(StandardCharsets.US_ASCII),
         "7,1.00,pr".getBytes(StandardCharsets.US_ASCII), new byte[] {(byte) 0xe9}, "t\n".getBytes(StandardCharsets.US_ASCII)));
+  }
+
+  /** Removes the warehouse: the working directory of a user who has loaded nothing yet. */
+  private static void noWarehouse(Path dir) throws IOException {
+    delete(dir.resolve("warehouse"));
   }
 
   /** Deletes the metadata file the catalog points to for /Shop/raw/orders. */

@@ -28,6 +28,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code transforms load PATH FILE...}: creates a table from CSV, JSON lines or Parquet files, or adds
@@ -56,6 +58,8 @@ final class LoadCommand implements Callable<Integer> {
   private static final long PROGRESS_EVERY_NANOS = 2_000_000_000L;
 
   @ParentCommand TransformsCli parent;
+
+  @Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(paramLabel = "PATH FILE", arity = "0..*",
       description = "The table's dataset path, then the files to load into it (all of one format).")
@@ -112,6 +116,10 @@ final class LoadCommand implements Callable<Integer> {
     PrintWriter err = parent.spec.commandLine().getErr();
     try (Catalogs catalogs = new Catalogs(config)) {
       TableResolver resolver = new TableResolver(config);
+      TableLoad load = new TableLoad(catalogs, resolver,
+          TableLoad.findEngine(Thread.currentThread().getContextClassLoader()));
+      // The files first: a load refused for them must not create the catalog's database.
+      load.checkBeforeCatalogs(requests);
       TreeSet<String> names = new TreeSet<>();
       requests.forEach(r -> names.add(resolver.resolve(r.path()).catalog()));
       for (String name : names) {
@@ -120,12 +128,16 @@ final class LoadCommand implements Callable<Integer> {
       }
       for (LoadRequest request : requests) {
         if (request.declaration().isEmpty() && request.inferSchema() && !request.format().carriesSchema()) {
-          err.printf("warning: the columns of %s are guessed from its values; declare them (--schema) so that the "
-              + "table's contract does not depend on the data%n", request.path());
+          org.apache.iceberg.catalog.TableIdentifier identifier = resolver.resolve(request.path()).identifier();
+          if (catalogs.catalog(resolver.resolve(request.path()).catalog()).tableExists(identifier)) {
+            err.printf("warning: --infer-schema guesses nothing for %s: the table exists, and its columns are the "
+                + "declaration%n", request.path());
+          } else {
+            err.printf("warning: the columns of %s are guessed from its values; declare them (--schema) so that "
+                + "the table's contract does not depend on the data%n", request.path());
+          }
         }
       }
-      TableLoad load = new TableLoad(catalogs, resolver,
-          TableLoad.findEngine(Thread.currentThread().getContextClassLoader()));
       List<LoadedTable> loaded = load.run(requests, progress(err));
       for (LoadedTable table : loaded) {
         out.println(describe(table));
@@ -146,6 +158,9 @@ final class LoadCommand implements Callable<Integer> {
   private List<LoadRequest> requests(LoadMode loadMode) {
     Optional<Character> separator = separator();
     Path directory = parent.workingDirectory();
+    if (!all && spec.commandLine().getParseResult().hasMatchedOption("--seeds")) {
+      throw new InvalidLoadException("--seeds names the seeds folder of --all; leave it out, or add --all");
+    }
     if (all) {
       if (!arguments.isEmpty() || schema != null || schemaFile != null || partitionBy != null || format != null) {
         throw new InvalidLoadException("--all loads the seeds folder as it is: leave out PATH, FILE, --schema, "

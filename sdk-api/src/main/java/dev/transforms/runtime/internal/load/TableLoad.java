@@ -98,6 +98,27 @@ public final class TableLoad {
   }
 
   /**
+   * Checks what can be checked of the requests without a catalog, so that a load refused for them starts
+   * no catalog (which would create the embedded catalog's database and the warehouse folder): names that
+   * fit a local warehouse's folders; for declared columns, what the engine checks of the files
+   * ({@link LoadEngine#check}); for Parquet files, that they are Parquet and agree. {@link #run} checks
+   * the rest, and the files again against an existing table's columns.
+   *
+   * @param requests the tables to load
+   * @throws InvalidLoadException naming the path, file or line at fault
+   */
+  public void checkBeforeCatalogs(List<LoadRequest> requests) {
+    for (LoadRequest request : requests) {
+      checkFolderNames(request.path(), resolver.resolve(request.path()));
+      if (request.format().carriesSchema()) {
+        engine.fileSchema(request.files());
+      } else if (request.declaration().isPresent()) {
+        engine.check(request.declaration().get().schema(), request.files(), request.text());
+      }
+    }
+  }
+
+  /**
    * Loads every request, all or nothing.
    *
    * @param requests the tables to load, each once
