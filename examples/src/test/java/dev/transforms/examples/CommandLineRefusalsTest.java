@@ -519,6 +519,21 @@ class CommandLineRefusalsTest {
   }
 
   @Test
+  void anEmptyFileThatLoadsNoRowIsNamedInAWarning() throws Exception {
+    fresh();
+    Files.writeString(work.resolve("empty.jsonl"), "");
+    Run json = cli(work, Map.of(), args("load", "/Shop/raw/empty", "empty.jsonl", "--schema", COLUMNS));
+    assertThat(json.code()).as(json.err()).isZero();
+    assertThat(json.err()).contains("warning: empty.jsonl is empty (0 bytes): it adds no row to /Shop/raw/empty");
+    assertThat(json.out()).contains("created with 0 rows");
+
+    Run guess = cli(work, Map.of(), args("load", ORDERS, "orders.csv", "--mode", "append", "--infer-schema"));
+    assertThat(guess.code()).as(guess.err()).isZero();
+    assertThat(guess.err()).contains("warning: --infer-schema guesses nothing for /Shop/raw/orders: the table exists")
+        .doesNotContain("are guessed from its values");
+  }
+
+  @Test
   void thereAreAHundredCasesAndEachNamesWhatItChecks() {
     List<Case> cases = cases();
     assertThat(cases).hasSizeGreaterThanOrEqualTo(100);
