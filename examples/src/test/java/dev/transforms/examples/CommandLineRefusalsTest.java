@@ -354,6 +354,9 @@ class CommandLineRefusalsTest {
             "File {dir}/latin1.jsonl is not UTF-8 text: line 1, byte 45 of the line (0xE9)"),
         refused("a fake .gz file", with(load, "fake.csv.gz", "--schema", COLUMNS),
             "File {dir}/fake.csv.gz ends with .gz but is not gzip-compressed"),
+        refused("a .gz file of one byte", with(load, "tiny.csv.gz", "--schema", COLUMNS),
+            "File {dir}/tiny.csv.gz ends with .gz but is not gzip-compressed: it ends before a gzip header would")
+            .file("tiny.csv.gz", "x"),
         refused("a cut gzip file", with(load, "cut.csv.gz", "--schema", COLUMNS),
             "File {dir}/cut.csv.gz is not a complete gzip file").setup(CommandLineRefusalsTest::cutGzip),
         refused("a header that does not match", with(load, "header.csv", "--schema", COLUMNS),
@@ -551,6 +554,8 @@ class CommandLineRefusalsTest {
     assertThat(printed).as(input.name() + ": no raw Java error").doesNotContain("\tat ", "Exception in thread",
         "error: null", "Unknown failure", "LocalInputFile@", "Input length = 1", "long overflow",
         "ArithmeticException", "RuntimeIOException");
+    assertThat(printed.lines()).as(input.name() + ": no message that is null")
+        .noneMatch(l -> l.endsWith(": null") || l.contains(": null;"));
     assertThat(run.err().lines().filter(l -> l.startsWith("error: ")))
         .as(input.name() + ": one error line, short enough to read").hasSize(1)
         .allSatisfy(l -> assertThat(l.length()).isLessThan(800));

@@ -40,7 +40,9 @@ final class TextFiles {
         in = new GZIPInputStream(in, 1 << 16);
       } catch (IOException e) {
         in.close();
-        throw new InvalidLoadException("File " + file + " ends with .gz but is not gzip-compressed: " + e.getMessage(), e);
+        // A file shorter than gzip's header fails with an EOFException without a message.
+        throw new InvalidLoadException("File " + file + " ends with .gz but is not gzip-compressed: "
+            + (e.getMessage() == null ? "it ends before a gzip header would" : e.getMessage()), e);
       }
     }
     return new Opened(counted, new StrictReader(file, in));
