@@ -2,6 +2,7 @@ package dev.transforms.cli;
 
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.CauseChain;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.maintenance.TableHealth;
@@ -18,9 +19,17 @@ import picocli.CommandLine.ParentCommand;
  * {@code transforms health PATH...}: a table's files, deletes, snapshots and metadata against the
  * maintenance guide, with the {@code transforms maintain} command for each recommendation
  * ({@link TableHealth}).
+ *
+ * <p>Every path is checked first (a malformed one refuses the command); then each table is shown in
+ * turn, and one that does not exist or cannot be read is reported without stopping the others. The
+ * exit code is that of the first table that failed ({@link ExitCodes#of}).
  */
-@Command(name = "health", description = "Shows a table's file sizes, deletes, snapshots and metadata, and which "
-    + "maintenance to run.")
+@Command(name = "health", description = {"Shows a table's file sizes, deletes, snapshots and metadata, and which "
+    + "maintenance to run.", "Every table named is shown; one that is missing or unreadable is reported and the "
+        + "others still shown."},
+    footer = {"", "Examples:",
+        "  transforms health /Shop/raw/orders",
+        "  transforms health /Shop/raw/orders /Shop/clean/orders"})
 final class HealthCommand implements Callable<Integer> {
 
   @ParentCommand TransformsCli parent;
@@ -30,19 +39,31 @@ final class HealthCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    List<DatasetPath> datasets = paths.stream().map(DatasetPath::of).toList();
     TransformsConfig config = parent.loadConfig();
     PrintWriter out = parent.out();
+    PrintWriter err = parent.err();
     TableResolver resolver = new TableResolver(config);
+    int code = ExitCodes.OK;
     try (Catalogs catalogs = new Catalogs(config)) {
       TableMaintenance maintenance = new TableMaintenance(catalogs, null);
-      for (String text : paths) {
-        DatasetPath path = DatasetPath.of(text);
-        TableHealth health = TableHealth.of(path.toString(), maintenance.load(path));
+      for (DatasetPath path : datasets) {
+        TableHealth health;
+        try {
+          health = TableHealth.of(path.toString(), maintenance.load(path));
+        } catch (RuntimeException e) {
+          out.flush();
+          err.print(CauseChain.of(e, config.masker()).format("error: ", "  "));
+          err.flush();
+          code = code == ExitCodes.OK ? ExitCodes.of(e) : code;
+          continue;
+        }
         out.printf("%s (%s)%n", path, resolver.resolve(path).sparkIdentifier());
         health.lines().forEach(line -> out.println("  " + line));
+        out.flush();
       }
     }
     out.flush();
-    return TransformsCli.OK;
+    return code;
   }
 }

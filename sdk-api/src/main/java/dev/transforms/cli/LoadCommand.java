@@ -28,6 +28,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code transforms load PATH FILE...}: creates a table from CSV, JSON lines or Parquet files, or adds
@@ -45,8 +47,8 @@ import picocli.CommandLine.ParentCommand;
         + "not fit.", "With --all, loads every file of the seeds folder into the table its path names "
         + "(seeds/Shop/raw/orders.csv into /Shop/raw/orders, columns in seeds/Shop/raw/orders.schema)."},
     footer = {"", "Examples:",
-        "  transforms load /Shop/raw/orders orders.csv --schema \"order_id long not null, amount decimal(10,2), "
-            + "status string\"",
+        "  transforms load /Shop/raw/orders orders.csv --schema \"id long, amount double\"",
+        "  transforms load /Shop/raw/orders orders.csv --schema-file orders.schema",
         "  transforms load /Shop/raw/orders more-orders.csv --mode append",
         "  transforms load /Logs/events events.parquet --partition-by \"days(created_at)\"",
         "  transforms load --all --mode replace"})
@@ -56,6 +58,8 @@ final class LoadCommand implements Callable<Integer> {
   private static final long PROGRESS_EVERY_NANOS = 2_000_000_000L;
 
   @ParentCommand TransformsCli parent;
+
+  @Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(paramLabel = "PATH FILE", arity = "0..*",
       description = "The table's dataset path, then the files to load into it (all of one format).")
@@ -106,11 +110,16 @@ final class LoadCommand implements Callable<Integer> {
   public Integer call() {
     LoadMode loadMode = mode();
     List<LoadRequest> requests = requests(loadMode);
+    warnEmptyFiles(requests);
     TransformsConfig config = parent.loadConfig();
     PrintWriter out = parent.out();
     PrintWriter err = parent.spec.commandLine().getErr();
     try (Catalogs catalogs = new Catalogs(config)) {
       TableResolver resolver = new TableResolver(config);
+      TableLoad load = new TableLoad(catalogs, resolver,
+          TableLoad.findEngine(Thread.currentThread().getContextClassLoader()));
+      // The files first: a load refused for them must not create the catalog's database.
+      load.checkBeforeCatalogs(requests);
       TreeSet<String> names = new TreeSet<>();
       requests.forEach(r -> names.add(resolver.resolve(r.path()).catalog()));
       for (String name : names) {
@@ -119,12 +128,16 @@ final class LoadCommand implements Callable<Integer> {
       }
       for (LoadRequest request : requests) {
         if (request.declaration().isEmpty() && request.inferSchema() && !request.format().carriesSchema()) {
-          err.printf("warning: the columns of %s are guessed from its values; declare them (--schema) so that the "
-              + "table's contract does not depend on the data%n", request.path());
+          org.apache.iceberg.catalog.TableIdentifier identifier = resolver.resolve(request.path()).identifier();
+          if (catalogs.catalog(resolver.resolve(request.path()).catalog()).tableExists(identifier)) {
+            err.printf("warning: --infer-schema guesses nothing for %s: the table exists, and its columns are the "
+                + "declaration%n", request.path());
+          } else {
+            err.printf("warning: the columns of %s are guessed from its values; declare them (--schema) so that "
+                + "the table's contract does not depend on the data%n", request.path());
+          }
         }
       }
-      TableLoad load = new TableLoad(catalogs, resolver,
-          TableLoad.findEngine(Thread.currentThread().getContextClassLoader()));
       List<LoadedTable> loaded = load.run(requests, progress(err));
       for (LoadedTable table : loaded) {
         out.println(describe(table));
@@ -145,6 +158,9 @@ final class LoadCommand implements Callable<Integer> {
   private List<LoadRequest> requests(LoadMode loadMode) {
     Optional<Character> separator = separator();
     Path directory = parent.workingDirectory();
+    if (!all && spec.commandLine().getParseResult().hasMatchedOption("--seeds")) {
+      throw new InvalidLoadException("--seeds names the seeds folder of --all; leave it out, or add --all");
+    }
     if (all) {
       if (!arguments.isEmpty() || schema != null || schemaFile != null || partitionBy != null || format != null) {
         throw new InvalidLoadException("--all loads the seeds folder as it is: leave out PATH, FILE, --schema, "
@@ -167,6 +183,13 @@ final class LoadCommand implements Callable<Integer> {
     if (schema != null && schemaFile != null) {
       throw new InvalidLoadException("Give the columns once: --schema or --schema-file, not both");
     }
+    if (inferSchema && (schema != null || schemaFile != null)) {
+      throw new InvalidLoadException("--infer-schema guesses the columns that nothing declares, but "
+          + (schema != null ? "--schema" : "--schema-file") + " declares them; leave out --infer-schema");
+    }
+    if (schemaFile != null) {
+      checkSchemaFile(directory.resolve(schemaFile));
+    }
     DatasetPath path = DatasetPath.of(arguments.get(0));
     Optional<SourceFormat> named = Optional.ofNullable(format).map(SourceFormat::named);
     List<SourceFile> files = arguments.subList(1, arguments.size()).stream()
@@ -176,6 +199,28 @@ final class LoadCommand implements Callable<Integer> {
     char chosen = separator.orElse(SeedFolder.isTsv(files.get(0).path()) ? '\t' : ',');
     return List.of(new LoadRequest(path, files, declaration, Optional.ofNullable(partitionBy), loadMode,
         inferSchema, new LoadRequest.TextOptions(chosen, !noHeader)));
+  }
+
+  /** Refuses a --schema-file that cannot be read, saying why. */
+  private static void checkSchemaFile(Path file) {
+    String why = java.nio.file.Files.isDirectory(file) ? "is a folder; name the file that declares the columns"
+        : !java.nio.file.Files.exists(file) ? "does not exist"
+        : !java.nio.file.Files.isReadable(file) ? "cannot be read: permission denied" : null;
+    if (why != null) {
+      throw new InvalidLoadException("Schema file " + file + " (--schema-file) " + why);
+    }
+  }
+
+  /** Warns about files that hold nothing: they add no row (an empty CSV file with a header line is refused). */
+  private void warnEmptyFiles(List<LoadRequest> requests) {
+    for (LoadRequest request : requests) {
+      for (SourceFile file : request.files()) {
+        if (file.size() == 0 && !(file.format() == SourceFormat.CSV && request.text().header())) {
+          parent.err().printf("warning: %s is empty (0 bytes): it adds no row to %s%n", display(file.path()),
+              request.path());
+        }
+      }
+    }
   }
 
   private Optional<Character> separator() {

@@ -2,6 +2,7 @@ package dev.transforms.cli;
 
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.CauseChain;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.maintenance.MaintenanceEngine;
@@ -29,11 +30,15 @@ import picocli.CommandLine;
         + "snapshots and lists orphan files (deleting them only with --delete-orphans).",
         "With no action named, does them all. Branches, tags and the SDK's staging branches are never expired; a "
         + "table that a running build writes is refused."},
-    footer = {"", "Examples:",
+    footer = {"", "With several tables, each is maintained in turn; one that fails is reported",
+        "and the others go on.",
+        "", "Examples:",
         "  transforms maintain /Shop/orders",
         "  transforms maintain /Shop/orders --compact",
-        "  transforms maintain /Shop/orders --expire --older-than 7d --retain-last 10 --keep-incremental-state",
-        "  transforms maintain /Shop/orders --remove-orphans --delete-orphans"})
+        "  transforms maintain /Shop/orders --expire --older-than 7d --retain-last 10",
+        "  transforms maintain /Shop/orders --expire --keep-incremental-state",
+        "  transforms maintain /Shop/orders --remove-orphans --delete-orphans",
+        "  transforms maintain --all"})
 final class MaintainCommand implements Callable<Integer> {
 
   @ParentCommand TransformsCli parent;
@@ -92,7 +97,8 @@ final class MaintainCommand implements Callable<Integer> {
       description = "Treat two URI authorities as one storage (bucket.internal=bucket).")
   List<String> equalAuthorities = new ArrayList<>();
 
-  @Option(names = "--metadata-delete-after-commit", paramLabel = "true|false",
+  // arity 1: a Boolean option is a flag by default, which took "false" for a table path.
+  @Option(names = "--metadata-delete-after-commit", paramLabel = "true|false", arity = "1",
       description = "Set write.metadata.delete-after-commit.enabled: commits delete metadata files beyond "
           + "--metadata-previous-versions.")
   Boolean metadataDeleteAfterCommit;
@@ -105,6 +111,12 @@ final class MaintainCommand implements Callable<Integer> {
       description = "single-node or spark (default: single-node when on the classpath).")
   String engine;
 
+  /** The options that only apply to the tables named on the command line, not to --all's policies. */
+  private static final List<String> PATH_OPTIONS = List.of("--compact", "--rewrite-manifests", "--expire",
+      "--remove-orphans", "--older-than", "--retain-last", "--keep-incremental-state", "--orphans-older-than",
+      "--delete-orphans", "--allow-deleting-files-of-running-writes", "--equal-scheme", "--equal-authority",
+      "--metadata-delete-after-commit", "--metadata-previous-versions");
+
   @Override
   public Integer call() {
     if (all == !paths.isEmpty()) {
@@ -113,17 +125,22 @@ final class MaintainCommand implements Callable<Integer> {
           : "Name the tables to maintain: transforms maintain PATH... (or --all for the policies of "
               + TransformsConfig.FILE_NAME + ")");
     }
+    if (all) {
+      refuseOptionsBesideAll();
+    }
     MaintenanceOptions options = all ? null : options();
+    List<DatasetPath> named = paths.stream().map(DatasetPath::of).toList();
     TransformsConfig config = parent.loadConfig();
     MaintenancePolicies policies = MaintenancePolicies.of(config);
     PrintWriter out = parent.out();
     PrintWriter err = spec.commandLine().getErr();
     TableResolver resolver = new TableResolver(config);
-    int failed = 0;
+    int done = 0;
+    List<RuntimeException> failures = new ArrayList<>();
     try (Catalogs catalogs = new Catalogs(config);
         MaintenanceEngine chosen = TableMaintenance.findEngine(Thread.currentThread().getContextClassLoader(),
             Optional.ofNullable(engine))) {
-      List<DatasetPath> tables = all ? policies.tables(catalogs) : paths.stream().map(DatasetPath::of).toList();
+      List<DatasetPath> tables = all ? policies.tables(catalogs) : named;
       if (all && tables.isEmpty()) {
         out.println(policies.prefixes().isEmpty()
             ? "No maintenance policy in " + config.source().map(Object::toString).orElse(TransformsConfig.FILE_NAME)
@@ -132,8 +149,10 @@ final class MaintainCommand implements Callable<Integer> {
         out.flush();
         return TransformsCli.OK;
       }
-      chosen.start(config);
       TableMaintenance maintenance = new TableMaintenance(catalogs, chosen);
+      // Every table named must exist before any is touched: a refused command changes nothing.
+      tables.forEach(maintenance::load);
+      chosen.start(config);
       for (DatasetPath path : tables) {
         out.printf("%s (%s), %s engine:%n", path, resolver.resolve(path).sparkIdentifier(), chosen.name());
         out.flush();
@@ -143,18 +162,37 @@ final class MaintainCommand implements Callable<Integer> {
             out.println("  " + line);
             out.flush();
           });
+          done++;
         } catch (RuntimeException e) {
-          if (!all) {
-            throw e;
-          }
-          // --all goes on with the other tables; the exit code tells
-          failed++;
-          err.println("error: " + path + ": " + e.getMessage());
+          // The other tables go on; the exit code tells.
+          failures.add(e);
+          out.flush();
+          err.print(CauseChain.of(e, config.masker()).format("error: ", "  "));
           err.flush();
         }
       }
     }
-    return failed == 0 ? TransformsCli.OK : TransformsCli.TRANSFORM_FAILED;
+    if (failures.isEmpty()) {
+      return TransformsCli.OK;
+    }
+    // Nothing changed: the code of what stopped it; some tables maintained and others not: failed.
+    return done == 0 ? ExitCodes.of(failures.get(0)) : ExitCodes.FAILED;
+  }
+
+  /** --all takes each table's options from its policy: an option beside it would be ignored, so it is refused. */
+  private void refuseOptionsBesideAll() {
+    CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    List<String> given = PATH_OPTIONS.stream().filter(parsed::hasMatchedOption).toList();
+    if (given.isEmpty()) {
+      return;
+    }
+    String advice = given.contains("--allow-deleting-files-of-running-writes")
+        ? "; a policy cannot relax a safety rule: to remove young orphan files, name the table: transforms maintain "
+            + "PATH --remove-orphans --orphans-older-than AGE --allow-deleting-files-of-running-writes"
+        : "; set them in the policies instead (maintain.PREFIX.OPTION=VALUE in " + TransformsConfig.FILE_NAME
+            + ", such as maintain./Shop.older-than=7d or maintain./Shop.actions=compact,expire), or name the tables";
+    throw new CommandLine.ParameterException(spec.commandLine(), "--all maintains each table with the options of its "
+        + "policy, so it takes no " + String.join(", ", given) + advice);
   }
 
   private MaintenanceOptions options() {

@@ -1,11 +1,6 @@
 package dev.transforms.cli;
 
-import dev.transforms.api.ConfigurationException;
-import dev.transforms.api.InvalidLoadException;
-import dev.transforms.api.InvalidPathException;
-import dev.transforms.api.InvalidTransformException;
-import dev.transforms.api.MaintenanceRefusedException;
-import dev.transforms.api.PlanException;
+import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
@@ -49,20 +44,33 @@ import picocli.CommandLine;
 
 /**
  * The {@code transforms} command line: list, plan and build the transforms on the classpath, show
- * tables, and load files into tables ({@link LoadCommand}).
+ * tables, load files into tables ({@link LoadCommand}), look after them ({@link MaintainCommand},
+ * {@link HealthCommand}), and the commands other modules add ({@link CommandExtension}).
  *
- * <p>Exit codes: {@value #OK} done; {@value #TRANSFORM_FAILED} a transform failed, or the command
- * could not finish for another reason (a table that cannot be read); {@value #BAD_USAGE} bad usage,
- * configuration or transform definitions, a catalog that cannot be started or written.
+ * <p>Every command answers {@code --help} and {@code -h} with its usage, examples and exit codes. The
+ * global options ({@code --config}, {@code --warehouse}, {@code --class}, {@code --verbose}) go before
+ * or after the command. Exit codes are the same for every command ({@link ExitCodes}): {@value #OK}
+ * done; {@value #TRANSFORM_FAILED} the work failed; {@value #BAD_USAGE} refused before anything
+ * changed.
  *
  * <p>An error is printed as its message and every cause, one line each ({@link CauseChain}), secrets
- * masked; {@code --verbose} adds the stack traces.
+ * masked; {@code --verbose} adds the stack traces. A usage error prints the message, the command's
+ * synopsis and how to get its help ({@link UsageErrors}).
  */
 @Command(
     name = "transforms",
     mixinStandardHelpOptions = true,
-    version = "transforms 0.1.0",
+    versionProvider = VersionInfo.class,
     description = "Builds annotated Java transforms over Apache Iceberg tables.",
+    footer = {"", "The global options (--config, --warehouse, --class, --verbose) go before",
+        "or after the command.",
+        "", "Examples:",
+        "  transforms list",
+        "  transforms build --report build.html",
+        "  transforms plan --config team.properties",
+        "  transforms load /Shop/raw/orders orders.csv --schema \"id long, amount double\"",
+        "  transforms help load",
+        "  source <(transforms completion)"},
     subcommands = {
         TransformsCli.ListCommand.class,
         TransformsCli.PlanCommand.class,
@@ -70,31 +78,32 @@ import picocli.CommandLine;
         TransformsCli.ShowCommand.class,
         LoadCommand.class,
         MaintainCommand.class,
-        HealthCommand.class,
-        CommandLine.HelpCommand.class})
+        HealthCommand.class})
 public final class TransformsCli implements Callable<Integer> {
 
   /** Exit code: everything done. */
-  public static final int OK = 0;
-  /** Exit code: at least one transform failed, or the command could not finish. */
-  public static final int TRANSFORM_FAILED = 1;
-  /** Exit code: bad usage, configuration or transform definitions, or a catalog that cannot be started or written. */
-  public static final int BAD_USAGE = 2;
+  public static final int OK = ExitCodes.OK;
+  /** Exit code: the work failed (a transform, rows that do not fit, a table that cannot be read or written). */
+  public static final int TRANSFORM_FAILED = ExitCodes.FAILED;
+  /** Exit code: refused before anything changed (usage, configuration, definitions, a missing table or file). */
+  public static final int BAD_USAGE = ExitCodes.REFUSED;
 
-  @Option(names = "--config", paramLabel = "FILE",
+  // The global options are inherited: each command takes them too, so that they may follow it
+  // (transforms plan --config team.properties); the value lands in these fields either way.
+  @Option(names = "--config", paramLabel = "FILE", scope = CommandLine.ScopeType.INHERIT,
       description = "Configuration file (default: ./" + TransformsConfig.FILE_NAME + " if present, else the embedded catalog).")
   Path config;
 
-  @Option(names = "--warehouse", paramLabel = "DIR", description = "Local warehouse folder (default: ./warehouse).")
+  @Option(names = "--warehouse", paramLabel = "DIR", scope = CommandLine.ScopeType.INHERIT,
+      description = "Local warehouse folder (default: ./warehouse).")
   Path warehouse;
 
-  // Inherited, so that it also works after the command: transforms build --verbose.
   @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
       description = "Print the stack trace of every error.")
   boolean verbose;
 
-  @Option(names = "--class", paramLabel = "CLASS", split = ",",
-      description = "Transform classes to use besides those indexed at compile time.")
+  @Option(names = "--class", paramLabel = "CLASS", split = ",", scope = CommandLine.ScopeType.INHERIT,
+      description = "Transform classes to use besides those indexed at compile time (comma-separated, or repeated).")
   List<String> classes = new ArrayList<>();
 
   @Spec
@@ -150,34 +159,56 @@ public final class TransformsCli implements Callable<Integer> {
    * @return the exit code
    */
   public static int execute(TransformsCli cli, PrintWriter out, PrintWriter err, String... args) {
+    CommandLine commandLine = commandLine(cli);
+    commandLine.setOut(out);
+    commandLine.setErr(err);
+    return commandLine.execute(args);
+  }
+
+  /**
+   * The whole command line of a command object, as {@link #execute} runs it: the built-in commands, those
+   * of the {@link CommandExtension}s on the classpath, {@code completion} and {@code help}, each with
+   * {@code --help}, examples and exit codes, the error handlers and the converters. The reference page
+   * {@code docs/cli.md} and the completion script are generated from it.
+   *
+   * @param cli the command
+   * @return the command line, ready to execute
+   */
+  public static CommandLine commandLine(TransformsCli cli) {
     CommandLine commandLine = new CommandLine(cli);
     for (CommandExtension extension : java.util.ServiceLoader.load(CommandExtension.class)) {
       commandLine.addSubcommand(extension.command());
     }
-    commandLine.setOut(out);
-    commandLine.setErr(err);
+    commandLine.addSubcommand(new CompletionCommand());
+    commandLine.addSubcommand(new CommandLine.HelpCommand());
+    UsageErrors.standardize(commandLine);
+    commandLine.setParameterExceptionHandler(new UsageErrors());
     commandLine.setExecutionExceptionHandler((e, line, parsed) -> cli.report(e, line.getErr()));
-    return commandLine.execute(args);
+    return commandLine;
   }
 
   /** Prints an error that ended a command, and returns the exit code it means. */
   private int report(Exception error, PrintWriter err) {
+    if (error instanceof CommandLine.ParameterException usage) {
+      return new UsageErrors().handleParseException(usage, new String[0]);
+    }
     SecretMasker masker = SecretMasker.allLoaded();
-    int code = error instanceof ConfigurationException || error instanceof InvalidTransformException
-        || error instanceof PlanException || error instanceof InvalidPathException
-        || error instanceof InvalidLoadException
-        || error instanceof MaintenanceRefusedException ? BAD_USAGE : TRANSFORM_FAILED;
     err.print(CauseChain.of(error, masker).format("error: ", "  "));
     if (verbose) {
       err.print(CauseChain.stackTrace(error, masker));
+    } else if (!(error instanceof TransformsException) && !(error instanceof java.io.UncheckedIOException)) {
+      err.println("  (not an error the command expected here: run it again with --verbose for the stack trace)");
     }
     err.flush();
-    return code;
+    return ExitCodes.of(error);
   }
 
+  /** {@code transforms} alone: says a command is missing, and prints the usage, to standard error. */
   @Override
   public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+    err().println("error: Name a command: transforms COMMAND [OPTIONS]; the commands are below");
+    spec.commandLine().usage(err());
+    err().flush();
     return BAD_USAGE;
   }
 
@@ -199,13 +230,24 @@ public final class TransformsCli implements Callable<Integer> {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     List<TransformSpec> specs = new ArrayList<>(TransformIndex.discover(loader));
     List<String> known = specs.stream().map(s -> s.method().getDeclaringClass().getName()).toList();
-    specs.addAll(TransformIndex.ofClasses(loader, classes.stream().filter(c -> !known.contains(c)).toList()));
+    specs.addAll(TransformIndex.ofClasses(loader, classNames().stream().filter(c -> !known.contains(c)).toList()));
     return specs;
   }
 
   /** The transforms found, as a build selects them: those indexed on the class path and the --class ones. */
   Transforms.Selection selection() {
-    return Transforms.Selection.indexed(Thread.currentThread().getContextClassLoader(), classes);
+    return Transforms.Selection.indexed(Thread.currentThread().getContextClassLoader(), classNames());
+  }
+
+  /** The --class names, each checked to be one: an empty one (--class '' or a,,b) is refused. */
+  private List<String> classNames() {
+    for (String name : classes) {
+      if (name.isBlank()) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--class '" + String.join(",", classes)
+            + "' holds an empty class name; give fully qualified names, such as com.example.shop.CleanOrders");
+      }
+    }
+    return classes.stream().map(String::strip).toList();
   }
 
   /**
@@ -247,7 +289,10 @@ public final class TransformsCli implements Callable<Integer> {
   }
 
   /** {@code transforms list}: the transforms found, with their inputs and outputs. */
-  @Command(name = "list", description = "Lists the transforms on the classpath.")
+  @Command(name = "list", description = "Lists the transforms on the classpath, with their inputs, outputs and checks.",
+      footer = {"", "Examples:",
+          "  transforms list",
+          "  transforms list --class com.example.shop.CleanOrders"})
   static final class ListCommand implements Callable<Integer> {
     @ParentCommand TransformsCli parent;
 
@@ -279,7 +324,11 @@ public final class TransformsCli implements Callable<Integer> {
   }
 
   /** {@code transforms plan}: the build order and the tables each path resolves to. */
-  @Command(name = "plan", description = "Shows the order a build runs transforms in, and where each path resolves.")
+  @Command(name = "plan", description = "Shows the order a build runs transforms in, and where each path resolves.",
+      footer = {"", "Examples:",
+          "  transforms plan",
+          "  transforms plan CleanOrders.cleanOrders",
+          "  transforms plan --config team.properties"})
   static final class PlanCommand implements Callable<Integer> {
     @ParentCommand TransformsCli parent;
 
@@ -309,9 +358,15 @@ public final class TransformsCli implements Callable<Integer> {
   }
 
   /** {@code transforms build}: runs transforms in dependency order and prints the report. */
-  @Command(name = "build", description = "Builds transforms (all, or the named ones with their upstream).")
+  @Command(name = "build", description = "Builds transforms (all, or the named ones with their upstream).",
+      footer = {"", "Examples:",
+          "  transforms build",
+          "  transforms build CleanOrders.cleanOrders --report build.html",
+          "  transforms build --config team.properties --verbose"})
   static final class BuildCommand implements Callable<Integer> {
     @ParentCommand TransformsCli parent;
+
+    @Spec CommandLine.Model.CommandSpec spec;
 
     @Parameters(paramLabel = "TRANSFORM", arity = "0..*", description = "Build only these transforms and their upstream.")
     List<String> names = new ArrayList<>();
@@ -329,7 +384,7 @@ public final class TransformsCli implements Callable<Integer> {
       TransformsConfig config = parent.loadConfig();
       PrintWriter out = parent.out();
       Optional<Path> reportPath = Optional.ofNullable(reportFile).map(f -> parent.workingDirectory().resolve(f));
-      reportPath.ifPresent(f -> dev.transforms.cli.report.OutputFiles.checkWritable(parent.spec.commandLine(), "--report", f));
+      reportPath.ifPresent(f -> dev.transforms.cli.report.OutputFiles.checkWritable(spec.commandLine(), "--report", f));
       Map<String, Instant> startedAt = new java.util.HashMap<>();
       List<dev.transforms.cli.report.TimedResult> timed = new ArrayList<>();
       SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
@@ -379,7 +434,11 @@ public final class TransformsCli implements Callable<Integer> {
   }
 
   /** {@code transforms show PATH}: a table's schema, partition spec, properties and snapshots. */
-  @Command(name = "show", description = "Shows a table's schema, partition spec, properties and snapshots.")
+  @Command(name = "show", description = "Shows a table's schema, partition spec, properties, snapshots, branches, "
+      + "build state and checks.",
+      footer = {"", "Examples:",
+          "  transforms show /Shop/raw/orders",
+          "  transforms show /Shop/clean/orders --config team.properties"})
   static final class ShowCommand implements Callable<Integer> {
     @ParentCommand TransformsCli parent;
 
@@ -396,14 +455,14 @@ public final class TransformsCli implements Callable<Integer> {
         // Only an existing catalog: showing must not create a warehouse or a catalog database.
         Optional<Catalog> catalog = catalogs.existingCatalog(resolved.catalog());
         if (catalog.isEmpty()) {
-          return noTable(datasetPath, resolved, "catalog '" + resolved.catalog() + "' has no database yet ("
-              + catalogs.sqliteDatabase(resolved.catalog()).map(Path::toString).orElse("") + "); build first");
+          throw noTable(datasetPath, resolved, ": catalog '" + resolved.catalog() + "' has no database yet"
+              + catalogs.sqliteDatabase(resolved.catalog()).map(db -> " (" + db + ")").orElse("") + "; build first");
         }
         Table table;
         try {
           table = catalog.get().loadTable(resolved.identifier());
         } catch (NoSuchTableException e) {
-          return noTable(datasetPath, resolved, "");
+          throw noTable(datasetPath, resolved, "");
         } catch (RuntimeException e) {
           throw new TransformsException("Cannot read table " + datasetPath + " (" + resolved.sparkIdentifier()
               + ") of catalog '" + resolved.catalog() + "'", e);
@@ -485,10 +544,9 @@ public final class TransformsCli implements Callable<Integer> {
       }).orElse("");
     }
 
-    private int noTable(DatasetPath datasetPath, ResolvedTable resolved, String why) {
-      parent.spec.commandLine().getErr().println("error: no table at " + datasetPath + " ("
-          + resolved.sparkIdentifier() + ")" + (why.isEmpty() ? "" : ": " + why));
-      return BAD_USAGE;
+    /** The error of a path that names no table, worded as health and maintain word it. */
+    private static DatasetNotFoundException noTable(DatasetPath datasetPath, ResolvedTable resolved, String why) {
+      return new DatasetNotFoundException("No table at " + datasetPath + " (" + resolved.sparkIdentifier() + ")" + why);
     }
   }
 }

@@ -138,6 +138,8 @@ public final class TransformsConfig {
   private final Map<String, String> duckdbProperties;
   private final SchemaChangePolicy onSchemaChange;
   private final SecretMasker masker;
+  /** Where each key's value came from, as errors name it. */
+  private final Map<String, String> origins;
 
   private TransformsConfig(
       Optional<Path> source,
@@ -150,7 +152,8 @@ public final class TransformsConfig {
       Map<String, String> advisoryProperties,
       Map<String, String> duckdbProperties,
       SchemaChangePolicy onSchemaChange,
-      SecretMasker masker) {
+      SecretMasker masker,
+      Map<String, String> origins) {
     this.source = source;
     this.warehouse = warehouse;
     this.filesRoot = filesRoot;
@@ -162,6 +165,7 @@ public final class TransformsConfig {
     this.duckdbProperties = duckdbProperties;
     this.onSchemaChange = onSchemaChange;
     this.masker = masker;
+    this.origins = origins;
   }
 
   /**
@@ -337,9 +341,13 @@ public final class TransformsConfig {
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
     TransformsConfig config = new TransformsConfig(source, warehousePath, filesRoot,
         java.util.Collections.unmodifiableMap(frozen), List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance),
-        Map.copyOf(advisories), Map.copyOf(duckdb), onSchemaChange, masker);
+        Map.copyOf(advisories), Map.copyOf(duckdb), onSchemaChange, masker, Map.copyOf(origins));
     // The advisory keys are checked now, so that plan refuses what a build would.
-    dev.transforms.runtime.internal.advice.AdvisorySettings.of(config);
+    try {
+      dev.transforms.runtime.internal.advice.AdvisorySettings.of(config);
+    } catch (ConfigurationException e) {
+      throw withOrigin(e, config);
+    }
     return config;
   }
 
@@ -472,13 +480,87 @@ public final class TransformsConfig {
     } catch (AccessDeniedException e) {
       throw new ConfigurationException("Cannot read configuration file " + file + ": permission denied", e);
     } catch (CharacterCodingException e) {
-      throw new ConfigurationException("Cannot read configuration file " + file + ": it is not UTF-8 text", e);
-    } catch (IOException | IllegalArgumentException e) {
+      // The decoder's own message ("Input length = 1") says nothing a user can act on: not kept as a cause.
+      throw new ConfigurationException("Cannot read configuration file " + file + ": it is not UTF-8 text"
+          + firstBadByte(file).orElse("") + "; save it as UTF-8");
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException("Cannot read configuration file " + file + malformedEscape(file).orElse("")
+          + ": " + e.getMessage(), e);
+    } catch (IOException e) {
       throw new ConfigurationException("Cannot read configuration file " + file + ": " + e.getMessage(), e);
     }
     Map<String, String> keys = new TreeMap<>();
     properties.stringPropertyNames().forEach(k -> keys.put(k.trim(), properties.getProperty(k).trim()));
     return keys;
+  }
+
+  /**
+   * Where a properties file holds a backslash-u escape that is not followed by four hexadecimal digits, the
+   * one error {@link Properties#load(Reader)} reports without a line: {@code ", line N ('FRAGMENT')"}.
+   */
+  private static Optional<String> malformedEscape(Path file) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    for (int n = 0; n < lines.size(); n++) {
+      String line = lines.get(n);
+      for (int i = 0; i < line.length(); i++) {
+        if (line.charAt(i) != '\\') {
+          continue;
+        }
+        if (i + 1 < line.length() && line.charAt(i + 1) == 'u'
+            && !(i + 6 <= line.length() && line.substring(i + 2, i + 6).matches("[0-9a-fA-F]{4}"))) {
+          return Optional.of(", line " + (n + 1) + " ('" + line.substring(i, Math.min(line.length(), i + 6)) + "')");
+        }
+        i++; // the escaped character
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Where the first byte of a file that is not UTF-8 sits: {@code " (line N, byte B of the line: 0xHH)"}. */
+  private static Optional<String> firstBadByte(Path file) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+    java.nio.charset.CoderResult result = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+        .decode(in, java.nio.CharBuffer.allocate(bytes.length), true);
+    if (!result.isError()) {
+      return Optional.empty();
+    }
+    int at = in.position();
+    int line = 1;
+    int lineStart = 0;
+    for (int i = 0; i < at; i++) {
+      if (bytes[i] == '\n') {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    return Optional.of(String.format(Locale.ROOT, " (line %d, byte %d of the line: 0x%02X)", line, at - lineStart + 1,
+        bytes[at] & 0xff));
+  }
+
+  /**
+   * An error about a key of the configuration, with where the key was set appended: the checks of other
+   * classes ({@code AdvisorySettings}) name the key but cannot know its origin.
+   */
+  private static ConfigurationException withOrigin(ConfigurationException e, TransformsConfig config) {
+    Matcher key = Pattern.compile("[Cc]onfiguration key '([^']+)'").matcher(String.valueOf(e.getMessage()));
+    if (!key.find() || e.getMessage().contains("(set by ")) {
+      return e;
+    }
+    String origin = config.origin(key.group(1));
+    return origin.isEmpty() ? e : new ConfigurationException(e.getMessage() + " (set by " + origin + ")", e);
   }
 
   /** The values that environment variables give to keys they may override, recording their origin. */
@@ -521,8 +603,9 @@ public final class TransformsConfig {
         replacement = matcher.group(3);
       }
       if (replacement == null) {
-        throw new ConfigurationException("Configuration key '" + key + "' references ${" + variable
-            + "}, which is not set; export " + variable + " or give a default as ${" + variable + ":-value}");
+        throw new ConfigurationException("Configuration key '" + key + "' (set by " + origin + ") references ${"
+            + variable + "}, which is not set; export " + variable + " or give a default as ${" + variable
+            + ":-value}");
       }
       if (SecretMasker.isSecretKey(key)) {
         secrets.add(replacement);
@@ -679,6 +762,17 @@ public final class TransformsConfig {
    */
   public SchemaChangePolicy onSchemaChange() {
     return onSchemaChange;
+  }
+
+  /**
+   * Where a key's value was set, as errors name it: {@code file PATH}, {@code environment variable NAME},
+   * {@code --warehouse}, {@code the default} or {@code the embedded default}.
+   *
+   * @param key a configuration key, such as {@code advisories} or {@code maintain./Shop.older-than}
+   * @return the origin, or empty for a key that is not set
+   */
+  public String origin(String key) {
+    return origins.getOrDefault(key, "");
   }
 
   /**

@@ -112,7 +112,8 @@ public class TransformsCliBadInputTest {
     List<String> showIn = List.of("show", "/cli/in");
     List<BadInput> cases = new ArrayList<>(List.of(
         // Usage.
-        bad("unknown command", 2, List.of("frobnicate"), "Unmatched argument", "'frobnicate'"),
+        bad("unknown command", 2, List.of("frobnicate"), "Unknown command 'frobnicate'; the commands are list, plan, build",
+            "Run 'transforms --help'"),
         bad("no command", 2, List.of(), "Usage: transforms"),
         bad("unknown option", 2, List.of("build", "--fast"), "Unknown option: '--fast'"),
         bad("--config without a value", 2, List.of("--config"), "Missing required parameter for option '--config'"),
@@ -126,7 +127,7 @@ public class TransformsCliBadInputTest {
         bad("path without a folder", 2, List.of("show", "/orders"), "'/orders' resolves to no namespace"),
         bad("folder with a dot on JDBC", 2, List.of("show", "/a.b/t"), "folder 'a.b' with a '.'"),
         bad("table that does not exist", 2, List.of("show", "/cli/nothing"),
-            "no table at /cli/nothing (`local`.`cli`.`nothing`)"),
+            "No table at /cli/nothing (`local`.`cli`.`nothing`)"),
         // Transforms.
         bad("class not on the classpath", 2, List.of("--class", "no.such.Type", "list"),
             "Transform class no.such.Type is not on the classpath"),
@@ -147,10 +148,12 @@ public class TransformsCliBadInputTest {
         withSetup("--config naming a folder", 2, List.of("--config", "conf", "plan"),
             dir -> Files.createDirectories(dir.resolve("conf")),
             "Configuration file {dir}/conf is a folder; name a properties file, such as {dir}/conf/transforms.properties"),
-        bad("empty --config", 2, List.of("--config", "", "plan"), "Configuration file {dir} is a folder"),
+        bad("empty --config", 2, List.of("--config", "", "plan"),
+            "Invalid value for option '--config': the value is empty; name a file"),
         withConfig("unknown key", 2, plan, List.of("colour=blue"), "Unknown configuration key 'colour'"),
         withConfig("unknown advisory level", 2, plan, List.of("advisories=loud"),
-            "Configuration key 'advisories' is 'loud'; use off, warn or error"),
+            "Configuration key 'advisories' is 'loud'; use off, warn or error",
+            "(set by file {dir}/transforms.properties)"),
         withConfig("unknown advisory option", 2, plan, List.of("advisories.colour=blue"),
             "Unknown configuration key 'advisories.colour'"),
         withConfig("catalog without type", 2, plan, List.of("catalog.prod.uri=http://127.0.0.1:1", "mount./=prod"),
@@ -164,7 +167,8 @@ public class TransformsCliBadInputTest {
             "Configuration key 'warehouse'", "invalid reference starting '${9LIVES'"),
         withConfig("unset reference", 2, plan, List.of("catalog.prod.type=rest", "catalog.prod.token=${MISSING_TOKEN}",
                 "mount./=prod"),
-            "Configuration key 'catalog.prod.token' references ${MISSING_TOKEN}, which is not set"),
+            "Configuration key 'catalog.prod.token' (set by file {dir}/transforms.properties) references "
+                + "${MISSING_TOKEN}, which is not set"),
         withConfig("unknown catalog type", 2, plan, List.of("catalog.prod.type=bogus", "mount./=prod"),
             "Catalog 'prod' has type 'bogus' (set by file {dir}/transforms.properties)"),
         withConfig("catalog class not on the classpath", 2, plan, List.of("catalog.prod.catalog-impl=com.example.Cat",
@@ -183,7 +187,8 @@ public class TransformsCliBadInputTest {
         withConfig("empty namespace level in a mount", 2, plan, List.of("mount./cli=local:a..b"),
             "Mount 'mount./cli=local:a..b' has an empty namespace level"),
         withConfig("malformed unicode escape", 2, plan, List.of("warehouse=\\uZZZZ"),
-            "Cannot read configuration file {dir}/transforms.properties", "Malformed \\uxxxx encoding"),
+            "Cannot read configuration file {dir}/transforms.properties, line 1 ('\\uZZZZ')",
+            "Malformed \\uxxxx encoding"),
         withSetup("configuration file that is not UTF-8", 2, plan,
             dir -> Files.write(dir.resolve("transforms.properties"), new byte[] {'w', '=', (byte) 0xff, (byte) 0xfe}),
             "Cannot read configuration file {dir}/transforms.properties: it is not UTF-8 text"),
@@ -199,7 +204,7 @@ public class TransformsCliBadInputTest {
         withEnvironment("empty warehouse from the environment", 2, build, Map.of("TRANSFORMS_WAREHOUSE", ""),
             "The warehouse folder is empty (set by environment variable TRANSFORMS_WAREHOUSE)"),
         bad("empty --warehouse", 2, List.of("--warehouse", "", "--class", DOUBLER, "build"),
-            "The warehouse folder is empty (set by --warehouse)"),
+            "Invalid value for option '--warehouse': the value is empty"),
         // The warehouse and the catalog on disk.
         withSetup("warehouse is a file, build", 2, List.of("--warehouse", "wh-file", "--class", DOUBLER, "build"),
             dir -> Files.writeString(dir.resolve("wh-file"), "not a folder"),

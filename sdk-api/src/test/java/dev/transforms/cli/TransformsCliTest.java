@@ -263,7 +263,7 @@ public class TransformsCliTest {
     assertThat(run("--class", Doubler.class.getName(), "plan").exitCode()).isZero();
     Run show = run("show", "/cli/doubled");
     assertThat(show.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
-    assertThat(show.err()).contains("error: no table at /cli/doubled (`local`.`cli`.`doubled`): catalog 'local' has "
+    assertThat(show.err()).contains("No table at /cli/doubled (`local`.`cli`.`doubled`): catalog 'local' has "
         + "no database yet (" + dir.resolve("warehouse/catalog.db") + "); build first");
     assertThat(dir.resolve("warehouse")).doesNotExist();
   }

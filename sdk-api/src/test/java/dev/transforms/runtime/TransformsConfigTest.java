@@ -91,8 +91,8 @@ class TransformsConfigTest {
     Path file = file("catalog.prod.type=rest", "catalog.prod.token=${MISSING_TOKEN}");
     assertThatThrownBy(() -> TransformsConfig.load(Optional.of(file), Optional.empty(), Map.of(), dir))
         .isInstanceOf(ConfigurationException.class)
-        .hasMessage("Configuration key 'catalog.prod.token' references ${MISSING_TOKEN}, which is not set; "
-            + "export MISSING_TOKEN or give a default as ${MISSING_TOKEN:-value}");
+        .hasMessage("Configuration key 'catalog.prod.token' (set by file " + file + ") references ${MISSING_TOKEN}, "
+            + "which is not set; export MISSING_TOKEN or give a default as ${MISSING_TOKEN:-value}");
   }
 
   @Test

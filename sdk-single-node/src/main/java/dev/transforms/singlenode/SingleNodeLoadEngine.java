@@ -32,6 +32,13 @@ public final class SingleNodeLoadEngine implements LoadEngine {
   }
 
   @Override
+  public void check(Schema columns, List<SourceFile> files, LoadRequest.TextOptions text) {
+    try (BufferAllocator allocator = ArrowMemory.newRoot()) {
+      FileLoads.check(columns, files, text, allocator);
+    }
+  }
+
+  @Override
   public List<DataFile> write(Table table, Schema columns, List<SourceFile> files, LoadRequest.TextOptions text,
       LoadListener listener) {
     try (BufferAllocator allocator = ArrowMemory.newRoot()) {

@@ -30,7 +30,11 @@ import java.util.TreeSet;
  *
  * <p>{@code transforms maintain --all} maintains every table under a prefix that has a policy. Each
  * option of a table comes from the deepest prefix that sets it; what no prefix sets has the command's
- * default. A policy cannot relax a safety rule: there is no key for a retention under three days.
+ * default. A policy cannot relax a safety rule: there is no key to allow a retention under three days,
+ * and an {@code orphans-older-than} under three days is refused when the policies are read.
+ *
+ * <p>Every key is checked when the policies are read, and an error names the key and where it was set
+ * ({@link TransformsConfig#origin}).
  */
 public final class MaintenancePolicies {
 
@@ -40,6 +44,9 @@ public final class MaintenancePolicies {
       "metadata-previous-versions");
   /** The actions {@code actions} may list. */
   public static final Set<String> ACTIONS = Set.of("compact", "rewrite-manifests", "expire", "remove-orphans");
+
+  /** The longest age accepted: older snapshots and files cannot exist, and the instant would overflow. */
+  public static final Duration MAX_AGE = Duration.ofDays(36_500);
 
   private final Map<String, Map<String, String>> byPrefix;
 
@@ -60,9 +67,10 @@ public final class MaintenancePolicies {
       String rest = key.substring(TransformsConfig.MAINTAIN_PREFIX.length());
       int dot = rest.lastIndexOf('.');
       String option = dot < 0 ? "" : rest.substring(dot + 1);
+      String setBy = " (set by " + config.origin(key) + ")";
       if (dot <= 0 || !OPTIONS.contains(option)) {
         throw new ConfigurationException("Configuration key '" + key + "' must be maintain.PREFIX.OPTION with OPTION "
-            + "one of " + new TreeSet<>(OPTIONS) + ", such as maintain./Shop.older-than=7d");
+            + "one of " + new TreeSet<>(OPTIONS) + ", such as maintain./Shop.older-than=7d" + setBy);
       }
       String prefix = rest.substring(0, dot);
       if (!prefix.equals("/")) {
@@ -70,8 +78,14 @@ public final class MaintenancePolicies {
           DatasetPath.of(prefix);
         } catch (RuntimeException e) {
           throw new ConfigurationException("Configuration key '" + key + "' has the prefix '" + prefix
-              + "', which is not / or a dataset path: " + e.getMessage());
+              + "', which is not / or a dataset path: " + e.getMessage() + setBy);
         }
+      }
+      try {
+        checkValue(option, value.strip());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException("Maintenance policy maintain." + prefix + ".*: " + e.getMessage() + " (key '"
+            + key + "', set by " + config.origin(key) + ")");
       }
       byPrefix.computeIfAbsent(prefix, p -> new TreeMap<>()).put(option, value.strip());
     });
@@ -84,6 +98,38 @@ public final class MaintenancePolicies {
       }
     }
     return policies;
+  }
+
+  /** Checks the value of one policy key on its own, as the options of the same name would be checked. */
+  private static void checkValue(String option, String value) {
+    switch (option) {
+      case "actions" -> {
+        for (String action : value.split(",")) {
+          if (!ACTIONS.contains(action.strip())) {
+            throw new IllegalArgumentException("actions: unknown action '" + action.strip() + "'; use "
+                + new TreeSet<>(ACTIONS));
+          }
+        }
+      }
+      case "older-than" -> age(option, value);
+      case "orphans-older-than" -> {
+        if (age(option, value).compareTo(MaintenanceOptions.MIN_ORPHAN_AGE) < 0) {
+          throw new IllegalArgumentException(option + " '" + value + "' is under "
+              + MaintenanceOptions.MIN_ORPHAN_AGE.toDays() + " days, and a policy cannot relax that safety rule: a "
+              + "file of a write still running looks like an orphan. Remove young orphans of one table with "
+              + "transforms maintain PATH --remove-orphans --orphans-older-than AGE "
+              + "--allow-deleting-files-of-running-writes");
+        }
+      }
+      case "retain-last", "metadata-previous-versions" -> {
+        if (integer(option, value) < 1) {
+          throw new IllegalArgumentException(option + " '" + value + "' must be at least 1");
+        }
+      }
+      case "keep-incremental-state", "delete-orphans", "metadata-delete-after-commit" -> bool(option, value);
+      case "equal-scheme", "equal-authority" -> pairs(option, value);
+      default -> throw new IllegalArgumentException("unknown option " + option);
+    }
   }
 
   /**
@@ -157,10 +203,22 @@ public final class MaintenancePolicies {
    *
    * @param option the option it was given to, for the error
    * @param text the text
-   * @return the age
-   * @throws IllegalArgumentException naming the option
+   * @return the age, from zero to {@link #MAX_AGE}
+   * @throws IllegalArgumentException naming the option, if the text is not an age or out of range
    */
   public static Duration age(String option, String text) {
+    Duration age = parseAge(option, text);
+    if (age.isNegative()) {
+      throw new IllegalArgumentException(option + " '" + text + "' is negative; write an age such as 5d");
+    }
+    if (age.compareTo(MAX_AGE) > 0) {
+      throw new IllegalArgumentException(option + " '" + text + "' is more than " + MAX_AGE.toDays() + " days (100 "
+          + "years); nothing that old exists: give a shorter age, such as 365d");
+    }
+    return age;
+  }
+
+  private static Duration parseAge(String option, String text) {
     String value = text.strip().toLowerCase(Locale.ROOT);
     try {
       if (value.startsWith("p")) {
@@ -181,7 +239,7 @@ public final class MaintenancePolicies {
             break;
         }
       }
-    } catch (NumberFormatException | DateTimeParseException e) {
+    } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
       // fall through to the error below
     }
     throw new IllegalArgumentException(option + " '" + text + "' is not an age; write 5d, 12h, 30m or P5D");

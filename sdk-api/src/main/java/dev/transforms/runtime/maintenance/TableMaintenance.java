@@ -110,11 +110,15 @@ public final class TableMaintenance implements AutoCloseable {
     List<MaintenanceEngine> engines = new ArrayList<>();
     ServiceLoader.load(MaintenanceEngine.class, loader).forEach(engines::add);
     if (name.isPresent()) {
+      List<String> found = engines.stream().map(MaintenanceEngine::name).sorted().toList();
+      String module = name.get().equals(MaintenanceEngine.SPARK) ? "dev.transforms:sdk-spark"
+          : name.get().equals(MaintenanceEngine.SINGLE_NODE) ? "dev.transforms:sdk-single-node" : null;
       return engines.stream().filter(e -> e.name().equals(name.get())).findFirst()
-          .orElseThrow(() -> new MaintenanceRefusedException("No maintenance engine '" + name.get() + "' on the "
-              + "classpath; found " + engines.stream().map(MaintenanceEngine::name).toList() + " (add "
-              + (name.get().equals(MaintenanceEngine.SPARK) ? "dev.transforms:sdk-spark" : "dev.transforms:sdk-single-node")
-              + ")"));
+          .orElseThrow(() -> new MaintenanceRefusedException(module == null
+              ? "No maintenance engine '" + name.get() + "' (--engine) exists; use " + MaintenanceEngine.SINGLE_NODE
+                  + " or " + MaintenanceEngine.SPARK + " (on the classpath: " + String.join(", ", found) + ")"
+              : "No maintenance engine '" + name.get() + "' (--engine) on the classpath; add " + module
+                  + " (on the classpath: " + (found.isEmpty() ? "none" : String.join(", ", found)) + ")"));
     }
     return engines.stream().filter(e -> e.name().equals(MaintenanceEngine.SINGLE_NODE)).findFirst()
         .or(() -> engines.stream().findFirst())
@@ -134,12 +138,13 @@ public final class TableMaintenance implements AutoCloseable {
     Optional<Catalog> catalog = catalogs.existingCatalog(resolved.catalog());
     if (catalog.isEmpty()) {
       throw new DatasetNotFoundException("No table at " + path + " (" + resolved.sparkIdentifier() + "): catalog '"
-          + resolved.catalog() + "' has no database yet");
+          + resolved.catalog() + "' has no database yet"
+          + catalogs.sqliteDatabase(resolved.catalog()).map(db -> " (" + db + ")").orElse("") + "; build first");
     }
     try {
       return catalog.get().loadTable(resolved.identifier());
     } catch (NoSuchTableException e) {
-      throw new DatasetNotFoundException("No table at " + path + " (" + resolved.sparkIdentifier() + ")", e);
+      throw new DatasetNotFoundException("No table at " + path + " (" + resolved.sparkIdentifier() + ")");
     }
   }
 

@@ -36,6 +36,20 @@ public interface LoadEngine {
   Schema inferSchema(List<SourceFile> files, LoadRequest.TextOptions text);
 
   /**
+   * Checks what can be checked of the files without reading their rows, before a load touches a table:
+   * that each one opens as its format (a gzipped file is gzip, a Parquet file is Parquet), that its
+   * beginning is UTF-8 text, that a CSV file has a header line and that it names the columns. What only
+   * reading every row can tell (a bad value, a byte that is not UTF-8 further down) is found by
+   * {@link #write}. The default checks nothing.
+   *
+   * @param columns the columns the files hold
+   * @param files the files, of one format
+   * @param text how CSV files are laid out
+   * @throws dev.transforms.api.InvalidLoadException naming the file, and the line where there is one
+   */
+  default void check(Schema columns, List<SourceFile> files, LoadRequest.TextOptions text) {}
+
+  /**
    * Reads every row of the files and writes them as new data files of the table, without committing
    * anything.
    *

@@ -52,12 +52,16 @@ import org.apache.iceberg.types.Types;
  *
  * <p>What is checked before anything is written: the mode against the table's existence, the declared
  * (or Parquet) columns against an existing table's schema, the partitioning against an existing
- * table's spec.
+ * table's spec, names that fit a local warehouse's folders, and what the engine can check of the files
+ * without reading their rows ({@link LoadEngine#check}: format, encoding, header).
  */
 public final class TableLoad {
 
   /** The name a load's snapshots and state carry in place of a transform's. */
   public static final String TRANSFORM = "load";
+
+  /** The longest folder name, in bytes, of the usual local file systems (ext4, XFS, APFS). */
+  static final int MAX_FOLDER_NAME_BYTES = 255;
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -94,6 +98,27 @@ public final class TableLoad {
   }
 
   /**
+   * Checks what can be checked of the requests without a catalog, so that a load refused for them starts
+   * no catalog (which would create the embedded catalog's database and the warehouse folder): names that
+   * fit a local warehouse's folders; for declared columns, what the engine checks of the files
+   * ({@link LoadEngine#check}); for Parquet files, that they are Parquet and agree. {@link #run} checks
+   * the rest, and the files again against an existing table's columns.
+   *
+   * @param requests the tables to load
+   * @throws InvalidLoadException naming the path, file or line at fault
+   */
+  public void checkBeforeCatalogs(List<LoadRequest> requests) {
+    for (LoadRequest request : requests) {
+      checkFolderNames(request.path(), resolver.resolve(request.path()));
+      if (request.format().carriesSchema()) {
+        engine.fileSchema(request.files());
+      } else if (request.declaration().isPresent()) {
+        engine.check(request.declaration().get().schema(), request.files(), request.text());
+      }
+    }
+  }
+
+  /**
    * Loads every request, all or nothing.
    *
    * @param requests the tables to load, each once
@@ -117,6 +142,10 @@ public final class TableLoad {
     List<Target> targets = new ArrayList<>();
     for (LoadRequest request : requests) {
       targets.add(plan(request));
+    }
+    // The files' format, encoding and header, before anything touches a table.
+    for (Target target : targets) {
+      engine.check(target.columns, target.request.files(), target.request.text());
     }
     // What dead builds and loads left on the tables goes first.
     for (Target target : targets) {
@@ -185,6 +214,7 @@ public final class TableLoad {
   /** Checks a request against its table, before anything is written, and settles columns and spec. */
   private Target plan(LoadRequest request) {
     ResolvedTable resolved = resolver.resolve(request.path());
+    checkFolderNames(request.path(), resolved);
     Catalog catalog = catalogs.catalog(resolved.catalog());
     Table existing;
     try {
@@ -234,6 +264,29 @@ public final class TableLoad {
     }
     Schema columns = inOrder(existing.schema(), source);
     return new Target(request, resolved, catalog, existing, columns, existing.spec());
+  }
+
+  /**
+   * Refuses a table whose namespace levels or name do not fit in a folder name of a warehouse on the local
+   * file system, where each becomes a folder: at most {@value #MAX_FOLDER_NAME_BYTES} bytes in UTF-8.
+   */
+  private void checkFolderNames(DatasetPath path, ResolvedTable resolved) {
+    String warehouse = catalogs.config().catalogs().getOrDefault(resolved.catalog(), Map.of()).getOrDefault("warehouse", "");
+    if (!warehouse.startsWith("file:") && !warehouse.startsWith("/")) {
+      return;
+    }
+    List<String> levels = new ArrayList<>(List.of(resolved.identifier().namespace().levels()));
+    levels.add(resolved.identifier().name());
+    for (String level : levels) {
+      int bytes = level.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      if (bytes > MAX_FOLDER_NAME_BYTES) {
+        String shown = level.length() > 40 ? level.substring(0, 40) + "..." : level;
+        throw new InvalidLoadException("The name '" + shown + "' (" + level.length() + " characters) in table path "
+            + (path.toString().length() > 80 ? path.toString().substring(0, 80) + "..." : path) + " is " + bytes
+            + " bytes in UTF-8, but the warehouse of catalog '" + resolved.catalog() + "' keeps it as a folder, "
+            + "whose name holds at most " + MAX_FOLDER_NAME_BYTES + " bytes; use a shorter name");
+      }
+    }
   }
 
   private static String describe(LoadRequest request) {

@@ -43,8 +43,10 @@ final class CsvSource extends TextSource {
       } else if (records.next()) {
         this.fieldColumn = header(declared);
       } else {
-        this.fieldColumn = new int[0];
-        exhausted();
+        throw new InvalidLoadException("File " + file + " is empty" + (file.size() == 0 ? " (0 bytes)" : "")
+            + ": it has no header line naming the columns " + columns.columns().stream()
+                .map(Types.NestedField::name).toList() + "; add one, or load it with --no-header if it has no header "
+            + "by design");
       }
     } catch (IOException | RuntimeException e) {
       close();

@@ -77,6 +77,30 @@ public final class FileLoads {
   }
 
   /**
+   * Opens every file as {@link #write} would and reads its beginning, without parsing a row: a gzipped
+   * file must be gzip, the first block of text UTF-8, a CSV header must name the columns, a Parquet file
+   * must be Parquet and hold the columns.
+   *
+   * @param columns the columns the files hold
+   * @param files the files
+   * @param text how CSV files are laid out
+   * @param allocator the memory of the (empty) batches, all released on return
+   * @throws dev.transforms.api.InvalidLoadException naming the file, and the line where there is one
+   */
+  public static void check(Schema columns, List<SourceFile> files, LoadRequest.TextOptions text,
+      BufferAllocator allocator) {
+    for (SourceFile file : files) {
+      try (RowSource source = open(file, columns, text, new BadRows(), allocator, 1)) {
+        if (source instanceof TextSource textSource) {
+          textSource.probe();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read " + file + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /**
    * Reads every file and writes its rows as new, uncommitted data files of the table.
    *
    * @param table the table written to
@@ -95,7 +119,7 @@ public final class FileLoads {
     try (ArrowTableWriter writer = ArrowTableWriter.builder(table).build()) {
       for (SourceFile file : files) {
         long size = file.size();
-        try (RowSource source = open(file, columns, text, bad, allocator)) {
+        try (RowSource source = open(file, columns, text, bad, allocator, BATCH_SIZE)) {
           VectorSchemaRoot batch;
           while ((batch = source.next()) != null) {
             // Once a row is bad nothing will be committed: keep reading only to report every bad row.
@@ -117,11 +141,11 @@ public final class FileLoads {
   }
 
   private static RowSource open(SourceFile file, Schema columns, LoadRequest.TextOptions text, BadRows bad,
-      BufferAllocator allocator) throws IOException {
+      BufferAllocator allocator, int batchSize) throws IOException {
     return switch (file.format()) {
-      case CSV -> new CsvSource(file, columns, text, bad, allocator, BATCH_SIZE);
-      case JSON -> new JsonLinesSource(file, columns, bad, allocator, BATCH_SIZE);
-      case PARQUET -> new ParquetSource(file, columns, allocator, BATCH_SIZE);
+      case CSV -> new CsvSource(file, columns, text, bad, allocator, batchSize);
+      case JSON -> new JsonLinesSource(file, columns, bad, allocator, batchSize);
+      case PARQUET -> new ParquetSource(file, columns, allocator, batchSize);
     };
   }
 }

@@ -30,6 +30,9 @@ import org.apache.iceberg.types.Types;
  * Parquet reader does (see {@code docs/architecture.md}); none appears outside this class.
  */
 final class ParquetSource implements RowSource {
+  /** The bytes every Parquet file starts and ends with. */
+  private static final byte[] MAGIC = {'P', 'A', 'R', '1'};
+
   private final SourceFile file;
   private final Schema read;
   private final CloseableIterable<Record> records;
@@ -70,11 +73,37 @@ final class ParquetSource implements RowSource {
    * @throws InvalidLoadException if the file is not Parquet
    */
   static Schema schemaOf(SourceFile file) {
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file.path()))) {
+    checkMagic(file);
+    LocalInputFile input = new LocalInputFile(file.path());
+    try (ParquetFileReader reader = ParquetFileReader.open(input)) {
       MessageType type = reader.getFooter().getFileMetaData().getSchema();
       return ParquetSchemaUtil.convert(type);
     } catch (IOException | RuntimeException e) {
-      throw new InvalidLoadException("Cannot read the schema of Parquet file " + file + ": " + e.getMessage(), e);
+      // Parquet names the file by the input's toString(), an object address: name it by its path.
+      String message = String.valueOf(e.getMessage()).replace(input.toString(), file.toString());
+      throw new InvalidLoadException("Cannot read the schema of Parquet file " + file + ": " + message, e);
+    }
+  }
+
+  /** Refuses a file that does not start and end with Parquet's magic bytes, saying what it is instead. */
+  private static void checkMagic(SourceFile file) {
+    long size = file.size();
+    byte[] head = new byte[4];
+    byte[] tail = new byte[4];
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file.path())) {
+      if (size >= 12) {
+        channel.read(java.nio.ByteBuffer.wrap(head), 0);
+        channel.read(java.nio.ByteBuffer.wrap(tail), size - 4);
+      }
+    } catch (IOException e) {
+      throw new InvalidLoadException("Cannot read Parquet file " + file + ": " + e.getMessage(), e);
+    }
+    if (size < 12 || !java.util.Arrays.equals(head, MAGIC) || !java.util.Arrays.equals(tail, MAGIC)) {
+      throw new InvalidLoadException("File " + file + " is not a Parquet file: " + (size < 12 ? "it holds " + size
+          + " bytes, fewer than the smallest Parquet file" : !java.util.Arrays.equals(head, MAGIC)
+          ? "it does not start with PAR1, the bytes every Parquet file starts with"
+          : "it does not end with PAR1: it was cut short or is still being written")
+          + "; give --format csv or json if it is text");
     }
   }
 

@@ -1,10 +1,8 @@
 package dev.transforms.singlenode.internal.load;
 
-import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.internal.load.SourceFile;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -65,9 +63,14 @@ abstract class TextSource implements RowSource {
   /** The line of the current record, for messages. */
   abstract long line();
 
-  /** Marks the file as read to its end, when there is nothing to read (a CSV file without a header line). */
-  void exhausted() {
-    exhausted = true;
+  /**
+   * Reads the beginning of the file without parsing a row, for {@link FileLoads#check}: opening it read
+   * the gzip header (and a CSV header line); this decodes the first block of text.
+   */
+  void probe() throws IOException {
+    if (!exhausted) {
+      nextRecord();
+    }
   }
 
   @Override
@@ -77,20 +80,16 @@ abstract class TextSource implements RowSource {
     }
     root.allocateNew();
     int row = 0;
-    try {
-      while (row < batchSize) {
-        if (!nextRecord()) {
-          exhausted = true;
-          break;
-        }
-        rows++;
-        Arrays.fill(filled, false);
-        if (readRecord(row) && nullsForMissing(row)) {
-          row++;
-        }
+    while (row < batchSize) {
+      if (!nextRecord()) {
+        exhausted = true;
+        break;
       }
-    } catch (CharacterCodingException e) {
-      throw new InvalidLoadException("File " + file + " is not UTF-8 text (after line " + line() + ")", e);
+      rows++;
+      Arrays.fill(filled, false);
+      if (readRecord(row) && nullsForMissing(row)) {
+        row++;
+      }
     }
     root.setRowCount(row);
     return row > 0 || !exhausted ? root : null;

@@ -1,0 +1,143 @@
+package dev.transforms.cli;
+
+import dev.transforms.runtime.internal.catalog.SecretMasker;
+import java.io.PrintWriter;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * What every command of the command line has in common: {@code --help} and {@code -h}, examples and
+ * exit codes in its help ({@link #standardize}), file arguments that may not be empty, and the way a
+ * usage error is printed: {@code error:} and the message, where the option belongs if another command
+ * has it, picocli's suggestions, the command's synopsis, and how to get its help. Exit code
+ * {@value ExitCodes#REFUSED}.
+ */
+final class UsageErrors implements CommandLine.IParameterExceptionHandler {
+
+  /** The examples of commands that other modules add and that bring none of their own. */
+  private static final Map<String, List<String>> EXAMPLES = Map.of(
+      "graph", List.of(
+          "  transforms graph                        # pipeline-graph.html here",
+          "  transforms graph --format mermaid -o lineage.mmd",
+          "  transforms graph --select +Shop.cleanOrders --format dot -o -",
+          "  transforms graph --plan-only"),
+      "help", List.of(
+          "  transforms help",
+          "  transforms help load"));
+
+  @Override
+  public int handleParseException(CommandLine.ParameterException error, String[] args) {
+    CommandLine line = error.getCommandLine();
+    PrintWriter err = line.getErr();
+    err.println("error: " + SecretMasker.allLoaded().mask(message(error)));
+    if (error instanceof UnmatchedArgumentException unmatched) {
+      elsewhere(line, unmatched.getUnmatched()).forEach(err::println);
+      UnmatchedArgumentException.printSuggestions(unmatched, err);
+    }
+    CommandLine.Help help = line.getHelp();
+    err.print(help.synopsisHeading());
+    err.print(help.abbreviatedSynopsis());
+    err.printf("Run '%s --help' for its options, examples and exit codes.%n", line.getCommandSpec().qualifiedName());
+    err.flush();
+    return ExitCodes.REFUSED;
+  }
+
+  /** The error's message; an unknown command is called that, with the commands there are. */
+  private static String message(CommandLine.ParameterException error) {
+    CommandLine line = error.getCommandLine();
+    if (error instanceof UnmatchedArgumentException unmatched && !line.getSubcommands().isEmpty()
+        && line.getParseResult() != null && !line.getParseResult().hasSubcommand()) {
+      List<String> arguments = unmatched.getUnmatched();
+      if (!arguments.isEmpty() && !arguments.get(0).startsWith("-")) {
+        List<String> names = line.getSubcommands().values().stream().distinct()
+            .filter(c -> !c.getCommandSpec().usageMessage().hidden()).map(CommandLine::getCommandName).toList();
+        return "Unknown command '" + arguments.get(0) + "'; the commands are " + String.join(", ", names);
+      }
+    }
+    return String.valueOf(error.getMessage());
+  }
+
+  /** For each unknown option that another command has, a line saying which command. */
+  private static List<String> elsewhere(CommandLine line, List<String> unmatched) {
+    List<String> hints = new ArrayList<>();
+    CommandSpec root = line.getCommandSpec().root();
+    for (String argument : unmatched) {
+      if (!argument.startsWith("-")) {
+        continue;
+      }
+      String name = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
+      List<String> owners = new ArrayList<>();
+      for (CommandLine sub : root.subcommands().values()) {
+        OptionSpec option = sub.getCommandSpec().findOption(name);
+        if (option != null && !option.inherited() && !owners.contains(sub.getCommandSpec().qualifiedName())) {
+          owners.add(sub.getCommandSpec().qualifiedName());
+        }
+      }
+      if (!owners.isEmpty()) {
+        hints.add(name + " is an option of " + String.join(", ", owners));
+      }
+    }
+    return hints;
+  }
+
+  /**
+   * Gives every command of a command line, whatever module it comes from, {@code --help} and {@code -h},
+   * its exit codes, and examples in its help; and makes every {@link Path} argument refuse an empty
+   * value (which would otherwise mean the current folder).
+   *
+   * @param root the command line, with all its commands added
+   */
+  static void standardize(CommandLine root) {
+    standardize(root, root);
+    root.registerConverter(Path.class, UsageErrors::path);
+  }
+
+  private static void standardize(CommandLine line, CommandLine root) {
+    CommandSpec spec = line.getCommandSpec();
+    boolean hasHelp = spec.options().stream().anyMatch(OptionSpec::usageHelp);
+    if (!hasHelp) {
+      spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
+          .description("Show this help: usage, options, examples and exit codes.").build());
+    }
+    spec.usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.usageList());
+    if (spec.userObject() instanceof CommandLine.HelpCommand) {
+      // picocli's own help command: a header line before its usage, which no other command has.
+      spec.usageMessage().header(new String[0]).synopsisHeading("Usage: ").description("Shows the help of a command: its usage, options, "
+          + "examples and exit codes (the same as COMMAND --help).");
+    }
+    boolean hasExamples = Arrays.stream(spec.usageMessage().footer()).anyMatch(l -> l.startsWith("Examples:"));
+    List<String> examples = EXAMPLES.get(spec.name());
+    if (!hasExamples && examples != null && line != root) {
+      List<String> footer = new ArrayList<>(Arrays.asList(spec.usageMessage().footer()));
+      footer.add("");
+      footer.add("Examples:");
+      footer.addAll(examples);
+      spec.usageMessage().footer(footer.toArray(String[]::new));
+    }
+    for (CommandLine sub : line.getSubcommands().values()) {
+      if (sub.getParent() == line) {
+        standardize(sub, root);
+      }
+    }
+  }
+
+  /** Converts a file argument: empty is refused, as it would name the current folder. */
+  private static Path path(String value) {
+    if (value.isEmpty()) {
+      throw new CommandLine.TypeConversionException("the value is empty; name a file or folder");
+    }
+    try {
+      return Path.of(value);
+    } catch (InvalidPathException e) {
+      throw new CommandLine.TypeConversionException("'" + value + "' is not a valid path: " + e.getReason());
+    }
+  }
+}
