@@ -44,7 +44,7 @@ public class SchemaChangesCliTest {
   }
 
   @Test
-  void buildAndShowListTheSchemaChangesAndBuildFullIsTheWayOut() {
+  void buildAndShowListTheSchemaChangesAndBuildFullIsTheWayOut() throws java.io.IOException {
     TransformsCliTest.seed(dir.resolve("warehouse"));
     addNote = false;
     assertThat(run("--class", Notes.class.getName(), "build").exitCode()).isEqualTo(TransformsCli.OK);
@@ -57,9 +57,11 @@ public class SchemaChangesCliTest {
     assertThat(refused.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
     assertThat(refused.out()).contains("note: not in the table", "transforms build --full Notes.notes");
 
-    TransformsCliTest.Run full = run("--class", Notes.class.getName(), "build", "--full", "Notes.notes");
+    TransformsCliTest.Run full = run("--class", Notes.class.getName(), "build", "--full", "Notes.notes",
+        "--report", "build.html");
     assertThat(full.exitCode()).as(full.out()).isEqualTo(TransformsCli.OK);
     assertThat(full.out()).contains("full", "a full build was asked for (--full)", "schema: note added (string)");
+    assertThat(java.nio.file.Files.readString(dir.resolve("build.html"))).contains("schema: note added (string)");
 
     TransformsCliTest.Run show = run("show", "/cli/notes");
     // The refused build had taken id 2 for its note; ids are never given twice, so the published note is 3.

@@ -143,7 +143,11 @@ public final class BuildReportPage {
         page.append("<div class=\"output\">").append(escape(o.path().toString())).append(" <span class=\"muted\">(")
             .append(escape(o.identifier())).append(")</span>: <span class=\"rows\">+").append(o.rowsAdded())
             .append(" / -").append(o.rowsDeleted()).append("</span> rows, ").append(o.filesAdded()).append(" files")
-            .append(o.created() ? ", created" : "").append("</div>");
+            .append(o.created() ? ", created" : "");
+        for (String change : o.schemaChanges()) {
+          page.append("<div class=\"schema muted\">schema: ").append(escape(change)).append("</div>");
+        }
+        page.append("</div>");
       }
       page.append("</td><td>");
       for (CheckResult c : r.checks()) {
