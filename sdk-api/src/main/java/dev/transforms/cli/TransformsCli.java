@@ -323,8 +323,9 @@ public final class TransformsCli implements Callable<Integer> {
     }
   }
 
-  /** {@code transforms plan}: the build order and the tables each path resolves to. */
-  @Command(name = "plan", description = "Shows the order a build runs transforms in, and where each path resolves.",
+  /** {@code transforms plan}: the build order, what a build would run or skip, and where each path resolves. */
+  @Command(name = "plan", description = "Shows the order a build runs transforms in, which ones it would run or "
+      + "skip as up to date, and where each path resolves.",
       footer = {"", "Examples:",
           "  transforms plan",
           "  transforms plan CleanOrders.cleanOrders",
@@ -342,15 +343,22 @@ public final class TransformsCli implements Callable<Integer> {
       TableResolver resolver = new TableResolver(config);
       PrintWriter out = parent.out();
       int position = 1;
-      for (TransformSpec spec : plan.transforms()) {
-        out.printf("%d. %s [%s]%s%n", position++, spec.name(), spec.engine(),
-            plan.upstreamOf(spec.name()).isEmpty() ? "" : " after " + String.join(", ", plan.upstreamOf(spec.name())));
-        for (ParameterSpec p : spec.inputs()) {
-          out.printf("     in   %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
-        }
-        for (ParameterSpec p : spec.outputs()) {
-          out.printf("     out  %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
-          printChecks(out, p, "            ");
+      try (PlanState state = new PlanState(config)) {
+        Map<String, String> decisions = state.decisions(plan);
+        for (TransformSpec spec : plan.transforms()) {
+          out.printf("%d. %s [%s]%s%n", position++, spec.name(), spec.engine(),
+              plan.upstreamOf(spec.name()).isEmpty() ? "" : " after " + String.join(", ", plan.upstreamOf(spec.name())));
+          out.printf("     %s%n", decisions.get(spec.name()));
+          for (ParameterSpec p : spec.inputs()) {
+            out.printf("     in   %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
+          }
+          for (ParameterSpec p : spec.outputs()) {
+            out.printf("     out  %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
+            printChecks(out, p, "            ");
+            if (p.kind().orElse(null) == dev.transforms.runtime.internal.spec.DatasetKind.TABLE) {
+              state.shape(spec, p).forEach(line -> out.printf("            %s%n", line));
+            }
+          }
         }
       }
       return OK;
@@ -379,6 +387,10 @@ public final class TransformsCli implements Callable<Integer> {
         + "their incremental state: after a change an incremental build cannot make.")
     boolean full;
 
+    @Option(names = "--force", description = "Run the named transforms (all, when none is named) even when they are "
+        + "up to date: after a change the SDK cannot see, such as a library upgrade.")
+    boolean force;
+
     @Override
     public Integer call() {
       TransformsConfig config = parent.loadConfig();
@@ -392,7 +404,9 @@ public final class TransformsCli implements Callable<Integer> {
       BuildReport report;
       try (Transforms transforms = Transforms.open(config)) {
         Transforms.Selection selection = parent.selection().only(names);
-        report = transforms.build((full ? selection.full() : selection).listener(new BuildListener() {
+        selection = full ? selection.full() : selection;
+        selection = force ? selection.force() : selection;
+        report = transforms.build(selection.listener(new BuildListener() {
           @Override
           public void planned(List<String> transforms) {
             out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", transforms.size(),

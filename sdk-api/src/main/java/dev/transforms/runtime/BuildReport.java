@@ -22,7 +22,7 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
    * @return {@code true} when nothing failed or was skipped
    */
   public boolean succeeded() {
-    return results.stream().allMatch(r -> r.status() == TransformResult.Status.SUCCEEDED);
+    return results.stream().allMatch(TransformResult::succeeded);
   }
 
   /**
@@ -55,8 +55,10 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
     StringBuilder out = new StringBuilder();
     out.append(String.format("Build %s: %s in %s%n", buildId, succeeded() ? "SUCCEEDED" : "FAILED", seconds(duration)));
     for (TransformResult result : results) {
-      out.append(String.format("  %-9s %-40s %-11s %-11s %8s  %s%n", result.status(), result.transform(),
-          result.engine(), result.status() == TransformResult.Status.SKIPPED ? "-"
+      out.append(String.format("  %-9s %-40s %-11s %-11s %8s  %s%n", result.status().name().replace('_', '-'),
+          result.transform(),
+          result.engine(), result.status() == TransformResult.Status.SKIPPED
+              || result.status() == TransformResult.Status.UP_TO_DATE ? "-"
               : result.incremental() ? "incremental" : "full",
           seconds(result.duration()), result.reason()));
       result.recovery().forEach(line -> out.append("      recovered: ").append(line).append('\n'));

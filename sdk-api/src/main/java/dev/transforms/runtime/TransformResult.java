@@ -85,6 +85,20 @@ public record TransformResult(
     /** It failed; none of its writes were published. */
     FAILED,
     /** It did not run, because a transform upstream of it failed. */
-    SKIPPED
+    SKIPPED,
+    /**
+     * It did not run, because it was up to date: its inputs, code and settings are those of the build
+     * that published its outputs, which hold what that build published. Nothing was committed.
+     */
+    UP_TO_DATE
+  }
+
+  /**
+   * Whether the transform's outputs hold its result: it ran and published, or was up to date.
+   *
+   * @return true for {@link Status#SUCCEEDED} and {@link Status#UP_TO_DATE}
+   */
+  public boolean succeeded() {
+    return status == Status.SUCCEEDED || status == Status.UP_TO_DATE;
   }
 }

@@ -89,7 +89,7 @@ public final class Transforms implements AutoCloseable {
     BuildPlan plan = selection.plan();
     startCatalogs(plan);
     selection.listener.planned(plan.transforms().stream().map(TransformSpec::name).toList());
-    return runner.run(plan, selection.listener, selection.fullBuilds(plan));
+    return runner.run(plan, selection.listener, selection.options(plan));
   }
 
   /**
@@ -155,12 +155,15 @@ public final class Transforms implements AutoCloseable {
     private final List<String> names;
     private final BuildListener listener;
     private final boolean full;
+    private final boolean force;
 
-    private Selection(List<TransformSpec> transforms, List<String> names, BuildListener listener, boolean full) {
+    private Selection(List<TransformSpec> transforms, List<String> names, BuildListener listener, boolean full,
+        boolean force) {
       this.transforms = List.copyOf(transforms);
       this.names = List.copyOf(names);
       this.listener = listener;
       this.full = full;
+      this.force = force;
     }
 
     /**
@@ -186,7 +189,7 @@ public final class Transforms implements AutoCloseable {
       for (Class<?> type : transformClasses) {
         specs.addAll(ReflectiveModels.transformsOf(Objects.requireNonNull(type, "transform class")));
       }
-      return new Selection(specs, List.of(), BuildListener.NONE, false);
+      return new Selection(specs, List.of(), BuildListener.NONE, false, false);
     }
 
     /**
@@ -201,7 +204,7 @@ public final class Transforms implements AutoCloseable {
       List<TransformSpec> specs = new ArrayList<>(TransformIndex.discover(loader));
       List<String> known = specs.stream().map(s -> s.method().getDeclaringClass().getName()).toList();
       specs.addAll(TransformIndex.ofClasses(loader, moreClasses.stream().filter(c -> !known.contains(c)).toList()));
-      return new Selection(specs, List.of(), BuildListener.NONE, false);
+      return new Selection(specs, List.of(), BuildListener.NONE, false, false);
     }
 
     /**
@@ -212,7 +215,7 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection only(Collection<String> transformNames) {
-      return new Selection(transforms, List.copyOf(transformNames), listener, full);
+      return new Selection(transforms, List.copyOf(transformNames), listener, full, force);
     }
 
     /**
@@ -223,7 +226,19 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection full() {
-      return new Selection(transforms, names, listener, true);
+      return new Selection(transforms, names, listener, true, force);
+    }
+
+    /**
+     * Runs the named transforms (every selected one, when none is named) even when they are up to date:
+     * what {@code transforms build --force NAME} does, after a change the SDK cannot see (a library
+     * upgrade, a file a transform reads that is not an input). Each still builds incrementally or in
+     * full as its state says. Their upstream builds as usual.
+     *
+     * @return a new selection
+     */
+    public Selection force() {
+      return new Selection(transforms, names, listener, full, true);
     }
 
     /**
@@ -233,7 +248,7 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection listener(BuildListener progress) {
-      return new Selection(transforms, names, Objects.requireNonNull(progress, "listener"), full);
+      return new Selection(transforms, names, Objects.requireNonNull(progress, "listener"), full, force);
     }
 
     /**
@@ -271,13 +286,12 @@ public final class Transforms implements AutoCloseable {
       return names.isEmpty() ? BuildPlan.of(transforms) : BuildPlan.of(transforms, names);
     }
 
-    /** The transforms of a plan of this selection that must build in full. */
-    Set<String> fullBuilds(BuildPlan plan) {
-      if (!full) {
-        return Set.of();
-      }
-      return names.isEmpty() ? new java.util.LinkedHashSet<>(plan.transforms().stream().map(TransformSpec::name).toList())
+    /** What a build of this selection is asked: the transforms it builds in full, and those it forces. */
+    dev.transforms.runtime.internal.build.BuildOptions options(BuildPlan plan) {
+      Set<String> named = names.isEmpty()
+          ? new java.util.LinkedHashSet<>(plan.transforms().stream().map(TransformSpec::name).toList())
           : BuildPlan.resolve(transforms, names);
+      return new dev.transforms.runtime.internal.build.BuildOptions(full ? named : Set.of(), force ? named : Set.of());
     }
   }
 }

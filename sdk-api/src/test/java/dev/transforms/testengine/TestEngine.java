@@ -89,6 +89,9 @@ public final class TestEngine implements EngineProvider, Engine {
         dev.transforms.runtime.internal.engine.OutputShapes.replace(run, bound,
             new org.apache.iceberg.Schema(columns), Optional.empty());
       }
+      @Override public void appendNothing() {
+        table().newAppend().toBranch(run.branch(bound)).commit();
+      }
       @Override public void deleteAll() {
         table().newDelete().deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue())
             .toBranch(run.branch(bound)).commit();

@@ -10,6 +10,9 @@ public interface TestOutput {
   /** Appends ids, creating the table ({@code id bigint}) if needed. */
   void append(long... ids);
 
+  /** Commits an append of no file: a snapshot that changes no row, as an empty DataFrame's append does. */
+  void appendNothing();
+
   /** Deletes every row (a 'delete' snapshot). */
   void deleteAll();
 

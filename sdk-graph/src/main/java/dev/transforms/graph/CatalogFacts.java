@@ -7,6 +7,8 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.incremental.Freshness;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.spec.DatasetKind;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
@@ -29,30 +31,33 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  * Facts from the catalog and the last builds: each table's current snapshot, row count ({@code
  * total-records} of its snapshot summary) and age; each transform's last build (from {@link LastBuilds},
  * or from the state its last publication stored when no build was recorded here), and whether it is
- * stale: an input's current snapshot is not the one its last published build read. Reads only: a catalog
- * without a database yet is not created.
+ * stale: built before, and not up to date now, by the one decision builds skip transforms with
+ * ({@link Freshness}: an input moved, its code or settings changed, its output changed since). Reads
+ * only: a catalog without a database yet is not created.
  */
 public final class CatalogFacts implements NodeFacts {
 
   private final Catalogs catalogs;
+  private final TransformsConfig config;
   private final TableResolver resolver;
   private final Map<String, LastBuild> lastBuilds;
   private final Instant now;
   private final Map<DatasetPath, Optional<Table>> tables = new HashMap<>();
   private final Map<DatasetPath, String> problems = new HashMap<>();
-  private final Map<String, Boolean> stale = new HashMap<>();
+  private final Map<String, Freshness> freshness = new HashMap<>();
 
   /**
    * Facts read through open catalogs.
    *
    * @param catalogs the catalogs, left open
-   * @param resolver resolves paths to tables
+   * @param config the configuration (where file datasets live, the engines' settings)
    * @param lastBuilds the last builds recorded in the warehouse
    * @param now the time ages are measured to
    */
-  public CatalogFacts(Catalogs catalogs, TableResolver resolver, Map<String, LastBuild> lastBuilds, Instant now) {
+  public CatalogFacts(Catalogs catalogs, TransformsConfig config, Map<String, LastBuild> lastBuilds, Instant now) {
     this.catalogs = catalogs;
-    this.resolver = resolver;
+    this.config = config;
+    this.resolver = config == null ? null : new TableResolver(config);
     this.lastBuilds = lastBuilds;
     this.now = now;
   }
@@ -92,8 +97,8 @@ public final class CatalogFacts implements NodeFacts {
     state.ifPresent(s -> details.put("published build", s.buildId()));
     boolean isStale = isStale(spec);
     if (isStale) {
-      lines.add("STALE: inputs moved on");
-      details.put("stale", "yes: " + staleInputs(spec));
+      lines.add("STALE");
+      details.put("stale", "yes: " + freshness(spec).reason());
     } else {
       details.put("stale", state.isPresent() ? "no" : "-");
     }
@@ -141,7 +146,7 @@ public final class CatalogFacts implements NodeFacts {
     boolean isStale = producer != null && isStale(producer);
     if (isStale) {
       lines.add("STALE");
-      details.put("stale", "yes: " + staleInputs(producer));
+      details.put("stale", "yes: " + freshness(producer).reason());
     }
     return new GraphNode(GraphNode.datasetId(path.toString()), GraphNode.Kind.DATASET, path.toString(), lines,
         details, status, isStale);
@@ -208,29 +213,12 @@ public final class CatalogFacts implements NodeFacts {
     return rows;
   }
 
+  /** Built before, and not up to date now. */
   private boolean isStale(TransformSpec spec) {
-    return stale.computeIfAbsent(spec.name(), n -> !staleInputs(spec).isEmpty());
+    return publishedState(spec).isPresent() && !freshness(spec).upToDate();
   }
 
-  /** The table inputs whose current snapshot is not the one the last publication read, comma-separated. */
-  private String staleInputs(TransformSpec spec) {
-    Optional<IncrementalState> state = publishedState(spec);
-    if (state.isEmpty()) {
-      return "";
-    }
-    List<String> moved = new ArrayList<>();
-    for (ParameterSpec input : spec.inputs()) {
-      if (input.kind().orElse(DatasetKind.TABLE) != DatasetKind.TABLE) {
-        continue;
-      }
-      DatasetPath path = input.requirePath();
-      Snapshot current = table(path).map(Table::currentSnapshot).orElse(null);
-      OptionalLong now = current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId());
-      OptionalLong read = state.get().inputSnapshots().get(path);
-      if (read == null || !read.equals(now)) {
-        moved.add(path.toString());
-      }
-    }
-    return String.join(", ", moved);
+  private Freshness freshness(TransformSpec spec) {
+    return freshness.computeIfAbsent(spec.name(), n -> Freshness.evaluate(spec, config, this::table));
   }
 }

@@ -70,7 +70,7 @@ public final class GraphCommand implements Callable<Integer> {
       graph = PipelineGraph.of(selected, everything, NodeFacts.planOnly());
     } else {
       try (Catalogs catalogs = new Catalogs(config)) {
-        graph = PipelineGraph.of(selected, everything, new CatalogFacts(catalogs, new TableResolver(config),
+        graph = PipelineGraph.of(selected, everything, new CatalogFacts(catalogs, config,
             LastBuilds.read(config.warehouse()), Instant.now()));
       }
     }

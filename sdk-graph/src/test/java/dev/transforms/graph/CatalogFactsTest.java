@@ -9,6 +9,7 @@ import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.internal.incremental.CodeFingerprint;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.nio.file.Path;
@@ -50,10 +51,14 @@ class CatalogFactsTest {
     return table.currentSnapshot().snapshotId();
   }
 
-  private static void stamp(Table output, String transform, String build, String input, long snapshot) {
+  /** Stores the state a build of {@code transform} publishes: its input, its code, the output as published. */
+  private static void stamp(Table output, String transform, String build, String input, long snapshot,
+      TransformsConfig config) {
+    TransformSpec spec = PIPELINE.stream().filter(t -> t.name().equals(transform)).findFirst().orElseThrow();
     var update = output.updateProperties();
-    new IncrementalState(transform, 1, build, Map.of(DatasetPath.of(input), OptionalLong.of(snapshot)))
-        .toProperties().forEach(update::set);
+    new IncrementalState(transform, 1, build, Map.of(DatasetPath.of(input), OptionalLong.of(snapshot)),
+        CodeFingerprint.of(spec, config), Map.of()).toProperties().forEach(update::set);
+    update.set(IncrementalState.SNAPSHOT_ID, Long.toString(output.currentSnapshot().snapshotId()));
     update.commit();
   }
 
@@ -74,12 +79,12 @@ class CatalogFactsTest {
       Table daily = catalog.createTable(TableIdentifier.of("g", "daily"), SCHEMA);
       long first = append(src, 5);
       long cleanSnapshot = append(clean, 4);
-      stamp(clean, "clean", "build1", "/g/src", first);
+      stamp(clean, "clean", "build1", "/g/src", first, config);
       append(daily, 3);
-      stamp(daily, "daily", "build2", "/g/clean", cleanSnapshot);
+      stamp(daily, "daily", "build2", "/g/clean", cleanSnapshot, config);
       append(src, 5);
 
-      PipelineGraph graph = PipelineGraph.of(PIPELINE, new CatalogFacts(catalogs, new TableResolver(config),
+      PipelineGraph graph = PipelineGraph.of(PIPELINE, new CatalogFacts(catalogs, config,
           LastBuilds.read(warehouse), now));
       Map<String, GraphNode> nodes = new java.util.HashMap<>();
       graph.nodes().forEach(n -> nodes.put(n.id(), n));
@@ -93,9 +98,10 @@ class CatalogFactsTest {
       GraphNode cleanNode = nodes.get("transform:clean");
       assertThat(cleanNode.status()).isEqualTo("SUCCEEDED");
       assertThat(cleanNode.stale()).isTrue();
-      assertThat(cleanNode.lines()).containsExactly("spark, full", "succeeded 1.50s, 0 rows", "STALE: inputs moved on");
+      assertThat(cleanNode.lines()).containsExactly("spark, full", "succeeded 1.50s, 0 rows", "STALE");
       assertThat(cleanNode.details()).containsEntry("reason", "first build").containsEntry("published build", "build1")
-          .containsEntry("stale", "yes: /g/src");
+          .containsEntry("stale", "yes: input /g/src moved from snapshot " + first + " to "
+              + src.currentSnapshot().snapshotId());
       assertThat(nodes.get("dataset:/g/clean").stale()).isTrue();
       assertThat(nodes.get("dataset:/g/clean").lines()).contains("4 rows, 0 s ago", "STALE");
 

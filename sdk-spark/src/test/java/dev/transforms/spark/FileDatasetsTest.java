@@ -45,6 +45,31 @@ public class FileDatasetsTest extends SparkTestBase {
     }
   }
 
+  static final String COUNTED = "/Files/out/people-count";
+
+  /** Counts the people of the CSV files into a table: up to date while the files stay as they are. */
+  public static class CountPeople {
+    @Transform(name = "count-people")
+    public void run(SparkTransformContext ctx,
+        @Input(value = PEOPLE, format = "csv", schema = "id BIGINT, name STRING") TransformInput people,
+        @TableOutput(COUNTED) TableTransformOutput counted) {
+      counted.writeDataFrame(ctx.sparkSession().sql("SELECT count(*) AS people FROM " + people.identifier()));
+    }
+  }
+
+  @Test
+  void aFileInputIsUpToDateWhileItsFilesStayTheSame() throws IOException {
+    writeCsv("1,ada", "2,grace");
+    assertThat(only(build(CountPeople.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    TransformResult again = only(build(CountPeople.class));
+    assertThat(again.status()).as(again.reason()).isEqualTo(TransformResult.Status.UP_TO_DATE);
+
+    writeCsv("1,ada", "2,grace", "3,alan");
+    TransformResult changed = only(build(CountPeople.class));
+    assertThat(changed.status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(rows(COUNTED)).containsExactly("[3]");
+  }
+
   private Path files(String path) {
     return config.filesRoot().resolve(path.substring(1));
   }

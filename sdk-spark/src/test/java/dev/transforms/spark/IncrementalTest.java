@@ -81,10 +81,16 @@ public class IncrementalTest extends SparkTestBase {
         .containsEntry(IncrementalState.INPUT_PREFIX + EVENTS, Long.toString(inputSnapshot))
         .containsEntry(IncrementalState.SEMANTIC_VERSION, "1");
 
-    // Build 3: nothing new: still incremental, the added rows are empty.
+    // Build 3: nothing new: up to date, nothing runs. Forced, it runs incrementally on no added row, and
+    // its empty append publishes no snapshot.
+    long published = mainSnapshot(COPY);
     TransformResult third = only(build(CopyV1.class));
-    assertThat(third.incremental()).as(third.reason()).isTrue();
+    assertThat(third.status()).as(third.reason()).isEqualTo(TransformResult.Status.UP_TO_DATE);
+    TransformResult forced = only(forced(CopyV1.class));
+    assertThat(forced.incremental()).as(forced.reason()).isTrue();
     assertThat(added).isZero();
+    assertThat(forced.outputs().get(0).snapshots()).isZero();
+    assertThat(mainSnapshot(COPY)).isEqualTo(published);
     assertThat(rows(COPY)).hasSize(5);
 
     // Build 4: a delete in the input forces a full build, which replaces the output's rows.

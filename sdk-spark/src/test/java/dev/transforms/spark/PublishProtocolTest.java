@@ -79,7 +79,7 @@ public class PublishProtocolTest extends SparkTestBase {
   private TransformResult run(Step which) {
     step = which;
     CURRENT.set(this);
-    BuildReport report = build(Writer.class);
+    BuildReport report = forced(Writer.class);
     return only(report);
   }
 

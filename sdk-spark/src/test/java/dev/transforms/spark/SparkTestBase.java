@@ -43,6 +43,11 @@ abstract class SparkTestBase {
     return runner.build(classes);
   }
 
+  /** Builds even when up to date: for tests that change what a transform does between builds by hand. */
+  BuildReport forced(Class<?>... classes) {
+    return runner.build(Transforms.Selection.of(classes).force());
+  }
+
   static TransformResult only(BuildReport report) {
     return report.results().get(0);
   }

@@ -11,7 +11,8 @@ import dev.transforms.runtime.TransformResult;
 public record BuildResult(BuildReport report) {
 
   /**
-   * Fails the test, showing the report and the first error, unless every transform succeeded.
+   * Fails the test, showing the report and the first error, unless every transform succeeded (or was up
+   * to date).
    *
    * @return this result
    * @throws AssertionError if a transform failed or was skipped

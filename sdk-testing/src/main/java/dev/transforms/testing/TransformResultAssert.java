@@ -78,6 +78,20 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
   }
 
   /**
+   * Checks that the transform did not run because it was up to date: its inputs, code and settings are
+   * those of the build that published its outputs.
+   *
+   * <pre>{@code
+   * assertThat(second).transform("edit-rows").isUpToDate();
+   * }</pre>
+   *
+   * @return this assertion
+   */
+  public TransformResultAssert isUpToDate() {
+    return hasStatus(TransformResult.Status.UP_TO_DATE);
+  }
+
+  /**
    * Checks that the transform failed with an error of a type, or caused by one, whose messages
    * (the error's and its causes') contain every given text.
    *

@@ -75,6 +75,9 @@ public final class LastBuilds {
     Properties properties = load(warehouse);
     for (TimedResult timed : results) {
       TransformResult r = timed.result();
+      if (r.status() == TransformResult.Status.UP_TO_DATE) {
+        continue; // it did not run: its last build is still the one recorded
+      }
       String key = r.transform() + ".";
       properties.setProperty(key + "status", r.status().name());
       properties.setProperty(key + "engine", r.engine());

@@ -144,13 +144,13 @@ public class DirectScanTest {
 
   private Both describeBothWays() throws IOException {
     try (Transforms runner = open("")) {
-      assertThat(runner.build(Describe.class).results().get(0).error()).isEmpty();
+      assertThat(dev.transforms.singlenode.Builds.forced(runner, Describe.class).results().get(0).error()).isEmpty();
     }
     String kind = Describe.kind;
     List<String> columns = Describe.columns;
     List<String> rows = Describe.rows;
     try (Transforms runner = open("duckdb.parquet=false\n")) {
-      assertThat(runner.build(Describe.class).results().get(0).error()).isEmpty();
+      assertThat(dev.transforms.singlenode.Builds.forced(runner, Describe.class).results().get(0).error()).isEmpty();
     }
     return new Both(kind, columns, rows, Describe.kind, Describe.columns, Describe.rows);
   }
@@ -235,19 +235,19 @@ public class DirectScanTest {
     }
     Describe.sql = "SELECT id FROM source ORDER BY id";
     try (Transforms runner = open("")) {
-      assertThat(runner.build(Describe.class).results().get(0).error()).isEmpty();
+      assertThat(dev.transforms.singlenode.Builds.forced(runner, Describe.class).results().get(0).error()).isEmpty();
     }
     assertThat(Describe.kind).isEqualTo("VIEW");
     Describe.filter = "id >= 2";
     try (Transforms runner = open("")) {
-      assertThat(runner.build(Describe.class).results().get(0).error()).isEmpty();
+      assertThat(dev.transforms.singlenode.Builds.forced(runner, Describe.class).results().get(0).error()).isEmpty();
     }
     assertThat(Describe.kind).as("a filter is applied by the engine's reader").isEqualTo("BASE TABLE");
     assertThat(Describe.rows).containsExactly("2", "3");
     Describe.filter = null;
     try (Transforms runner = open("")) {
       SqlTables.deletePositions(runner.catalog("local").loadTable(TableIdentifier.of("app", "source")), file, 1);
-      assertThat(runner.build(Describe.class).results().get(0).error()).isEmpty();
+      assertThat(dev.transforms.singlenode.Builds.forced(runner, Describe.class).results().get(0).error()).isEmpty();
     }
     assertThat(Describe.kind).as("the files alone would show the deleted row").isEqualTo("BASE TABLE");
     assertThat(Describe.rows).containsExactly("1", "3");

@@ -91,7 +91,7 @@ public class SqlSessionResourcesTest {
           foldersBefore = spillFolders();
         }
         Kinds.fail = build % 10 == 9;
-        BuildReport report = runner.build(Kinds.class);
+        BuildReport report = dev.transforms.singlenode.Builds.forced(runner, Kinds.class);
         TransformResult result = report.results().get(0);
         // A leak of Arrow memory fails the transform (the run's allocators are closed and checked).
         if (Kinds.fail) {
@@ -127,7 +127,7 @@ public class SqlSessionResourcesTest {
   void aResultTheTransformClosesIsNotClosedAgain() {
     try (Transforms runner = Transforms.open(TransformsConfig.embedded(dir.resolve("warehouse")))) {
       Catalog catalog = events(runner);
-      TransformResult result = runner.build(ClosesItsResult.class).results().get(0);
+      TransformResult result = dev.transforms.singlenode.Builds.forced(runner, ClosesItsResult.class).results().get(0);
       assertThat(result.error()).isEmpty();
       assertThat(SqlTables.read(catalog.loadTable(TableIdentifier.of("app", "closed_early")))).hasSize(2);
     }
@@ -159,7 +159,7 @@ public class SqlSessionResourcesTest {
   void memoryLimitAndThreadsComeFromTheConfiguration() throws IOException {
     try (Transforms runner = configured("duckdb.threads=1\nduckdb.memory-limit=256MB\n")) {
       Catalog catalog = events(runner);
-      TransformResult result = runner.build(Settings.class).results().get(0);
+      TransformResult result = dev.transforms.singlenode.Builds.forced(runner, Settings.class).results().get(0);
       assertThat(result.error()).isEmpty();
       Record settings = SqlTables.read(catalog.loadTable(TableIdentifier.of("app", "settings"))).get(0);
       assertThat(settings.getField("threads")).isEqualTo(1L);
@@ -174,7 +174,7 @@ public class SqlSessionResourcesTest {
   void aBadSettingIsRefusedNamingTheKey() throws IOException {
     try (Transforms runner = configured("duckdb.memory-limit=plenty\n")) {
       events(runner);
-      TransformResult result = runner.build(Settings.class).results().get(0);
+      TransformResult result = dev.transforms.singlenode.Builds.forced(runner, Settings.class).results().get(0);
       assertThat(SqlSessionTest.errorText(result)).contains("Configuration key 'duckdb.memory-limit' = 'plenty'");
     }
     assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> configured("duckdb.threads=0\n")))

@@ -152,7 +152,7 @@ public class SqlSessionTest {
 
   @Test
   void joinsAggregatesWindowsAndFiltersSeeTheLiveRowsOnly() {
-    assertThat(only(runner.build(Report.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(only(dev.transforms.singlenode.Builds.forced(runner, Report.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
 
     Map<Long, String> countryOf = new HashMap<>();
     liveCustomers.forEach(c -> countryOf.put((Long) c.getField("customer_id"), (String) c.getField("country")));
@@ -223,21 +223,21 @@ public class SqlSessionTest {
   @Test
   void aFailingQueryLeavesTheOutputUnchangedAndShowsDuckDbsMessage() {
     Ids.sql = "SELECT order_idd FROM orders";
-    String unknownColumn = errorText(only(runner.build(Ids.class)));
+    String unknownColumn = errorText(only(dev.transforms.singlenode.Builds.forced(runner, Ids.class)));
     assertThat(unknownColumn).contains("Transform ids failed").contains("order_idd").contains("Binder Error")
         .contains("SQL: SELECT order_idd FROM orders");
     assertThat(catalog.tableExists(TableIdentifier.of("out", "ids"))).isFalse();
 
     Ids.sql = "SELECT order_id FROM orders";
-    assertThat(only(runner.build(Ids.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(only(dev.transforms.singlenode.Builds.forced(runner, Ids.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
     long published = table("out", "ids").currentSnapshot().snapshotId();
     assertThat(SqlTables.read(table("out", "ids"))).hasSize(liveOrders.size());
 
     Ids.sql = "SELECT CAST(region AS INTEGER) AS order_id FROM orders";
-    String badCast = errorText(only(runner.build(Ids.class)));
+    String badCast = errorText(only(dev.transforms.singlenode.Builds.forced(runner, Ids.class)));
     assertThat(badCast).contains("Transform ids failed").contains("Conversion Error");
     Ids.sql = "SELECT order_id FROM orders; DROP TABLE orders";
-    assertThat(only(runner.build(Ids.class)).status()).isEqualTo(TransformResult.Status.FAILED);
+    assertThat(only(dev.transforms.singlenode.Builds.forced(runner, Ids.class)).status()).isEqualTo(TransformResult.Status.FAILED);
     Ids.sql = "SELECT order_id FROM orders";
     Table out = table("out", "ids");
     assertThat(out.currentSnapshot().snapshotId()).isEqualTo(published);
@@ -266,11 +266,11 @@ public class SqlSessionTest {
   void aBadNameOrFilterIsRefusedNamingTheArgument() {
     BadRegister.name = "north-orders";
     BadRegister.filter = null;
-    assertThat(errorText(only(runner.build(BadRegister.class))))
+    assertThat(errorText(only(dev.transforms.singlenode.Builds.forced(runner, BadRegister.class))))
         .contains("Argument name of register must be a plain SQL name").contains("'north-orders'");
     BadRegister.name = "north";
     BadRegister.filter = "regoin = 'north'";
-    TransformResult badFilter = only(runner.build(BadRegister.class));
+    TransformResult badFilter = only(dev.transforms.singlenode.Builds.forced(runner, BadRegister.class));
     assertThat(errorText(badFilter)).contains("regoin");
     assertThat(badFilter.error().orElseThrow().getCause()).isInstanceOf(FilterSyntaxException.class);
     assertThat(catalog.tableExists(TableIdentifier.of("out", "bad"))).isFalse();
@@ -294,11 +294,11 @@ public class SqlSessionTest {
 
   @Test
   void incrementalReadModesReadTheSnapshotsTheBuildPinned() {
-    assertThat(only(runner.build(ReadModes.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(only(dev.transforms.singlenode.Builds.forced(runner, ReadModes.class)).status()).isEqualTo(TransformResult.Status.SUCCEEDED);
     Table customers = table("shop", "customers");
     SqlTables.append(customers, List.of(SqlTables.row(CUSTOMERS, 100L, "c100", "FR"),
         SqlTables.row(CUSTOMERS, 101L, "c101", "DE")));
-    TransformResult second = only(runner.build(ReadModes.class));
+    TransformResult second = only(dev.transforms.singlenode.Builds.forced(runner, ReadModes.class));
     assertThat(second.status()).isEqualTo(TransformResult.Status.SUCCEEDED);
     assertThat(second.incremental()).isTrue();
     int before = liveCustomers.size();

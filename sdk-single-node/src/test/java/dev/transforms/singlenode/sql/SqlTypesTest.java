@@ -138,7 +138,7 @@ public class SqlTypesTest {
     catalog.createTable(TableIdentifier.of("types", "copy"), ALL, PartitionSpec.unpartitioned(),
         Map.of(TableProperties.FORMAT_VERSION, "3"));
     Copy.sql = "SELECT * FROM all_types";
-    TransformResult result = SqlSessionTest.only(runner.build(Copy.class));
+    TransformResult result = SqlSessionTest.only(dev.transforms.singlenode.Builds.forced(runner, Copy.class));
     assertThat(result.error()).isEmpty();
     List<Record> copied = byId(SqlTables.read(copy()));
     List<Record> expected = byId(SqlTables.read(catalog.loadTable(TableIdentifier.of("types", "all_types"))));
@@ -161,7 +161,7 @@ public class SqlTypesTest {
     // nanosecond timestamps need a v3 table, which writeTable does not create: left out here
     Copy.sql = "SELECT * EXCLUDE (local_ns, instant_ns), instant_ns::TIMESTAMPTZ AS instant_us FROM all_types"
         + " WHERE key = '" + KEY + "'";
-    TransformResult result = SqlSessionTest.only(runner.build(Copy.class));
+    TransformResult result = SqlSessionTest.only(dev.transforms.singlenode.Builds.forced(runner, Copy.class));
     assertThat(result.error()).isEmpty();
     Schema created = copy().schema();
     Map<String, Type> expected = Map.ofEntries(
@@ -184,7 +184,7 @@ public class SqlTypesTest {
   @Test
   void aTypeWithoutIcebergCounterpartIsRefusedNamingTheColumn() {
     Copy.sql = "SELECT id, INTERVAL 1 DAY AS waiting FROM all_types";
-    String error = SqlSessionTest.errorText(SqlSessionTest.only(runner.build(Copy.class)));
+    String error = SqlSessionTest.errorText(SqlSessionTest.only(dev.transforms.singlenode.Builds.forced(runner, Copy.class)));
     assertThat(error).contains("'waiting'").contains("Interval");
     assertThat(catalog.tableExists(TableIdentifier.of("types", "copy"))).isFalse();
   }
@@ -213,7 +213,7 @@ public class SqlTypesTest {
     // sum over integers is a HUGEINT, sum over decimal(9,2) a decimal(38,2); uuid comes back as text
     Totals.sql = "SELECT id, sum(small) AS total, sum(price) AS amount, any_value(key) AS key, any_value(code) AS code"
         + " FROM all_types GROUP BY id";
-    TransformResult result = SqlSessionTest.only(runner.build(Totals.class));
+    TransformResult result = SqlSessionTest.only(dev.transforms.singlenode.Builds.forced(runner, Totals.class));
     assertThat(result.error()).isEmpty();
     List<Record> rows = byId(SqlTables.read(totals));
     assertThat(rows.get(0).getField("total")).isEqualTo(-5L);
@@ -224,19 +224,19 @@ public class SqlTypesTest {
     long published = totals.currentSnapshot().snapshotId();
 
     Totals.sql = "SELECT id, 100000000000000000000::HUGEINT AS total FROM all_types";
-    assertThat(SqlSessionTest.errorText(SqlSessionTest.only(runner.build(Totals.class))))
+    assertThat(SqlSessionTest.errorText(SqlSessionTest.only(dev.transforms.singlenode.Builds.forced(runner, Totals.class))))
         .contains("column 'total': value 100000000000000000000 is out of the range of long");
     Totals.sql = "SELECT CASE WHEN id = 3 THEN NULL ELSE id END AS id FROM all_types";
-    assertThat(SqlSessionTest.errorText(SqlSessionTest.only(runner.build(Totals.class)))).contains("id");
+    assertThat(SqlSessionTest.errorText(SqlSessionTest.only(dev.transforms.singlenode.Builds.forced(runner, Totals.class)))).contains("id");
     Totals.sql = "SELECT id, 'not a uuid' AS key FROM all_types";
-    assertThat(SqlSessionTest.errorText(SqlSessionTest.only(runner.build(Totals.class))))
+    assertThat(SqlSessionTest.errorText(SqlSessionTest.only(dev.transforms.singlenode.Builds.forced(runner, Totals.class))))
         .contains("column 'key': value 'not a uuid' is not a UUID");
     totals.refresh();
     assertThat(totals.currentSnapshot().snapshotId()).isEqualTo(published);
 
     // A type no conversion fits, in a full build: the result's column replaces the table's.
     Totals.sql = "SELECT id, 1.5::DOUBLE AS total FROM all_types";
-    TransformResult replaced = SqlSessionTest.only(runner.build(Totals.class));
+    TransformResult replaced = SqlSessionTest.only(dev.transforms.singlenode.Builds.forced(runner, Totals.class));
     assertThat(replaced.error()).isEmpty();
     totals.refresh();
     assertThat(totals.schema().findField("total").type()).isEqualTo(org.apache.iceberg.types.Types.DoubleType.get());

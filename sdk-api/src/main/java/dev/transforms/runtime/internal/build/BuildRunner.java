@@ -25,6 +25,9 @@ import dev.transforms.runtime.internal.engine.Engine;
 import dev.transforms.runtime.internal.engine.EngineProvider;
 import dev.transforms.runtime.internal.engine.EngineRegistry;
 import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.internal.incremental.CodeFingerprint;
+import dev.transforms.runtime.internal.incremental.FileFingerprint;
+import dev.transforms.runtime.internal.incremental.Freshness;
 import dev.transforms.runtime.internal.incremental.IncrementalDecider;
 import dev.transforms.runtime.internal.incremental.IncrementalDecision;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
@@ -72,6 +75,7 @@ public final class BuildRunner implements AutoCloseable {
   private final TableResolver resolver;
   private final ClassLoader loader;
   private final List<EngineProvider> providers;
+  private final Map<List<Object>, String> fingerprints = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * Creates a runner whose engines are found on the context class loader.
@@ -123,18 +127,19 @@ public final class BuildRunner implements AutoCloseable {
    * @return the report
    */
   public BuildReport run(BuildPlan plan, BuildListener listener) {
-    return run(plan, listener, Set.of());
+    return run(plan, listener, BuildOptions.NONE);
   }
 
   /**
-   * Runs a build, some transforms of it in full whatever their state.
+   * Runs a build: transforms that are up to date are skipped ({@link Freshness}), except those the
+   * options force, and those the options name build in full whatever their state.
    *
    * @param plan the transforms, in dependency order
    * @param listener hears progress
-   * @param full the names of the transforms that build in full
+   * @param options transforms to build in full, and transforms to run even when up to date
    * @return the report
    */
-  public BuildReport run(BuildPlan plan, BuildListener listener, Set<String> full) {
+  public BuildReport run(BuildPlan plan, BuildListener listener, BuildOptions options) {
     long start = System.nanoTime();
     String buildId = HexFormat.of().formatHex(randomBytes());
     BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver);
@@ -154,9 +159,10 @@ public final class BuildRunner implements AutoCloseable {
               "skipped: upstream transform " + failedUpstream.get() + " did not succeed", List.of(), Duration.ZERO,
               Optional.empty(), List.of(), List.of());
         } else {
-          result = runOne(environment, engines, spec, advice, full.contains(spec.name()));
+          result = runOne(environment, engines, spec, advice, options.full().contains(spec.name()),
+              options.forced().contains(spec.name()) || options.full().contains(spec.name()));
         }
-        if (result.status() != TransformResult.Status.SUCCEEDED) {
+        if (!result.succeeded()) {
           failed.add(spec.name());
         }
         results.add(result);
@@ -173,7 +179,7 @@ public final class BuildRunner implements AutoCloseable {
   }
 
   private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec,
-      AdvisorySettings advice, boolean full) {
+      AdvisorySettings advice, boolean full, boolean forced) {
     long start = System.nanoTime();
     RunAdvisories advisories = new RunAdvisories(spec.name(),
         advice.levelFor(spec.method().getAnnotation(Transform.class)), advice);
@@ -182,7 +188,6 @@ public final class BuildRunner implements AutoCloseable {
     List<String> notes = List.of();
     List<CheckResult> checks = List.of();
     try {
-      Engine engine = engines.engineFor(spec);
       List<LoadedInput> loaded = loadInputs(spec);
       List<BoundOutput> outputs = loadOutputs(spec);
 
@@ -202,6 +207,18 @@ public final class BuildRunner implements AutoCloseable {
       outputs.forEach(o -> o.existing().ifPresent(t -> existingOutputs.put(o.parameter().requirePath(), t)));
       int outputTables = (int) outputs.stream().filter(o -> o.fileLocation().isEmpty()).count();
       IncrementalDecider.StoredState stored = IncrementalDecider.storedState(spec.name(), existingOutputs, outputTables);
+      Map<DatasetPath, String> files = new LinkedHashMap<>();
+      loaded.forEach(input -> input.files().ifPresent(f -> files.put(input.parameter().requirePath(),
+          FileFingerprint.of(f))));
+      String code = codeFingerprint(spec);
+      Freshness freshness = Freshness.of(spec, stored, existingOutputs, current, files, code);
+      if (freshness.upToDate() && !forced) {
+        // Nothing to do: no engine is started, nothing is committed.
+        return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.UP_TO_DATE, false,
+            freshness.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.empty(), notes,
+            List.of(), List.of());
+      }
+      Engine engine = engines.engineFor(spec);
       decision = full ? IncrementalDecision.full("a full build was asked for (--full)")
           : IncrementalDecider.decide(spec, stored, inputTables, current);
       Optional<IncrementalSpec> options = spec.incremental();
@@ -212,7 +229,7 @@ public final class BuildRunner implements AutoCloseable {
       }
       List<BoundInput> inputs = bindInputs(spec, loaded, stored, decision);
       IncrementalState state = new IncrementalState(spec.name(),
-          options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), current);
+          options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), current, code, files);
 
       publisher = OutputPublisher.stage(spec.name(), environment.buildId(), staged(outputs));
       Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
@@ -247,6 +264,15 @@ public final class BuildRunner implements AutoCloseable {
           decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes,
           checks, advisories.list());
     }
+  }
+
+  /**
+   * The fingerprint of a transform's code and engine settings, computed once per loaded class (a class,
+   * once loaded, never changes; another version of it is another class).
+   */
+  private String codeFingerprint(TransformSpec spec) {
+    return fingerprints.computeIfAbsent(List.of(spec.method().getDeclaringClass(), spec.engine()),
+        k -> CodeFingerprint.of(spec, config));
   }
 
   private static List<String> withEngineNotes(List<String> notes, OutputPublisher publisher) {

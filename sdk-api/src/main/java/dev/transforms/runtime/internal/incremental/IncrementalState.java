@@ -13,9 +13,10 @@ import java.util.OptionalLong;
  * <p>The state is stored as table properties of the output, written only by the commit that
  * publishes the build (the same metadata commit that moves the output's {@code main}), so a build that
  * died or failed never leaves state behind, and maintenance (snapshot expiry, compaction) never loses
- * it. Keys: {@value #TRANSFORM}, {@value #SEMANTIC_VERSION}, {@value #BUILD_ID}, and
+ * it. Keys: {@value #TRANSFORM}, {@value #SEMANTIC_VERSION}, {@value #BUILD_ID},
  * {@value #INPUT_PREFIX}{@code PATH} with the snapshot id, or {@value #NO_SNAPSHOT} for an input that
- * had no snapshot yet. The publisher adds {@value #SNAPSHOT_ID} and {@value #SEQUENCE_NUMBER}, the
+ * had no snapshot yet, {@value #CODE} with the fingerprint of the code and settings the build ran, and
+ * {@value #FILES_PREFIX}{@code PATH} with the fingerprint of each file input's files. The publisher adds {@value #SNAPSHOT_ID} and {@value #SEQUENCE_NUMBER}, the
  * output's {@code main} as published, so a later build can tell whether the output was rolled back.
  *
  * <p>Snapshots an output receives from a build carry {@value #SUMMARY_BUILD_ID} and
@@ -25,9 +26,13 @@ import java.util.OptionalLong;
  * @param semanticVersion the semantic version it ran with
  * @param buildId the build that wrote it
  * @param inputSnapshots the snapshot id each input was read at; a missing value means the input was empty
+ * @param code the fingerprint of the transform's code and settings ({@link CodeFingerprint}); empty when
+ *     not known (a state stored by an earlier version of the SDK, or a load)
+ * @param files the fingerprint of each file input's files ({@link FileFingerprint}), by path
  */
 public record IncrementalState(
-    String transform, int semanticVersion, String buildId, Map<DatasetPath, OptionalLong> inputSnapshots) {
+    String transform, int semanticVersion, String buildId, Map<DatasetPath, OptionalLong> inputSnapshots,
+    String code, Map<DatasetPath, String> files) {
 
   /** Prefix of every state property. */
   public static final String PREFIX = "transforms.state.";
@@ -39,6 +44,10 @@ public record IncrementalState(
   public static final String BUILD_ID = PREFIX + "build-id";
   /** Prefix of the properties of input snapshot ids. */
   public static final String INPUT_PREFIX = PREFIX + "input.";
+  /** Property of the fingerprint of the transform's code and settings. */
+  public static final String CODE = PREFIX + "code";
+  /** Prefix of the properties of file inputs' fingerprints. */
+  public static final String FILES_PREFIX = PREFIX + "files.";
   /** Property of the output's {@code main} snapshot as the build published it. */
   public static final String SNAPSHOT_ID = PREFIX + "snapshot-id";
   /** Property of the sequence number of that snapshot. */
@@ -58,9 +67,26 @@ public record IncrementalState(
    * @param semanticVersion the semantic version
    * @param buildId the build id
    * @param inputSnapshots input snapshot ids by path
+   * @param code the code fingerprint, empty when not known
+   * @param files file inputs' fingerprints by path
    */
   public IncrementalState {
     inputSnapshots = Map.copyOf(inputSnapshots);
+    code = code == null ? "" : code;
+    files = Map.copyOf(files);
+  }
+
+  /**
+   * A state without code or file fingerprints.
+   *
+   * @param transform the transform name
+   * @param semanticVersion the semantic version
+   * @param buildId the build id
+   * @param inputSnapshots input snapshot ids by path
+   */
+  public IncrementalState(String transform, int semanticVersion, String buildId,
+      Map<DatasetPath, OptionalLong> inputSnapshots) {
+    this(transform, semanticVersion, buildId, inputSnapshots, "", Map.of());
   }
 
   /**
@@ -76,6 +102,10 @@ public record IncrementalState(
     properties.put(BUILD_ID, buildId);
     inputSnapshots.forEach((path, id) ->
         properties.put(INPUT_PREFIX + path, id.isPresent() ? Long.toString(id.getAsLong()) : NO_SNAPSHOT));
+    if (!code.isEmpty()) {
+      properties.put(CODE, code);
+    }
+    files.forEach((path, fingerprint) -> properties.put(FILES_PREFIX + path, fingerprint));
     return properties;
   }
 
@@ -101,10 +131,13 @@ public record IncrementalState(
       return Optional.empty();
     }
     Map<DatasetPath, OptionalLong> inputs = new LinkedHashMap<>();
+    Map<DatasetPath, String> files = new LinkedHashMap<>();
     properties.forEach((key, value) -> {
       if (key.startsWith(INPUT_PREFIX)) {
         DatasetPath path = DatasetPath.of(key.substring(INPUT_PREFIX.length()));
         inputs.put(path, parseSnapshot(value));
+      } else if (key.startsWith(FILES_PREFIX)) {
+        files.put(DatasetPath.of(key.substring(FILES_PREFIX.length())), value);
       }
     });
     int version;
@@ -114,7 +147,7 @@ public record IncrementalState(
       version = 0;
     }
     return Optional.of(new IncrementalState(properties.get(TRANSFORM), version,
-        properties.getOrDefault(BUILD_ID, ""), inputs));
+        properties.getOrDefault(BUILD_ID, ""), inputs, properties.getOrDefault(CODE, ""), files));
   }
 
   /**

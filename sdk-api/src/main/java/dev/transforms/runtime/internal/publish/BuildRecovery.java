@@ -109,7 +109,9 @@ public final class BuildRecovery {
       for (int attempt = 0; ; attempt++) {
         TableMetadata base = operations.refresh();
         try {
-          operations.commit(base, OutputPublisher.published(base, build, branch, state, Map.of()));
+          TableMetadata updated = OutputPublisher.published(base, build, branch, state, Map.of());
+          operations.commit(base, updated);
+          OutputPublisher.deleteDroppedManifestLists(operations, base, updated);
           break;
         } catch (CommitFailedException e) {
           if (attempt >= 10) {

@@ -502,7 +502,9 @@ public final class OutputPublisher implements OutputStaging {
       TableMetadata base = operations.refresh();
       requireMain(base, entry);
       try {
-        operations.commit(base, published(base, buildId, branch, state, extra));
+        TableMetadata updated = published(base, buildId, branch, state, extra);
+        operations.commit(base, updated);
+        deleteDroppedManifestLists(operations, base, updated);
         entry.table.refresh();
         return;
       } catch (CommitFailedException e) {
@@ -548,15 +550,27 @@ public final class OutputPublisher implements OutputStaging {
     if (!descends) {
       throw new ValidationException("cannot fast-forward main to %s: main is not an ancestor of it", branch);
     }
-    TableMetadata.Builder builder = TableMetadata.buildFrom(base)
-        .setBranchSnapshot(ref.snapshotId(), SnapshotRef.MAIN_BRANCH)
-        .removeRef(branch);
+    List<Snapshot> staged = new ArrayList<>();
+    for (Snapshot s = base.snapshot(ref.snapshotId()); s != null && (main == null || s.snapshotId() != main.snapshotId());
+        s = s.parentId() == null ? null : base.snapshot(s.parentId())) {
+      staged.add(s);
+    }
+    // A run that changed no row publishes no snapshot: its empty snapshots go with its branch.
+    boolean changesRows = staged.stream().anyMatch(OutputPublisher::changesRows);
+    TableMetadata.Builder builder = TableMetadata.buildFrom(base);
+    if (changesRows) {
+      builder.setBranchSnapshot(ref.snapshotId(), SnapshotRef.MAIN_BRANCH);
+    }
+    builder.removeRef(branch);
+    if (!changesRows && !staged.isEmpty()) {
+      builder.removeSnapshots(staged.stream().map(Snapshot::snapshotId).toList());
+    }
     Optional<StagedShape> shape = StagedShape.staged(base, buildId);
     if (shape.isPresent() && !shape.get().appliesTo(base)) {
       throw new ValidationException("the schema, spec or sort order build %s staged is gone from the table", buildId);
     }
     shape.ifPresent(s -> s.applyTo(builder, base));
-    Map<String, String> next = stateProperties(state, base.snapshot(ref.snapshotId()), extra);
+    Map<String, String> next = stateProperties(state, changesRows ? base.snapshot(ref.snapshotId()) : main, extra);
     Set<String> removed = staleStateKeys(base.properties(), next);
     removed.add(StagingMarks.leaseKey(buildId));
     removed.add(StagedShape.key(buildId));
@@ -566,6 +580,37 @@ public final class OutputPublisher implements OutputStaging {
       builder.removeProperties(removed);
     }
     return builder.build();
+  }
+
+  /**
+   * Deletes the manifest lists of the snapshots a publication dropped (the empty snapshots of a run that
+   * changed no row): nothing references them any more. Their manifests are those of their parents.
+   */
+  static void deleteDroppedManifestLists(TableOperations operations, TableMetadata base, TableMetadata updated) {
+    for (Snapshot snapshot : base.snapshots()) {
+      if (updated.snapshot(snapshot.snapshotId()) == null && snapshot.manifestListLocation() != null) {
+        try {
+          operations.io().deleteFile(snapshot.manifestListLocation());
+        } catch (RuntimeException e) {
+          // An orphan file at worst: orphan-file maintenance removes it.
+        }
+      }
+    }
+  }
+
+  /** Whether a snapshot added or removed a data or delete file; one without a summary counts as a change. */
+  private static boolean changesRows(Snapshot snapshot) {
+    Map<String, String> summary = snapshot.summary();
+    if (summary == null) {
+      return true;
+    }
+    for (String key : List.of("added-data-files", "deleted-data-files", "added-delete-files", "removed-delete-files",
+        "added-dvs", "removed-dvs")) {
+      if (number(summary, key) > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Map<String, String> stateProperties(IncrementalState state, Snapshot head, Map<String, String> extra) {

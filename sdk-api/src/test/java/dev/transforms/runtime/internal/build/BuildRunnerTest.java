@@ -74,6 +74,8 @@ public class BuildRunnerTest {
       long[] added = in.addedIds().stream().mapToLong(Long::longValue).toArray();
       if (added.length > 0) {
         out.append(added);
+      } else {
+        out.appendNothing();
       }
     }
   }
@@ -212,18 +214,55 @@ public class BuildRunnerTest {
   }
 
   @Test
-  void nothingNewIsAnIncrementalBuildThatAdvancesTheStateWithoutASnapshot() {
+  void aBuildWithNothingNewRunsNothingCommitsNothingAndStartsNoEngine() {
+    build(IncrementalCopy.class);
+    String metadata = ((org.apache.iceberg.HasTableOperations) table(COPIED)).operations().current()
+        .metadataFileLocation();
+    int starts = dev.transforms.testengine.TestEngine.starts;
+
+    BuildReport report = build(IncrementalCopy.class);
+
+    TransformResult again = report.result("copy").orElseThrow();
+    assertThat(again.status()).isEqualTo(TransformResult.Status.UP_TO_DATE);
+    assertThat(again.reason()).startsWith("up to date: inputs and code unchanged since build ");
+    assertThat(report.succeeded()).isTrue();
+    assertThat(report.format()).contains("UP-TO-DATE copy");
+    assertThat(dev.transforms.testengine.TestEngine.starts).as("engines started").isEqualTo(starts);
+    assertThat(((org.apache.iceberg.HasTableOperations) table(COPIED)).operations().current()
+        .metadataFileLocation()).as("nothing committed").isEqualTo(metadata);
+
+    // A new input row makes it stale again; --force runs it even when nothing changed.
+    appendToSource(4);
+    TransformResult next = build(IncrementalCopy.class).result("copy").orElseThrow();
+    assertThat(next.status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(next.incremental()).isTrue();
+    TransformResult forced = runner.run(BuildPlan.of(ReflectiveModels.transformsOf(IncrementalCopy.class)),
+        BuildListener.NONE, new BuildOptions(java.util.Set.of(), java.util.Set.of("copy"))).result("copy").orElseThrow();
+    assertThat(forced.status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(forced.incremental()).isTrue();
+    assertThat(IdTables.ids(table(COPIED), null)).containsExactly(1L, 2L, 3L, 4L);
+  }
+
+  @Test
+  void aRunThatWritesNoRowPublishesNoSnapshotAndStillAdvancesTheState() {
     build(IncrementalCopy.class);
     long before = table(COPIED).currentSnapshot().snapshotId();
     long snapshots = snapshotCount(table(COPIED));
-    BuildReport report = build(IncrementalCopy.class);
+
+    // Forced though nothing is new: the incremental run appends nothing (an empty snapshot on its branch).
+    BuildReport report = runner.run(BuildPlan.of(ReflectiveModels.transformsOf(IncrementalCopy.class)),
+        BuildListener.NONE, new BuildOptions(java.util.Set.of(), java.util.Set.of("copy")));
+
     TransformResult again = report.result("copy").orElseThrow();
+    assertThat(again.status()).isEqualTo(TransformResult.Status.SUCCEEDED);
     assertThat(again.incremental()).isTrue();
-    assertThat(IdTables.ids(table(COPIED), null)).containsExactly(1L, 2L, 3L);
+    assertThat(again.outputs().get(0).snapshots()).isZero();
     assertThat(table(COPIED).currentSnapshot().snapshotId()).isEqualTo(before);
-    assertThat(snapshotCount(table(COPIED))).isEqualTo(snapshots);
-    assertThat(table(COPIED).properties()).containsEntry(IncrementalState.BUILD_ID, report.buildId());
+    assertThat(snapshotCount(table(COPIED))).as("the empty snapshot went with the branch").isEqualTo(snapshots);
+    assertThat(table(COPIED).properties()).containsEntry(IncrementalState.BUILD_ID, report.buildId())
+        .containsEntry(IncrementalState.SNAPSHOT_ID, Long.toString(before));
     assertThat(table(COPIED).refs()).containsOnlyKeys("main");
+    assertThat(IdTables.ids(table(COPIED), null)).containsExactly(1L, 2L, 3L);
   }
 
   @Test
