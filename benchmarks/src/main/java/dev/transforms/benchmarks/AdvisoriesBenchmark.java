@@ -11,6 +11,7 @@ import dev.transforms.api.Transform;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
@@ -71,8 +72,8 @@ public final class AdvisoriesBenchmark {
       spark.sql("CREATE TABLE " + input + " USING iceberg AS SELECT id, CASE WHEN id % 3 = 0 THEN 'paid' ELSE 'open' END"
           + " AS status, id * 1.5 AS amount FROM range(" + rows + ")");
       BuildPlan plan = BuildPlan.of(ReflectiveModels.transformsOf(Pipeline.class));
-      Runnable withoutAdvice = () -> check(quiet.run(plan, BuildListener.NONE), false);
-      Runnable withAdvice = () -> check(advised.run(plan, BuildListener.NONE), true);
+      Runnable withoutAdvice = () -> check(quiet.run(plan, BuildListener.NONE, BuildOptions.forcing(plan)), false);
+      Runnable withAdvice = () -> check(advised.run(plan, BuildListener.NONE, BuildOptions.forcing(plan)), true);
       for (int i = 0; i < 5; i++) {
         withoutAdvice.run();
         withAdvice.run();

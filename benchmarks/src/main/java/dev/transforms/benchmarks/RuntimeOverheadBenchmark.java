@@ -7,6 +7,7 @@ import dev.transforms.api.Transform;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.engine.BuildEnvironment;
 import dev.transforms.runtime.internal.engine.Engine;
@@ -82,15 +83,19 @@ public final class RuntimeOverheadBenchmark {
       Harness.row("validate + plan", validate);
       BuildPlan plan = BuildPlan.of(ReflectiveModels.transformsOf(Empty.class));
       double[] build = Harness.measure(30, runs, () -> {
-        BuildReport report = runner.run(plan, BuildListener.NONE);
+        BuildReport report = runner.run(plan, BuildListener.NONE, BuildOptions.forcing(plan));
         if (!report.succeeded()) {
           throw new IllegalStateException(report.format());
         }
         return report;
       });
       Harness.row("build of one empty transform (existing output)", build);
-      double[] whole = Harness.measure(30, runs, () -> runner.run(
-          BuildPlan.of(ReflectiveModels.transformsOf(Empty.class)), BuildListener.NONE));
+      double[] skipped = Harness.measure(30, runs, () -> runner.run(plan, BuildListener.NONE));
+      Harness.row("build of one up-to-date transform (skipped)", skipped);
+      double[] whole = Harness.measure(30, runs, () -> {
+        BuildPlan fresh = BuildPlan.of(ReflectiveModels.transformsOf(Empty.class));
+        return runner.run(fresh, BuildListener.NONE, BuildOptions.forcing(fresh));
+      });
       Harness.row("validate + plan + build", whole);
     }
   }

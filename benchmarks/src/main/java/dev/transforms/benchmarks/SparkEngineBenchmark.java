@@ -9,6 +9,7 @@ import dev.transforms.api.Transform;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
@@ -58,7 +59,7 @@ public final class SparkEngineBenchmark {
       spark.sql("CREATE TABLE " + handOutput + " USING iceberg AS SELECT * FROM " + input + " WHERE false");
       BuildPlan plan = BuildPlan.of(ReflectiveModels.transformsOf(FilterPaid.class));
       // First build creates the output; measured builds replace it, like the hand-written job.
-      check(runner.run(plan, BuildListener.NONE));
+      check(runner.run(plan, BuildListener.NONE, BuildOptions.forcing(plan)));
 
       Runnable byHand = () -> {
         try {
@@ -68,7 +69,7 @@ public final class SparkEngineBenchmark {
           throw new IllegalStateException(e);
         }
       };
-      Runnable engine = () -> check(runner.run(plan, BuildListener.NONE));
+      Runnable engine = () -> check(runner.run(plan, BuildListener.NONE, BuildOptions.forcing(plan)));
       for (int i = 0; i < 5; i++) {
         byHand.run();
         engine.run();

@@ -11,6 +11,7 @@ import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
@@ -174,8 +175,8 @@ public final class SqlBenchmark {
 
       BuildPlan sql = BuildPlan.of(ReflectiveModels.transformsOf(SingleNodeJoin.class));
       BuildPlan sparkJoin = BuildPlan.of(ReflectiveModels.transformsOf(SparkJoin.class));
-      Runnable sqlBuild = () -> succeed(runner.run(sql, BuildListener.NONE));
-      Runnable sparkBuild = () -> succeed(runner.run(sparkJoin, BuildListener.NONE));
+      Runnable sqlBuild = () -> succeed(runner.run(sql, BuildListener.NONE, BuildOptions.forcing(sql)));
+      Runnable sparkBuild = () -> succeed(runner.run(sparkJoin, BuildListener.NONE, BuildOptions.forcing(sparkJoin)));
       for (int i = 0; i < 2; i++) {
         sqlBuild.run();
         sparkBuild.run();
@@ -196,9 +197,9 @@ public final class SqlBenchmark {
       BuildPlan load = BuildPlan.of(ReflectiveModels.transformsOf(LoadSql.class));
       BuildPlan stream = BuildPlan.of(ReflectiveModels.transformsOf(ScanStream.class));
       for (int i = 0; i < 2; i++) {
-        succeed(runner.run(arrow, BuildListener.NONE));
-        succeed(runner.run(load, BuildListener.NONE));
-        succeed(runner.run(stream, BuildListener.NONE));
+        succeed(runner.run(arrow, BuildListener.NONE, BuildOptions.forcing(arrow)));
+        succeed(runner.run(load, BuildListener.NONE, BuildOptions.forcing(load)));
+        succeed(runner.run(stream, BuildListener.NONE, BuildOptions.forcing(stream)));
       }
       double[] arrowTimes = new double[runs];
       double[] duckArrowTimes = new double[runs];
@@ -206,20 +207,20 @@ public final class SqlBenchmark {
       double[] streamTimes = new double[runs];
       double[] openTimes = new double[runs];
       for (int i = 0; i < runs; i++) {
-        succeed(runner.run(arrow, BuildListener.NONE));
+        succeed(runner.run(arrow, BuildListener.NONE, BuildOptions.forcing(arrow)));
         arrowTimes[i] = inside;
         // the same read with Arrow C++'s reader switched off: DuckDB's (what arrow() used before)
         System.setProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH, "false");
         try {
-          succeed(runner.run(arrow, BuildListener.NONE));
+          succeed(runner.run(arrow, BuildListener.NONE, BuildOptions.forcing(arrow)));
         } finally {
           System.clearProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH);
         }
         duckArrowTimes[i] = inside;
-        succeed(runner.run(load, BuildListener.NONE));
+        succeed(runner.run(load, BuildListener.NONE, BuildOptions.forcing(load)));
         loadTimes[i] = inside;
         openTimes[i] = opened;
-        succeed(runner.run(stream, BuildListener.NONE));
+        succeed(runner.run(stream, BuildListener.NONE, BuildOptions.forcing(stream)));
         streamTimes[i] = inside;
       }
       for (double[] times : new double[][] {duck, loads, queries, sparkTimes, arrowTimes, duckArrowTimes, loadTimes, streamTimes, openTimes}) {

@@ -267,4 +267,37 @@ public final class CrashTransforms {
       throw new IllegalStateException("the transform failed after writing");
     }
   }
+  /** The output of the first transform of {@link SingleChain}, the input of the second. */
+  public static final String CHAIN_FIRST = "/Crash/out/chain-first";
+  /** The output of the second transform of {@link SingleChain}. */
+  public static final String CHAIN_SECOND = "/Crash/out/chain-second";
+
+  /** Two single-node copies in a chain: the input to {@link #CHAIN_FIRST}, that to {@link #CHAIN_SECOND}. */
+  public static class SingleChain {
+    /**
+     * Copies every input row.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out the first output
+     */
+    @Transform(name = "chain-first")
+    public void first(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput(CHAIN_FIRST) IcebergOutput out) {
+      copyInTwoWrites(in.arrow(), out, ctx.allocator());
+    }
+
+    /**
+     * Copies every row of the first output.
+     *
+     * @param ctx the context
+     * @param in the first output
+     * @param out the second output
+     */
+    @Transform(name = "chain-second")
+    public void second(SingleNodeTransformContext ctx, @TableInput(CHAIN_FIRST) IcebergInput in,
+        @TableOutput(CHAIN_SECOND) IcebergOutput out) {
+      copyInTwoWrites(in.arrow(), out, ctx.allocator());
+    }
+  }
 }
