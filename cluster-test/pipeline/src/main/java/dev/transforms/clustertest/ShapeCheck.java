@@ -47,7 +47,9 @@ import org.apache.iceberg.types.Types;
  * was, and appends the column under {@code APPEND_NEW_COLUMNS}.
  *
  * <p>The transform versions are compiled when the check starts, so that they stay out of the application
- * jar's index (the cluster build builds every transform indexed there). Run it with the JDK's {@code java}:
+ * jar's index (the cluster build builds every transform indexed there). They name no Arrow type (the
+ * application jar relocates Arrow, Spark's jars beside it do not): {@link ShapeRows} does the Arrow work.
+ * Run it with the JDK's {@code java}:
  *
  * <pre>{@code java -cp "APP.jar:$SPARK_HOME/jars/*" dev.transforms.clustertest.ShapeCheck --config FILE}</pre>
  *
@@ -77,11 +79,9 @@ public final class ShapeCheck {
           @Transform(name = "people")
           public void people(SingleNodeTransformContext ctx, @TableInput("%1$s") IcebergInput in,
               @TableOutput("%2$s") IcebergOutput people, @TableOutput("%3$s") IcebergOutput names) {
-            try (VectorSchemaRoot wider = ShapeRows.withNameLength(in.arrow(), ctx.allocator());
-                VectorSchemaRoot narrower = ShapeRows.namesOnly(in.arrow(), ctx.allocator())) {
-              people.partitionedBy(spec -> spec.bucket("id", 2)).writeTable(wider);
-              names.writeTable(narrower);
-            }
+            ShapeRows.writeWithNameLength(in.arrow(), people.partitionedBy(spec -> spec.bucket("id", 2)),
+                ctx.allocator());
+            ShapeRows.writeNamesOnly(in.arrow(), names, ctx.allocator());
           }
           """.formatted(PEOPLE_IN, PEOPLE, NAMES),
       "EventsV1", """
@@ -97,9 +97,7 @@ public final class ShapeCheck {
           @Incremental
           public void events(SingleNodeTransformContext ctx, @TableInput("%1$s") IcebergInput in,
               @TableOutput("%2$s") IcebergOutput out) {
-            try (VectorSchemaRoot wider = ShapeRows.withNameLength(in.arrow(ReadMode.ADDED), ctx.allocator())) {
-              out.writeTable(wider);
-            }
+            ShapeRows.writeWithNameLength(in.arrow(ReadMode.ADDED), out, ctx.allocator());
           }
           """.formatted(PEOPLE_IN, EVENTS),
       "EventsWider", """
@@ -108,9 +106,7 @@ public final class ShapeCheck {
           public void events(SingleNodeTransformContext ctx, @TableInput("%1$s") IcebergInput in,
               @TableOutput(value = "%2$s", onSchemaChange = SchemaChangePolicy.APPEND_NEW_COLUMNS)
               IcebergOutput out) {
-            try (VectorSchemaRoot wider = ShapeRows.withNameLength(in.arrow(ReadMode.ADDED), ctx.allocator())) {
-              out.writeTable(wider);
-            }
+            ShapeRows.writeWithNameLength(in.arrow(ReadMode.ADDED), out, ctx.allocator());
           }
           """.formatted(PEOPLE_IN, EVENTS));
 
@@ -324,7 +320,6 @@ public final class ShapeCheck {
           import dev.transforms.singlenode.IcebergInput;
           import dev.transforms.singlenode.IcebergOutput;
           import dev.transforms.singlenode.SingleNodeTransformContext;
-          import org.apache.arrow.vector.VectorSchemaRoot;
 
           public class %s {
           %s}

@@ -1,5 +1,6 @@
 package dev.transforms.clustertest;
 
+import dev.transforms.singlenode.IcebergOutput;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -14,13 +15,39 @@ public final class ShapeRows {
   private ShapeRows() {}
 
   /**
+   * Writes the rows with a third column, {@code name_length}.
+   *
+   * @param rows rows of {@code id bigint, name string}
+   * @param out the output
+   * @param allocator where the widened batch lives while it is written
+   */
+  public static void writeWithNameLength(VectorSchemaRoot rows, IcebergOutput out, BufferAllocator allocator) {
+    try (VectorSchemaRoot wider = withNameLength(rows, allocator)) {
+      out.writeTable(wider);
+    }
+  }
+
+  /**
+   * Writes the rows' {@code name} column alone.
+   *
+   * @param rows rows with a {@code name} column
+   * @param out the output
+   * @param allocator where the narrowed batch lives while it is written
+   */
+  public static void writeNamesOnly(VectorSchemaRoot rows, IcebergOutput out, BufferAllocator allocator) {
+    try (VectorSchemaRoot narrower = namesOnly(rows, allocator)) {
+      out.writeTable(narrower);
+    }
+  }
+
+  /**
    * The rows with a third column, {@code name_length}, the length of {@code name}.
    *
    * @param rows rows of {@code id bigint, name string}
    * @param allocator where the new batch lives
    * @return a new batch; the caller closes it
    */
-  public static VectorSchemaRoot withNameLength(VectorSchemaRoot rows, BufferAllocator allocator) {
+  static VectorSchemaRoot withNameLength(VectorSchemaRoot rows, BufferAllocator allocator) {
     BigIntVector ids = copy((BigIntVector) rows.getVector("id"), allocator);
     VarCharVector names = copy((VarCharVector) rows.getVector("name"), allocator);
     IntVector lengths = new IntVector("name_length", allocator);
@@ -45,7 +72,7 @@ public final class ShapeRows {
    * @param allocator where the new batch lives
    * @return a new batch; the caller closes it
    */
-  public static VectorSchemaRoot namesOnly(VectorSchemaRoot rows, BufferAllocator allocator) {
+  static VectorSchemaRoot namesOnly(VectorSchemaRoot rows, BufferAllocator allocator) {
     VectorSchemaRoot narrower = new VectorSchemaRoot(List.<FieldVector>of(copy((VarCharVector) rows.getVector("name"),
         allocator)));
     narrower.setRowCount(rows.getRowCount());
