@@ -1,0 +1,181 @@
+package dev.transforms.runtime.internal.lineage;
+
+import dev.transforms.runtime.internal.catalog.SecretMasker;
+import io.openlineage.client.OpenLineage;
+import io.openlineage.client.transports.Transport;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends one build's OpenLineage events on a thread of its own, so that a slow, failing or absent receiver
+ * never holds up the build: {@link #emit} only queues (a bounded queue; an event that finds it full is
+ * dropped), and {@link #close} waits for what is queued at most until a deadline, then gives up on the
+ * rest. The first failure of the build (a transport error, a full queue, the deadline) is logged once, as
+ * a warning that names the transport's target but no setting's value; later ones are counted only.
+ *
+ * <p>Thread-safe: the build's coordinator, its workers and Spark's listener thread emit at once.
+ */
+final class LineageEmitter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LineageEmitter.class);
+
+  /** Events a build may have waiting at once; more are dropped. */
+  static final int CAPACITY = 10_000;
+
+  private static final OpenLineage.RunEvent STOP = new OpenLineage(java.net.URI.create("urn:stop"))
+      .newRunEventBuilder().build();
+
+  private final Transport transport;
+  private final String buildId;
+  private final String target;
+  private final Consumer<String> warnings;
+  private final BlockingQueue<OpenLineage.RunEvent> queue = new ArrayBlockingQueue<>(CAPACITY);
+  private final Thread sender;
+  private final AtomicBoolean warned = new AtomicBoolean();
+  private final Object progress = new Object();
+  private volatile boolean abandoned;
+  private long queued;
+  private long handled;
+  private long failed;
+
+  LineageEmitter(Transport transport, String buildId, String target, Consumer<String> warnings) {
+    this.transport = transport;
+    this.buildId = buildId;
+    this.target = target;
+    this.warnings = warnings;
+    this.sender = new Thread(this::send, "transforms-lineage-" + buildId);
+    sender.setDaemon(true);
+    sender.start();
+  }
+
+  /** Logs through SLF4J, masked. */
+  static Consumer<String> logWarnings() {
+    return message -> LOG.warn("{}", SecretMasker.allLoaded().mask(message));
+  }
+
+  /**
+   * Queues an event; never blocks.
+   *
+   * @param event the event
+   */
+  void emit(OpenLineage.RunEvent event) {
+    if (abandoned) {
+      return;
+    }
+    synchronized (progress) {
+      if (!queue.offer(event)) {
+        failed++;
+        warnOnce("the queue of " + CAPACITY + " events waiting to be sent is full (the receiver is slower than "
+            + "the build); events are dropped");
+        return;
+      }
+      queued++;
+    }
+  }
+
+  private void send() {
+    while (true) {
+      OpenLineage.RunEvent event;
+      try {
+        event = queue.take();
+      } catch (InterruptedException e) {
+        break;
+      }
+      if (event == STOP || abandoned) {
+        break;
+      }
+      try {
+        transport.emit(event);
+      } catch (Exception | LinkageError e) {
+        synchronized (progress) {
+          failed++;
+        }
+        warnOnce(firstLine(e));
+      }
+      synchronized (progress) {
+        handled++;
+        progress.notifyAll();
+      }
+    }
+    closeTransport();
+  }
+
+  /**
+   * Waits until every queued event was sent, at most until the deadline; then stops the sender. Events
+   * still waiting at the deadline are dropped, with the build's one warning.
+   *
+   * @param timeoutNanos how long to wait at most
+   */
+  void close(long timeoutNanos) {
+    long deadline = System.nanoTime() + timeoutNanos;
+    long pending;
+    synchronized (progress) {
+      while (handled < queued && System.nanoTime() < deadline) {
+        try {
+          progress.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      pending = queued - handled;
+    }
+    if (pending > 0) {
+      abandoned = true;
+      warnOnce(pending + " event" + (pending == 1 ? " was" : "s were") + " not sent within the timeout of "
+          + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (openlineage.timeout)");
+      queue.clear();
+      // A sender stuck in a hanging request ends with the request's own timeout; nobody waits for it.
+      sender.interrupt();
+    }
+    queue.offer(STOP);
+  }
+
+  /**
+   * Events sent without an error so far.
+   *
+   * @return the count
+   */
+  long sent() {
+    synchronized (progress) {
+      return handled - failed;
+    }
+  }
+
+  private void closeTransport() {
+    try {
+      transport.close();
+    } catch (Exception | LinkageError e) {
+      LOG.debug("Closing the OpenLineage transport failed", e);
+    }
+  }
+
+  private void warnOnce(String why) {
+    if (warned.compareAndSet(false, true)) {
+      warnings.accept("OpenLineage: the events of build " + buildId + " could not all be sent (" + target + "): "
+          + why + ". The build is not affected; its lineage is incomplete. Later failures of this build are "
+          + "not logged.");
+    }
+  }
+
+  private static String firstLine(Throwable e) {
+    StringBuilder out = new StringBuilder();
+    Throwable cause = e;
+    int depth = 0;
+    while (cause != null && depth++ < 4) {
+      String message = cause.getMessage() == null ? "" : cause.getMessage().lines().findFirst().orElse("");
+      if (out.length() > 0) {
+        out.append(" <- ");
+      }
+      out.append(cause.getClass().getSimpleName()).append(message.isEmpty() ? "" : ": " + message);
+      cause = cause.getCause() == cause ? null : cause.getCause();
+    }
+    String line = out.toString();
+    return line.length() > 400 ? line.substring(0, 400) + "..." : line;
+  }
+}
