@@ -82,6 +82,8 @@ class DemoLineageTest {
       assertThat(receiver.authorizations).isNotEmpty().allMatch(a -> a.equals("Bearer " + token));
     }
 
+    // Kept for reading: one event per line, in the order they arrived.
+    Files.write(Path.of("target/demo-lineage-events.jsonl"), bodies);
     // Every event, the Spark jobs' included, is valid OpenLineage.
     List<String> invalid = new ArrayList<>();
     for (String body : bodies) {

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * rest. The first failure of the build (a transport error, a full queue, the deadline) is logged once, as
  * a warning that names the transport's target but no setting's value; later ones are counted only.
  *
- * <p>Thread-safe: the build's coordinator, its workers and Spark's listener thread emit at once.
+ * <p>Thread-safe: the build's coordinator, its workers and Spark's listener thread emit at once. The
+ * transport is shared with other builds (see {@link LineageTransports#shared}) and never closed here.
  */
 final class LineageEmitter {
 
@@ -87,7 +88,7 @@ final class LineageEmitter {
         break;
       }
       if (event == STOP || abandoned) {
-        break;
+        return;
       }
       try {
         transport.emit(event);
@@ -102,7 +103,6 @@ final class LineageEmitter {
         progress.notifyAll();
       }
     }
-    closeTransport();
   }
 
   /**
@@ -144,14 +144,6 @@ final class LineageEmitter {
   long sent() {
     synchronized (progress) {
       return handled - failed;
-    }
-  }
-
-  private void closeTransport() {
-    try {
-      transport.close();
-    } catch (Exception | LinkageError e) {
-      LOG.debug("Closing the OpenLineage transport failed", e);
     }
   }
 

@@ -10,6 +10,7 @@ import io.openlineage.client.transports.TransportFactory;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,7 +22,28 @@ import java.util.Map;
  */
 final class LineageTransports {
 
+  /**
+   * Transports by their settings, kept for the JVM's life: a build reuses the HTTP client (and its open
+   * connections) of the builds before it, which saves a connection and a client per build.
+   */
+  private static final Map<List<Object>, Transport> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+
   private LineageTransports() {}
+
+  /**
+   * The transport of some settings, built once per JVM and shared by every build with the same settings.
+   *
+   * @param settings the settings
+   * @return the transport; never closed by a build
+   */
+  static Transport shared(LineageSettings settings) {
+    List<Object> key = List.of(settings.transport(), settings.timeout());
+    Transport transport = SHARED.get(key);
+    if (transport == null) {
+      transport = SHARED.computeIfAbsent(key, k -> build(settings));
+    }
+    return transport;
+  }
 
   /**
    * The transport of some settings. An http transport without {@code timeoutInMillis} gets the build's

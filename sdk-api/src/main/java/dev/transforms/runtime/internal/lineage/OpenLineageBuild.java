@@ -91,7 +91,7 @@ final class OpenLineageBuild implements BuildLineage {
       List<TransformSpec> transforms, String buildId, Consumer<String> warnings) {
     LineageEmitter emitter;
     try {
-      emitter = new LineageEmitter(LineageTransports.build(settings), buildId, settings.describeTarget(), warnings);
+      emitter = new LineageEmitter(LineageTransports.shared(settings), buildId, settings.describeTarget(), warnings);
     } catch (RuntimeException | LinkageError e) {
       warnings.accept("OpenLineage: build " + buildId + " emits no events: its transport (" + settings.describeTarget()
           + ") could not be set up: " + SecretMasker.allLoaded().mask(config.masker().mask(String.valueOf(
