@@ -173,6 +173,28 @@ public class BuildLineageTest {
   }
 
   @Test
+  void anUpToDateTransformCompletesWithItsDatasetsAsTheyAreAndNoStatistics() throws Exception {
+    List<JsonNode> events;
+    try (LineageReceiver receiver = new LineageReceiver(LineageReceiver.Mode.OK);
+        BuildRunner runner = new BuildRunner(config(receiver.url(), "10s"))) {
+      seed(runner);
+      BuildReport first = build(runner, Copy.class);
+      int sent = receiver.bodies.size();
+      BuildReport second = build(runner, Copy.class);
+      assertThat(second.result("copy").orElseThrow().status()).isEqualTo(TransformResult.Status.UP_TO_DATE);
+      events = parse(receiver.bodies.subList(sent, receiver.bodies.size()));
+      long published = first.result("copy").orElseThrow().outputs().get(0).snapshotId().getAsLong();
+      JsonNode complete = only(events, "test-pipeline", "copy", "COMPLETE");
+      only(events, "test-pipeline", "copy", "START");
+      assertThat(complete.at("/outputs/0/facets/version/datasetVersion").asLong()).isEqualTo(published);
+      assertThat(complete.at("/outputs/0/outputFacets").isMissingNode() || complete.at("/outputs/0/outputFacets")
+          .isNull()).isTrue();
+      assertThat(complete.at("/run/facets/tags/tags").toString()).contains("UP-TO-DATE");
+      only(events, "test-pipeline", dir.getFileName().toString(), "COMPLETE");
+    }
+  }
+
+  @Test
   void aReceiverThatAnswers500CostsOneWarning() throws Exception {
     assertFailingReceiverIsOneWarning(LineageReceiver.Mode.ERROR, null);
   }
