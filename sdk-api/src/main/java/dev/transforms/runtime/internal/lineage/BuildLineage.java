@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * <p>What is emitted (see {@code docs/lineage.md}): a run of the build's own job (the pipeline), and under
  * it one run per transform, a {@code START} once its inputs are loaded and one of {@code COMPLETE} (after
  * its outputs were published, or when it was up to date), {@code FAIL} (with the error) or {@code ABORT}
- * (skipped, or cancelled) when it finished. Events are queued and sent on a thread of the build's own;
+ * (skipped, or cancelled) when it finished. Events are queued and sent on threads of the build's own;
  * the build's end waits for them at most {@code openlineage.timeout}.
  *
  * <p>Thread-safe: workers report what they loaded and published, the coordinator what finished.

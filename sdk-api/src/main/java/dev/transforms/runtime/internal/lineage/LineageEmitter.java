@@ -3,6 +3,8 @@ package dev.transforms.runtime.internal.lineage;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
 import io.openlineage.client.OpenLineage;
 import io.openlineage.client.transports.Transport;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -12,10 +14,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends one build's OpenLineage events on a thread of its own, so that a slow, failing or absent receiver
+ * Sends one build's OpenLineage events on threads of its own, so that a slow, failing or absent receiver
  * never holds up the build: {@link #emit} only queues (a bounded queue; an event that finds it full is
  * dropped), and {@link #close} waits for what is queued at most until a deadline, then gives up on the
- * rest. The first failure of the build (a transport error, a full queue, the deadline) is logged once, as
+ * rest. There are two senders, each sending its events in the order they were queued: one for the
+ * build's own run, one for the transforms' runs (and their Spark jobs'), so that the last events of a
+ * build, a transform's end and the build's, go out at once; a transport that is not safe to use from two
+ * threads at once (a file) gets one sender. The first failure of the build (a transport error, a full queue, the deadline) is logged once, as
  * a warning that names the transport's target but no setting's value; later ones are counted only.
  *
  * <p>Thread-safe: the build's coordinator, its workers and Spark's listener thread emit at once. The
@@ -35,8 +40,8 @@ final class LineageEmitter {
   private final String buildId;
   private final String target;
   private final Consumer<String> warnings;
-  private final BlockingQueue<OpenLineage.RunEvent> queue = new ArrayBlockingQueue<>(CAPACITY);
-  private final Thread sender;
+  private final List<BlockingQueue<OpenLineage.RunEvent>> queues = new ArrayList<>();
+  private final List<Thread> senders = new ArrayList<>();
   private final AtomicBoolean warned = new AtomicBoolean();
   private final Object progress = new Object();
   private volatile boolean abandoned;
@@ -49,9 +54,15 @@ final class LineageEmitter {
     this.buildId = buildId;
     this.target = target;
     this.warnings = warnings;
-    this.sender = new Thread(this::send, "transforms-lineage-" + buildId);
-    sender.setDaemon(true);
-    sender.start();
+    int lanes = transport.getClass().getSimpleName().startsWith("File") ? 1 : 2;
+    for (int lane = 0; lane < lanes; lane++) {
+      BlockingQueue<OpenLineage.RunEvent> queue = new ArrayBlockingQueue<>(CAPACITY);
+      Thread sender = new Thread(() -> send(queue), "transforms-lineage-" + buildId + "-" + lane);
+      sender.setDaemon(true);
+      queues.add(queue);
+      senders.add(sender);
+      sender.start();
+    }
   }
 
   /** Logs through SLF4J, masked. */
@@ -60,16 +71,29 @@ final class LineageEmitter {
   }
 
   /**
-   * Queues an event; never blocks.
+   * Queues an event of a transform's run (or of its Spark jobs); never blocks.
    *
    * @param event the event
    */
   void emit(OpenLineage.RunEvent event) {
+    emit(event, queues.size() - 1);
+  }
+
+  /**
+   * Queues an event of the build's own run; never blocks.
+   *
+   * @param event the event
+   */
+  void emitBuild(OpenLineage.RunEvent event) {
+    emit(event, 0);
+  }
+
+  private void emit(OpenLineage.RunEvent event, int lane) {
     if (abandoned) {
       return;
     }
     synchronized (progress) {
-      if (!queue.offer(event)) {
+      if (!queues.get(lane).offer(event)) {
         failed++;
         warnOnce("the queue of " + CAPACITY + " events waiting to be sent is full (the receiver is slower than "
             + "the build); events are dropped");
@@ -79,7 +103,7 @@ final class LineageEmitter {
     }
   }
 
-  private void send() {
+  private void send(BlockingQueue<OpenLineage.RunEvent> queue) {
     while (true) {
       OpenLineage.RunEvent event;
       try {
@@ -129,11 +153,11 @@ final class LineageEmitter {
       abandoned = true;
       warnOnce(pending + " event" + (pending == 1 ? " was" : "s were") + " not sent within the timeout of "
           + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (openlineage.timeout)");
-      queue.clear();
+      queues.forEach(BlockingQueue::clear);
       // A sender stuck in a hanging request ends with the request's own timeout; nobody waits for it.
-      sender.interrupt();
+      senders.forEach(Thread::interrupt);
     }
-    queue.offer(STOP);
+    queues.forEach(queue -> queue.offer(STOP));
   }
 
   /**

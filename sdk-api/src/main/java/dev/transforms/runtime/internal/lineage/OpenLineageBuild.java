@@ -99,7 +99,7 @@ final class OpenLineageBuild implements BuildLineage {
       return OFF;
     }
     OpenLineageBuild lineage = new OpenLineageBuild(settings, config, resolver, transforms, buildId, emitter);
-    lineage.emitter.emit(lineage.buildEvent(OpenLineage.RunEvent.EventType.START, Optional.empty()));
+    lineage.emitter.emitBuild(lineage.buildEvent(OpenLineage.RunEvent.EventType.START, Optional.empty()));
     return lineage;
   }
 
@@ -175,7 +175,7 @@ final class OpenLineageBuild implements BuildLineage {
     try {
       List<String> unsuccessful = results.stream().filter(r -> !r.succeeded())
           .map(r -> r.transform() + " " + r.status().name().replace('_', '-')).toList();
-      emitter.emit(buildEvent(unsuccessful.isEmpty() ? OpenLineage.RunEvent.EventType.COMPLETE
+      emitter.emitBuild(buildEvent(unsuccessful.isEmpty() ? OpenLineage.RunEvent.EventType.COMPLETE
           : OpenLineage.RunEvent.EventType.FAIL, unsuccessful.isEmpty() ? Optional.empty()
           : Optional.of(unsuccessful.size() + " of " + results.size() + " transforms did not succeed: "
               + String.join(", ", unsuccessful))));
