@@ -32,11 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The demo pipeline built with {@code openlineage.enabled=true} and the http transport to a receiver on
- * 127.0.0.1: every event it sends is valid against OpenLineage's JSON schemas (the event's, and each
- * facet's), each demo transform has a START and a COMPLETE with the inputs and outputs it declares, named
- * by catalog URI and table identifier (files by location), and the Spark transforms' jobs send events of
- * their own with the transform's run as parent, column lineage included. The API key reaches the receiver
- * as a header, and never an event.
+ * 127.0.0.1: every event it sends is valid against the repository's JSON schemas of OpenLineage events
+ * ({@link OpenLineageSchemas}: the event's, and each facet's), each demo transform has a START and a
+ * COMPLETE with the inputs and outputs it declares, named by catalog URI and table identifier (files by
+ * location), and the Spark transforms' jobs send events of their own with the transform's run as parent,
+ * column lineage included. The API key reaches the receiver as a header, and never an event.
  */
 @TransformsTest
 class DemoLineageTest {
@@ -163,6 +163,7 @@ class DemoLineageTest {
       assertThat(code).as(out + "\n" + err).isZero();
       bodies = List.copyOf(receiver.bodies);
     }
+    Files.write(Path.of("target/spark-lineage-events.jsonl"), bodies);
     List<String> invalid = new ArrayList<>();
     List<JsonNode> events = new ArrayList<>();
     for (String body : bodies) {

@@ -10,9 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -20,37 +20,73 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * OpenLineage's JSON schemas (the event, spec 2-0-2, and every facet of the versions the SDK's client
- * emits), read from a folder, never from the network: {@code shared/openlineage-spec} beside the
- * repository (where the project keeps public data files), or the folder the system property
- * {@code openlineage.spec} names. Validates an event against the event's schema and each facet against
- * the schema its {@code _schemaURL} names; a facet whose schema is not in the folder is a failure, unless
- * its producer is not this SDK (the Spark integration adds facets of its own schemas). Formats
- * ({@code uuid}, {@code date-time}, {@code uri}) are asserted for this SDK's events; for other producers'
- * only the structure is (openlineage-spark 1.53 writes {@code "uri": "file"} in its data source facet of
- * local files, which is not an absolute URI).
+ * JSON schemas of OpenLineage run events, never read from the network.
+ *
+ * <p>By default, the repository's own: {@code openlineage/run-event.schema.json} and
+ * {@code openlineage/facets/<type>.schema.json} among the test resources, written for these tests from the
+ * rules of OpenLineage spec 2-0-2 (what an event, its run, job and datasets must carry; what every facet
+ * must carry; and the required fields of each facet type the SDK sends, and of the column lineage facet of
+ * openlineage-spark). An event is validated against the event's schema and each facet against the schema of
+ * the type its {@code _schemaURL} names ({@code .../ParentRunFacet.json} is checked by
+ * {@code facets/ParentRunFacet.schema.json}, whatever the version). A facet of this SDK's producer whose type
+ * has no schema here is a failure; other producers' (openlineage-spark adds facets of its own) are checked
+ * for what every facet carries only.
+ *
+ * <p>With {@code -Dopenlineage.spec=DIR} naming a folder of OpenLineage's published schemas
+ * ({@code OpenLineage.json} and {@code facets/*.json} of spec 2-0-2), each event is also validated against
+ * those, each facet against the schema its {@code _schemaURL} names exactly.
+ *
+ * <p>Formats ({@code uuid}, {@code date-time}, {@code uri}) are asserted for this SDK's events; for other
+ * producers' only the structure is (openlineage-spark 1.53 writes {@code "uri": "file"} in its data source
+ * facet of local files, which is not an absolute URI).
  */
 final class OpenLineageSchemas {
 
-  static final Path DEFAULT = DocSnippets.REPO.resolve("../shared/openlineage-spec").normalize();
-  static final String EVENT = "https://openlineage.io/spec/2-0-2/OpenLineage.json";
+  /** The repository's event schema, on the test class path. */
+  static final String EVENT = "classpath:openlineage/run-event.schema.json";
+  private static final String FACET_RESOURCES = "openlineage/facets/";
+  /** Where the _schemaURL of every facet of OpenLineage's own types points. */
+  private static final String SPEC_FACETS = "https://openlineage.io/spec/facets/";
+  /** The event's schema among OpenLineage's published files. */
+  static final String OFFICIAL_EVENT = "https://openlineage.io/spec/2-0-2/OpenLineage.json";
   private static final Pattern ID = Pattern.compile("\"\\$id\"\\s*:\\s*\"([^\"]+)\"");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final SchemaRegistry registry;
-  private final Map<String, String> schemas;
+  private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+  private final Optional<Official> official;
 
-  private OpenLineageSchemas(Map<String, String> schemas) {
-    this.schemas = schemas;
-    this.registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
-        builder -> builder.schemas(schemas));
+  /** OpenLineage's published schemas, by their {@code $id}. */
+  private record Official(SchemaRegistry registry, Map<String, String> schemas) {}
+
+  private OpenLineageSchemas(Optional<Official> official) {
+    this.official = official;
   }
 
+  /**
+   * The repository's schemas, and OpenLineage's published ones too when {@code -Dopenlineage.spec=DIR}
+   * names their folder.
+   *
+   * @return the schemas
+   * @throws IOException when the named folder cannot be read
+   */
   static OpenLineageSchemas load() throws IOException {
-    Path folder = Path.of(System.getProperty("openlineage.spec", DEFAULT.toString()));
+    String folder = System.getProperty("openlineage.spec", "");
+    return new OpenLineageSchemas(folder.isBlank() ? Optional.empty() : Optional.of(official(Path.of(folder))));
+  }
+
+  /**
+   * The repository's schemas only.
+   *
+   * @return the schemas
+   */
+  static OpenLineageSchemas inRepository() {
+    return new OpenLineageSchemas(Optional.empty());
+  }
+
+  private static Official official(Path folder) throws IOException {
     if (!Files.isRegularFile(folder.resolve("OpenLineage.json"))) {
-      throw new IllegalStateException("OpenLineage's JSON schemas are not in " + folder + " (OpenLineage.json and "
-          + "facets/*.json of spec 2-0-2); put them there, or name their folder with -Dopenlineage.spec=DIR");
+      throw new IllegalStateException("-Dopenlineage.spec=" + folder + " names no folder of OpenLineage's JSON "
+          + "schemas (OpenLineage.json and facets/*.json of spec 2-0-2)");
     }
     Map<String, String> schemas = new HashMap<>();
     List<Path> files = new ArrayList<>();
@@ -65,26 +101,71 @@ final class OpenLineageSchemas {
         schemas.put(id.group(1), text);
       }
     }
-    return new OpenLineageSchemas(schemas);
+    return new Official(SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+        builder -> builder.schemas(schemas)), schemas);
   }
 
   /**
    * What is wrong with an event: every error of the event against the event's schema, and of each facet
-   * against its own schema.
+   * against the schema of its type.
    *
    * @param event the event's JSON
-   * @param ownProducer the producer whose facets must all have a schema here
+   * @param ownProducer the producer whose facets must all have a schema
    * @return the errors, one line each; empty when valid
    */
   List<String> errors(String event, String ownProducer) {
     List<String> errors = new ArrayList<>();
     JsonNode root = JSON.readTree(event);
     boolean formats = root.path("producer").asString("").startsWith(ownProducer);
-    Schema eventSchema = registry.getSchema(SchemaLocation.of(EVENT));
-    for (Error error : eventSchema.validate(root,
-        context -> context.executionConfig(config -> config.formatAssertionsEnabled(formats)))) {
-      errors.add("event: " + error);
+    validate(registry.getSchema(SchemaLocation.of(EVENT)), root, formats, "event: ", errors);
+    for (Map.Entry<String, JsonNode> facet : facets(root)) {
+      String url = facet.getValue().path("_schemaURL").asString("");
+      Optional<String> schema = repositorySchema(url);
+      if (schema.isPresent()) {
+        validate(registry.getSchema(SchemaLocation.of(schema.get())), facet.getValue(), formats,
+            "facet " + facet.getKey() + ": ", errors);
+      } else if (facet.getValue().path("_producer").asString("").startsWith(ownProducer)) {
+        errors.add("facet " + facet.getKey() + ": no schema in the repository for " + url);
+      }
     }
+    official.ifPresent(published -> officialErrors(published, root, formats, ownProducer, errors));
+    return errors;
+  }
+
+  private static void officialErrors(Official published, JsonNode root, boolean formats, String ownProducer,
+      List<String> errors) {
+    validate(published.registry().getSchema(SchemaLocation.of(OFFICIAL_EVENT)), root, formats,
+        "event (published schema): ", errors);
+    for (Map.Entry<String, JsonNode> facet : facets(root)) {
+      String url = facet.getValue().path("_schemaURL").asString("");
+      String document = url.contains("#") ? url.substring(0, url.indexOf('#')) : url;
+      if (!published.schemas().containsKey(document)) {
+        if (facet.getValue().path("_producer").asString("").startsWith(ownProducer)) {
+          errors.add("facet " + facet.getKey() + ": no published schema at " + url);
+        }
+        continue;
+      }
+      validate(published.registry().getSchema(SchemaLocation.of(url)), facet.getValue(), formats,
+          "facet " + facet.getKey() + " (published schema): ", errors);
+    }
+  }
+
+  /** The repository's schema of the facet type a {@code _schemaURL} of OpenLineage's names, if there is one. */
+  private static Optional<String> repositorySchema(String url) {
+    if (!url.startsWith(SPEC_FACETS)) {
+      return Optional.empty();
+    }
+    String document = url.contains("#") ? url.substring(0, url.indexOf('#')) : url;
+    String type = document.substring(document.lastIndexOf('/') + 1).replaceFirst("\\.json$", "");
+    String resource = FACET_RESOURCES + type + ".schema.json";
+    if (!type.matches("[A-Za-z0-9]+") || OpenLineageSchemas.class.getClassLoader().getResource(resource) == null) {
+      return Optional.empty();
+    }
+    return Optional.of("classpath:" + resource);
+  }
+
+  /** Every facet of an event, by its key: the run's, the job's, and each dataset's (input and output facets). */
+  private static List<Map.Entry<String, JsonNode>> facets(JsonNode root) {
     List<JsonNode> facetMaps = new ArrayList<>();
     facetMaps.add(root.at("/run/facets"));
     facetMaps.add(root.at("/job/facets"));
@@ -95,25 +176,19 @@ final class OpenLineageSchemas {
         facetMaps.add(dataset.path("outputFacets"));
       }
     }
-    for (JsonNode facets : facetMaps) {
-      Iterator<Map.Entry<String, JsonNode>> fields = facets.properties().iterator();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> facet = fields.next();
-        String url = facet.getValue().path("_schemaURL").asString("");
-        String document = url.contains("#") ? url.substring(0, url.indexOf('#')) : url;
-        if (!schemas.containsKey(document)) {
-          if (facet.getValue().path("_producer").asString("").startsWith(ownProducer)) {
-            errors.add("facet " + facet.getKey() + ": no schema at " + url);
-          }
-          continue;
-        }
-        Schema schema = registry.getSchema(SchemaLocation.of(url));
-        for (Error error : schema.validate(facet.getValue(),
-            context -> context.executionConfig(config -> config.formatAssertionsEnabled(formats)))) {
-          errors.add("facet " + facet.getKey() + ": " + error);
-        }
+    List<Map.Entry<String, JsonNode>> facets = new ArrayList<>();
+    for (JsonNode map : facetMaps) {
+      if (map.isObject()) {
+        facets.addAll(map.properties());
       }
     }
-    return errors;
+    return facets;
+  }
+
+  private static void validate(Schema schema, JsonNode node, boolean formats, String prefix, List<String> errors) {
+    for (Error error : schema.validate(node,
+        context -> context.executionConfig(config -> config.formatAssertionsEnabled(formats)))) {
+      errors.add(prefix + error);
+    }
   }
 }
