@@ -36,6 +36,8 @@ class DocsCoverTheApiTest {
       dev.transforms.singlenode.Changelog.class,
       dev.transforms.singlenode.sql.SqlSession.class,
       dev.transforms.singlenode.edits.RowEdits.class,
+      dev.transforms.singlenode.edits.ApplyChanges.class,
+      dev.transforms.singlenode.edits.ApplyChanges.AppliedChanges.class,
       dev.transforms.singlenode.edits.UpsertOptions.class,
       dev.transforms.singlenode.edits.UpsertOptions.Builder.class,
       dev.transforms.singlenode.edits.UpsertResult.class,
