@@ -26,6 +26,7 @@ class DocsCoverTheApiTest {
       dev.transforms.api.IncrementalTransformContext.class,
       dev.transforms.spark.SparkTransformContext.class,
       dev.transforms.spark.TableTransformInput.class,
+      dev.transforms.spark.SparkChanges.class,
       dev.transforms.spark.TableTransformOutput.class,
       dev.transforms.spark.IncrementalTransformInput.class,
       dev.transforms.spark.TransformInput.class,
