@@ -46,6 +46,18 @@ public class CustomerDimensionsTest {
 
   static final String LATEST_FULL = "/Examples/cdc/customers-latest-full";
   static final String HISTORY_FULL = "/Examples/cdc/customers-history-full";
+  static final String UNSEQUENCED = "/Examples/cdc/customers-latest-unsequenced";
+  static final String UNSEQUENCED_FULL = "/Examples/cdc/customers-latest-unsequenced-full";
+
+  /** Type 1 without a sequence column: the last change in commit order wins, no row is read first. */
+  public static class Unsequenced {
+    @Transform
+    @dev.transforms.api.Incremental(changes = true)
+    public void latestUnsequenced(SingleNodeTransformContext ctx,
+        @TableInput(CustomerDimensions.CUSTOMERS) IcebergInput in, @TableOutput(UNSEQUENCED) IcebergOutput out) {
+      ApplyChanges.scd1("id").applyTo(ctx, out, in.changes());
+    }
+  }
 
   /** The same dimensions, without {@code @Incremental}: every build reads the whole history. */
   public static class RebuiltInFull {
@@ -53,6 +65,12 @@ public class CustomerDimensionsTest {
     public void latestInFull(SingleNodeTransformContext ctx, @TableInput(CustomerDimensions.CUSTOMERS) IcebergInput in,
         @TableOutput(LATEST_FULL) IcebergOutput out) {
       ApplyChanges.scd1("id").sequenceBy("updated_at").applyTo(ctx, out, in.changes());
+    }
+
+    @Transform
+    public void latestUnsequencedInFull(SingleNodeTransformContext ctx,
+        @TableInput(CustomerDimensions.CUSTOMERS) IcebergInput in, @TableOutput(UNSEQUENCED_FULL) IcebergOutput out) {
+      ApplyChanges.scd1("id").applyTo(ctx, out, in.changes());
     }
 
     @Transform
@@ -79,7 +97,11 @@ public class CustomerDimensionsTest {
         assertThat(latest.incremental()).as("step %d: %s", step, latest.reason()).isTrue();
         assertThat(history.incremental()).as("step %d: %s", step, history.reason()).isTrue();
       }
+      TransformResult unsequenced = warehouse.build(List.of(Unsequenced.class)).assertSucceeded().only();
+      assertThat(unsequenced.incremental()).as("step %d: %s", step, unsequenced.reason()).isEqualTo(step > 0);
       warehouse.build(List.of(RebuiltInFull.class)).assertSucceeded();
+      assertThat(sorted(warehouse.rows(UNSEQUENCED))).as("SCD1 without a sequence after step %d", step)
+          .isEqualTo(sorted(warehouse.rows(UNSEQUENCED_FULL)));
       assertThat(sorted(warehouse.rows(CustomerDimensions.LATEST))).as("SCD1 after step %d", step)
           .isEqualTo(sorted(warehouse.rows(LATEST_FULL)));
       assertThat(sorted(warehouse.rows(CustomerDimensions.HISTORY))).as("SCD2 after step %d", step)

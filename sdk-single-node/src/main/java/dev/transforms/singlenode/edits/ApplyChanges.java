@@ -176,23 +176,49 @@ public final class ApplyChanges {
     if (touched.isEmpty()) {
       return new AppliedChanges(0, 0, 0, 0);
     }
-    Expression touchedRows = Expressions.and(keyFilter(touched), history
-        ? Expressions.equal(isCurrent, true) : Expressions.alwaysTrue());
+    Expression current = history ? Expressions.equal(isCurrent, true) : Expressions.alwaysTrue();
     Map<List<Object>, List<Record>> existing = new LinkedHashMap<>();
-    try (CloseableIterable<Record> rows = IcebergGenerics.read(target).where(touchedRows).build()) {
-      for (Record row : rows) {
-        existing.computeIfAbsent(keyOf(row), k -> new ArrayList<>()).add(row);
+    // Type 1 reads a key's sequence value only, and only to tell late changes; type 2 closes whole rows.
+    if (history || sequence.isPresent()) {
+      IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(target).where(Expressions.and(keyFilter(touched), current));
+      if (!history) {
+        List<String> columns = new ArrayList<>(keys);
+        columns.add(sequence.get());
+        scan = scan.select(columns);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the rows of " + target.name() + " the changes touch", e);
+      try (CloseableIterable<Record> rows = scan.build()) {
+        for (Record row : rows) {
+          existing.computeIfAbsent(keyOf(row), k -> new ArrayList<>()).add(row);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the rows of " + target.name() + " the changes touch", e);
+      }
     }
     Result result = fold(changes, list, existing);
-    List<Record> rows = new ArrayList<>();
-    result.rows.values().forEach(rows::addAll);
     Schema schema = target.schema();
-    List<Record> laidOut = rows.stream().map(r -> relayout(r, schema)).toList();
-    edits.overwrite(laidOut, touchedRows);
-    return new AppliedChanges(result.applied, result.ignored, rows.size(), touched.size());
+    List<Record> written = new ArrayList<>();
+    List<List<Object>> removed = new ArrayList<>();
+    for (List<Object> key : result.changed) {
+      List<Record> versions = result.rows.get(key);
+      if (versions.isEmpty()) {
+        removed.add(key);
+      }
+      versions.forEach(r -> written.add(relayout(r, schema)));
+    }
+    if (history) {
+      List<List<Object>> changedKeys = new ArrayList<>(result.changed);
+      if (!changedKeys.isEmpty()) {
+        edits.overwrite(written, Expressions.and(keyFilter(changedKeys), current));
+      }
+    } else {
+      if (!written.isEmpty()) {
+        edits.upsert(written, keys);
+      }
+      if (!removed.isEmpty()) {
+        edits.delete(keyFilter(removed));
+      }
+    }
+    return new AppliedChanges(result.applied, result.ignored, written.size(), touched.size());
   }
 
   private Result fold(Changelog changes, Map<List<Object>, List<Record>> existing) {
@@ -214,6 +240,8 @@ public final class ApplyChanges {
     Table table = changes.table();
     Map<List<Object>, List<Record>> rows = new LinkedHashMap<>();
     existing.forEach((key, versions) -> rows.put(key, new ArrayList<>(versions)));
+    java.util.Set<List<Object>> changed = new java.util.LinkedHashSet<>();
+    String sequenceColumn = sequence.orElse(null);
     long applied = 0;
     long ignored = 0;
     for (Change change : ordered) {
@@ -223,14 +251,16 @@ public final class ApplyChanges {
       List<Object> key = keyOf(change.row());
       List<Record> versions = rows.computeIfAbsent(key, k -> new ArrayList<>());
       Record current = currentOf(versions);
-      if (current != null && sequenceIndex >= 0 && isLate(change.row().get(sequenceIndex), current.get(sequenceIndex))) {
+      if (current != null && sequenceIndex >= 0
+          && isLate(change.row().get(sequenceIndex), current.getField(sequenceColumn))) {
         ignored++;
         continue;
       }
       boolean delete = change.type() == ChangeType.DELETE;
-      if (!delete && current != null && sameValues(current, change.row(), input.columns().size())) {
+      if (!delete && current != null && sameValues(current, change.row(), input)) {
         continue;
       }
+      changed.add(key);
       if (current == null && delete) {
         continue;
       }
@@ -246,8 +276,8 @@ public final class ApplyChanges {
       int columns = input.columns().size();
       if (current != null) {
         Record closed = current.copy();
-        closed.set(columns + 1, at);
-        closed.set(columns + 2, false);
+        closed.setField(validTo, at);
+        closed.setField(isCurrent, false);
         versions.set(versions.indexOf(current), closed);
       }
       if (!delete) {
@@ -258,7 +288,7 @@ public final class ApplyChanges {
         versions.add(opened);
       }
     }
-    return new Result(rows, applied, ignored);
+    return new Result(rows, changed, applied, ignored);
   }
 
   private Record currentOf(List<Record> versions) {
@@ -275,9 +305,11 @@ public final class ApplyChanges {
     return incoming != null && current != null && ((Comparable) incoming).compareTo(current) < 0;
   }
 
-  private static boolean sameValues(Record a, Record b, int columns) {
-    for (int i = 0; i < columns; i++) {
-      if (!Objects.equals(a.get(i), b.get(i))) {
+  /** Whether an existing row (possibly read with fewer columns) holds every value of a change's row. */
+  private static boolean sameValues(Record existing, Record change, Schema input) {
+    for (Types.NestedField column : input.columns()) {
+      if (existing.struct().field(column.name()) == null
+          || !Objects.equals(existing.getField(column.name()), change.getField(column.name()))) {
         return false;
       }
     }
@@ -347,8 +379,12 @@ public final class ApplyChanges {
     return Expressions.or(balancedOr(each, from, middle), balancedOr(each, middle, to));
   }
 
-  /** The rows of each touched key after the changes, and the counts. */
-  private record Result(Map<List<Object>, List<Record>> rows, long applied, long ignored) {}
+  /**
+   * The rows of each touched key after the changes (empty: the key has no row), the keys a change
+   * altered, and the counts.
+   */
+  private record Result(Map<List<Object>, List<Record>> rows, java.util.Set<List<Object>> changed, long applied,
+      long ignored) {}
 
   /**
    * What applying changes did.

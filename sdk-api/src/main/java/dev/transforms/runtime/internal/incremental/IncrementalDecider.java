@@ -160,11 +160,9 @@ public final class IncrementalDecider {
             + " (earlier rows read as null)");
       }
     }
-    if (!schemaNotes.isEmpty()) {
-      return new IncrementalDecision(true, IncrementalDecision.incrementalBuild().reason() + "; "
-          + String.join("; ", schemaNotes));
-    }
-    return IncrementalDecision.incrementalBuild();
+    String reason = options.readsChanges() ? "reading the inputs' changes since the last build"
+        : IncrementalDecision.incrementalBuild().reason();
+    return new IncrementalDecision(true, schemaNotes.isEmpty() ? reason : reason + "; " + String.join("; ", schemaNotes));
   }
 
   /**
