@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The incremental dimensions of {@link CustomerDimensions}, built after every random edit of their
  * source (upserts, deletes, late and repeated changes), equal at every step the same dimensions
- * rebuilt in full from the source's whole history; and every build after the first is incremental.
+ * rebuilt in full from the source's whole history, and so do those of {@link SparkCustomerDimensions};
+ * every build after the first is incremental.
  */
 @TransformsTest(warehouse = TransformsTest.Scope.PER_TEST)
 public class CustomerDimensionsTest {
@@ -85,6 +86,9 @@ public class CustomerDimensionsTest {
   @ParameterizedTest
   @ValueSource(strings = {"merge-on-read", "copy-on-write"})
   void incrementalDimensionsEqualAFullRebuildAfterEveryEdit(String mode) {
+    // Spark's dimensions too, on the merge-on-read source only, after every third step (so that a build
+    // reads several edits at once): each Spark build costs seconds.
+    boolean spark = mode.equals("merge-on-read");
     Table source = warehouse.createTable(CustomerDimensions.CUSTOMERS, CUSTOMERS, PartitionSpec.unpartitioned(),
         Map.of("write.delete.mode", mode, "write.update.mode", mode, "write.merge.mode", mode, "format-version", "2"),
         List.of(Row.of(1L, "Ada", "gold", 1L), Row.of(2L, "Bo", "silver", 1L), Row.of(3L, "Cy", "bronze", 1L)));
@@ -100,6 +104,17 @@ public class CustomerDimensionsTest {
       TransformResult unsequenced = warehouse.build(List.of(Unsequenced.class)).assertSucceeded().only();
       assertThat(unsequenced.incremental()).as("step %d: %s", step, unsequenced.reason()).isEqualTo(step > 0);
       warehouse.build(List.of(RebuiltInFull.class)).assertSucceeded();
+      if (spark && step % 3 == 0) {
+        for (TransformResult result : warehouse.build(List.of(SparkCustomerDimensions.class)).assertSucceeded()
+            .report().results()) {
+          assertThat(result.incremental()).as("step %d, %s: %s", step, result.transform(), result.reason())
+              .isEqualTo(step > 0);
+        }
+        assertThat(sorted(warehouse.rows(SparkCustomerDimensions.LATEST))).as("Spark SCD1 after step %d", step)
+            .isEqualTo(sorted(warehouse.rows(LATEST_FULL)));
+        assertThat(sorted(warehouse.rows(SparkCustomerDimensions.HISTORY))).as("Spark SCD2 after step %d", step)
+            .isEqualTo(sorted(warehouse.rows(HISTORY_FULL)));
+      }
       assertThat(sorted(warehouse.rows(UNSEQUENCED))).as("SCD1 without a sequence after step %d", step)
           .isEqualTo(sorted(warehouse.rows(UNSEQUENCED_FULL)));
       assertThat(sorted(warehouse.rows(CustomerDimensions.LATEST))).as("SCD1 after step %d", step)

@@ -27,6 +27,7 @@ class DocsCoverTheApiTest {
       dev.transforms.spark.SparkTransformContext.class,
       dev.transforms.spark.TableTransformInput.class,
       dev.transforms.spark.SparkChanges.class,
+      dev.transforms.spark.SparkApplyChanges.class,
       dev.transforms.spark.TableTransformOutput.class,
       dev.transforms.spark.IncrementalTransformInput.class,
       dev.transforms.spark.TransformInput.class,

@@ -22,6 +22,11 @@ final class TableInputHandle implements TableTransformInput {
     this.input = input;
   }
 
+  /** The Iceberg table this input resolved to. */
+  Table table() {
+    return input.table().orElseThrow();
+  }
+
   @Override
   public String identifier() {
     return input.resolved().sparkIdentifier();
