@@ -191,12 +191,15 @@ public class BuildSchedulerTest {
         RandomPlans.spec("c", List.of("/src/s1"), ANY.get(0), "test")));
     BuildCancellation cancellation = new BuildCancellation();
     List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch cRuns = new CountDownLatch(1);
     List<TransformResult> results = BuildScheduler.run(plan, BuildOptions.NONE.withThreads(2), cancellation,
         BuildListener.NONE, (spec, lane) -> {
           ran.add(spec.name());
           if (spec.name().equals("a")) {
+            await(cRuns);  // cancel while c runs: it must be waited for, not dropped
             cancellation.cancel("test says stop");
           } else {
+            cRuns.countDown();
             sleep(30);
           }
           return result(spec, TransformResult.Status.SUCCEEDED);
