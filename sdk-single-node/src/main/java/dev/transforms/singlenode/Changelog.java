@@ -1,6 +1,7 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.internal.changes.ChangeRange;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.internal.changes.SnapshotDiff;
 import java.util.ArrayDeque;
@@ -191,28 +192,7 @@ public final class Changelog {
 
   /** The snapshots of the range, oldest first. */
   private List<org.apache.iceberg.Snapshot> range() {
-    long end = toInclusive.orElse(table.currentSnapshot().snapshotId());
-    org.apache.iceberg.Snapshot snapshot = table.snapshot(end);
-    if (snapshot == null) {
-      throw new TransformsException("Cannot read the changelog of " + table.name() + ": snapshot " + end
-          + " does not exist (expired?)");
-    }
-    if (fromExclusive.isPresent() && table.snapshot(fromExclusive.getAsLong()) == null) {
-      throw new TransformsException("Cannot read the changelog of " + table.name() + " since snapshot "
-          + fromExclusive.getAsLong() + ": it no longer exists (expired); read the changes since a snapshot that "
-          + "is still in the table's history, or build in full");
-    }
-    Deque<org.apache.iceberg.Snapshot> range = new ArrayDeque<>();
-    while (snapshot != null && (fromExclusive.isEmpty() || snapshot.snapshotId() != fromExclusive.getAsLong())) {
-      range.addFirst(snapshot);
-      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
-    }
-    if (fromExclusive.isPresent() && snapshot == null) {
-      throw new TransformsException("Cannot read the changelog of " + table.name() + " since snapshot "
-          + fromExclusive.getAsLong() + ": it is not an ancestor of snapshot " + end
-          + " (the table was rolled back or replaced)");
-    }
-    return new ArrayList<>(range);
+    return ChangeRange.of(table, fromExclusive, toInclusive.orElse(table.currentSnapshot().snapshotId()));
   }
 
   /**

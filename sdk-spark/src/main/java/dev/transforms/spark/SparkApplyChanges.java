@@ -3,12 +3,12 @@ package dev.transforms.spark;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
+import dev.transforms.runtime.internal.changes.KeyFold;
 import java.io.Serializable;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -226,94 +226,54 @@ public final class SparkApplyChanges implements Serializable {
 
   /** Folds each key's events, in order, onto its existing rows; emits the rows of every key seen. */
   private Iterator<Row> fold(Iterator<Row> events, String[] columns, StructType out) {
+    KeyFold rules = new KeyFold(history, columns.length, sequence == null ? -1 : List.of(columns).indexOf(sequence));
+    int width = out.fields().length;
+    int typeIndex = width;
+    int atIndex = typeIndex + 2;
     List<Row> emitted = new ArrayList<>();
     List<Object> key = null;
-    List<Object[]> versions = new ArrayList<>();
-    boolean changed = false;
-    int inputColumns = columns.length;
-    int sequenceIndex = sequence == null ? -1 : List.of(columns).indexOf(sequence);
-    int typeIndex = out.fields().length;
-    int atIndex = typeIndex + 2;
+    KeyFold.Key rows = null;
     while (events.hasNext()) {
       Row event = events.next();
       List<Object> eventKey = new ArrayList<>();
       keys.forEach(k -> eventKey.add(event.get(out.fieldIndex(k))));
       if (!eventKey.equals(key)) {
-        emit(emitted, key, versions, changed, out);
+        emit(emitted, key, rows, out);
         key = eventKey;
-        versions = new ArrayList<>();
-        changed = false;
+        rows = new KeyFold.Key();
       }
-      String type = event.getString(typeIndex);
-      Object[] values = new Object[out.fields().length];  // the output's columns of the event
-      for (int i = 0; i < values.length; i++) {
+      Object[] values = new Object[width];
+      for (int i = 0; i < width; i++) {
         values[i] = event.get(i);
       }
+      String type = event.getString(typeIndex);
       if (type.equals("EXISTING")) {
-        versions.add(values);
-        continue;
-      }
-      Object[] current = currentOf(versions, inputColumns);
-      if (current != null && sequenceIndex >= 0 && late(values[sequenceIndex], current[sequenceIndex])) {
-        continue;
-      }
-      boolean delete = type.equals("DELETE");
-      if (!delete && current != null && same(current, values, inputColumns)) {
-        continue;
-      }
-      changed = true;
-      if (current == null && delete) {
-        continue;
-      }
-      if (!history) {
-        versions.clear();
-        if (!delete) {
-          versions.add(values);
-        }
-        continue;
-      }
-      Object at = event.get(atIndex);
-      if (current != null) {
-        current[inputColumns + 1] = at;
-        current[inputColumns + 2] = false;
-      }
-      if (!delete) {
-        values[inputColumns] = at;
-        values[inputColumns + 1] = null;
-        values[inputColumns + 2] = true;
-        versions.add(values);
+        rows.addExisting(values, true);
+      } else {
+        rules.apply(rows, type, values, event.get(atIndex));
       }
     }
-    emit(emitted, key, versions, changed, out);
+    emit(emitted, key, rows, out);
     return emitted.iterator();
-  }
-
-  private Object[] currentOf(List<Object[]> versions, int inputColumns) {
-    for (Object[] version : versions) {
-      if (!history || Boolean.TRUE.equals(version[inputColumns + 2])) {
-        return version;
-      }
-    }
-    return null;
   }
 
   /**
    * Emits a key's rows, each marked changed or not; a changed key left without a row emits one row that
    * holds its key only, marked as no row, so that its old rows are deleted.
    */
-  private void emit(List<Row> emitted, List<Object> key, List<Object[]> versions, boolean changed, StructType out) {
+  private void emit(List<Row> emitted, List<Object> key, KeyFold.Key rows, StructType out) {
     if (key == null) {
       return;
     }
     int width = out.fields().length;
-    for (Object[] version : versions) {
+    for (Object[] version : rows.versions()) {
       Object[] row = new Object[width + 2];
       System.arraycopy(version, 0, row, 0, width);
-      row[width] = changed;
+      row[width] = rows.changed();
       row[width + 1] = true;
       emitted.add(RowFactory.create(row));
     }
-    if (versions.isEmpty() && changed) {
+    if (rows.versions().isEmpty() && rows.changed()) {
       Object[] row = new Object[width + 2];
       for (int i = 0; i < keys.size(); i++) {
         row[out.fieldIndex(keys.get(i))] = key.get(i);
@@ -322,20 +282,6 @@ public final class SparkApplyChanges implements Serializable {
       row[width + 1] = false;
       emitted.add(RowFactory.create(row));
     }
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static boolean late(Object incoming, Object current) {
-    return incoming != null && current != null && ((Comparable) incoming).compareTo(current) < 0;
-  }
-
-  private static boolean same(Object[] a, Object[] b, int columns) {
-    for (int i = 0; i < columns; i++) {
-      if (!Objects.equals(a[i], b[i])) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static String quote(String column) {

@@ -4,11 +4,9 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 
-import dev.transforms.api.TransformsException;
-import java.util.ArrayDeque;
+import dev.transforms.runtime.internal.changes.ChangeRange;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.iceberg.DataOperations;
@@ -48,12 +46,12 @@ public final class SparkChanges {
    * @param toInclusive the last snapshot to include; -1 for a table without snapshots
    * @param identifierColumns columns that pair a delete and an insert into an update; none for no pairing
    * @return the changes
-   * @throws TransformsException if the start is no longer in the history of the end
+   * @throws dev.transforms.api.TransformsException if the start is no longer in the history of the end
    */
   public static Dataset<Row> between(SparkSession session, String identifier, Table table, OptionalLong fromExclusive,
       long toInclusive, List<String> identifierColumns) {
     List<Snapshot> range = toInclusive < 0 && table.currentSnapshot() == null ? List.of()
-        : range(table, fromExclusive, toInclusive);
+        : ChangeRange.of(table, fromExclusive, toInclusive);
     String[] columns = Arrays.stream(session.table(identifier).columns()).toArray(String[]::new);
     Dataset<Row> all = null;
     for (int ordinal = 0; ordinal < range.size(); ordinal++) {
@@ -146,27 +144,4 @@ public final class SparkChanges {
     return rows.join(positions, same, "left_anti");
   }
 
-  /** The snapshots after {@code from} up to {@code to}, oldest first. */
-  static List<Snapshot> range(Table table, OptionalLong from, long to) {
-    Snapshot snapshot = table.snapshot(to);
-    if (snapshot == null) {
-      throw new TransformsException("Cannot read the changes of " + table.name() + ": snapshot " + to
-          + " does not exist (expired?)");
-    }
-    if (from.isPresent() && table.snapshot(from.getAsLong()) == null) {
-      throw new TransformsException("Cannot read the changes of " + table.name() + " since snapshot "
-          + from.getAsLong() + ": it no longer exists (expired); read the changes since a snapshot that is still in "
-          + "the table's history, or build in full");
-    }
-    Deque<Snapshot> range = new ArrayDeque<>();
-    while (snapshot != null && (from.isEmpty() || snapshot.snapshotId() != from.getAsLong())) {
-      range.addFirst(snapshot);
-      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
-    }
-    if (from.isPresent() && snapshot == null) {
-      throw new TransformsException("Cannot read the changes of " + table.name() + " since snapshot "
-          + from.getAsLong() + ": it is not an ancestor of snapshot " + to + " (the table was rolled back or replaced)");
-    }
-    return new ArrayList<>(range);
-  }
 }

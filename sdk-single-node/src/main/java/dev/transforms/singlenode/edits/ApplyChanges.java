@@ -1,8 +1,8 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.runtime.internal.changes.KeyFold;
 import dev.transforms.singlenode.Changelog;
 import dev.transforms.singlenode.Changelog.Change;
-import dev.transforms.singlenode.Changelog.ChangeType;
 import dev.transforms.singlenode.IcebergOutput;
 import dev.transforms.singlenode.SingleNodeTransformContext;
 import dev.transforms.singlenode.arrow.ArrowRecords;
@@ -16,7 +16,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.Schema;
@@ -158,17 +157,17 @@ public final class ApplyChanges {
     if (context.isIncremental() && table.isPresent()) {
       return applyTo(RowEdits.on(table.get()), changes);
     }
-    Result result = fold(changes, Map.of());
     Schema schema = outputSchema(changes.table().schema());
+    Result result = fold(changes, changes.changes(), new LinkedHashMap<>());
     List<Record> rows = new ArrayList<>();
-    result.rows.values().forEach(rows::addAll);
+    result.keys.values().forEach(key -> key.versions().forEach(row -> rows.add(record(row, schema))));
     try (VectorSchemaRoot root = ArrowRecords.toRoot(rows, schema, context.allocator())) {
       output.writeTable(root);
     }
-    return new AppliedChanges(result.applied, result.ignored, rows.size(), result.rows.size());
+    return new AppliedChanges(result.applied, result.ignored, rows.size(), result.keys.size());
   }
 
-  /** Applies changes by key, in one commit of the edits' branch; see {@link RowEdits#applyChanges}. */
+  /** Applies changes by key, on the edits' branch; see {@link RowEdits#applyChanges}. */
   AppliedChanges applyTo(RowEdits edits, Changelog changes) {
     Table target = edits.table();
     List<Change> list = changes.changes();
@@ -176,8 +175,10 @@ public final class ApplyChanges {
     if (touched.isEmpty()) {
       return new AppliedChanges(0, 0, 0, 0);
     }
+    Schema schema = target.schema();
+    Schema out = outputSchema(changes.table().schema());
     Expression current = history ? Expressions.equal(isCurrent, true) : Expressions.alwaysTrue();
-    Map<List<Object>, List<Record>> existing = new LinkedHashMap<>();
+    Map<List<Object>, KeyFold.Key> keyRows = new LinkedHashMap<>();
     // Type 1 reads a key's sequence value only, and only to tell late changes; type 2 closes whole rows.
     if (history || sequence.isPresent()) {
       IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(target).where(Expressions.and(keyFilter(touched), current));
@@ -188,27 +189,28 @@ public final class ApplyChanges {
       }
       try (CloseableIterable<Record> rows = scan.build()) {
         for (Record row : rows) {
-          existing.computeIfAbsent(keyOf(row), k -> new ArrayList<>()).add(row);
+          keyRows.computeIfAbsent(keyOf(row), k -> new KeyFold.Key()).addExisting(values(row, out), history);
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read the rows of " + target.name() + " the changes touch", e);
       }
     }
-    Result result = fold(changes, list, existing);
-    Schema schema = target.schema();
+    Result result = fold(changes, list, keyRows);
     List<Record> written = new ArrayList<>();
+    List<List<Object>> changed = new ArrayList<>();
     List<List<Object>> removed = new ArrayList<>();
-    for (List<Object> key : result.changed) {
-      List<Record> versions = result.rows.get(key);
-      if (versions.isEmpty()) {
-        removed.add(key);
+    result.keys.forEach((key, rows) -> {
+      if (rows.changed()) {
+        changed.add(key);
+        if (rows.versions().isEmpty()) {
+          removed.add(key);
+        }
+        rows.versions().forEach(row -> written.add(relayout(record(row, out), schema)));
       }
-      versions.forEach(r -> written.add(relayout(r, schema)));
-    }
+    });
     if (history) {
-      List<List<Object>> changedKeys = new ArrayList<>(result.changed);
-      if (!changedKeys.isEmpty()) {
-        edits.overwrite(written, Expressions.and(keyFilter(changedKeys), current));
+      if (!changed.isEmpty()) {
+        edits.overwrite(written, Expressions.and(keyFilter(changed), current));
       }
     } else {
       if (!written.isEmpty()) {
@@ -221,15 +223,11 @@ public final class ApplyChanges {
     return new AppliedChanges(result.applied, result.ignored, written.size(), touched.size());
   }
 
-  private Result fold(Changelog changes, Map<List<Object>, List<Record>> existing) {
-    return fold(changes, changes.changes(), existing);
-  }
-
-  /** Folds the changes, per key, onto the key's existing rows. */
-  private Result fold(Changelog changes, List<Change> list, Map<List<Object>, List<Record>> existing) {
+  /** Folds the changes, in commit and sequence order, onto each key's existing rows. */
+  private Result fold(Changelog changes, List<Change> list, Map<List<Object>, KeyFold.Key> keyRows) {
     Schema input = changes.table().schema();
-    Schema out = outputSchema(input);
     int sequenceIndex = sequence.map(column -> columnIndex(input, column)).orElse(-1);
+    KeyFold rules = new KeyFold(history, input.columns().size(), sequenceIndex);
     List<Change> ordered = new ArrayList<>(list);
     Comparator<Change> order = Comparator.comparingInt(Change::ordinal);
     if (sequenceIndex >= 0) {
@@ -237,91 +235,37 @@ public final class ApplyChanges {
           Comparator.nullsFirst(Comparator.naturalOrder()));
     }
     ordered.sort(order);
-    Table table = changes.table();
-    Map<List<Object>, List<Record>> rows = new LinkedHashMap<>();
-    existing.forEach((key, versions) -> rows.put(key, new ArrayList<>(versions)));
-    java.util.Set<List<Object>> changed = new java.util.LinkedHashSet<>();
-    String sequenceColumn = sequence.orElse(null);
     long applied = 0;
     long ignored = 0;
     for (Change change : ordered) {
-      if (change.type() == ChangeType.UPDATE_BEFORE) {
-        continue;
-      }
-      List<Object> key = keyOf(change.row());
-      List<Record> versions = rows.computeIfAbsent(key, k -> new ArrayList<>());
-      Record current = currentOf(versions);
-      if (current != null && sequenceIndex >= 0
-          && isLate(change.row().get(sequenceIndex), current.getField(sequenceColumn))) {
-        ignored++;
-        continue;
-      }
-      boolean delete = change.type() == ChangeType.DELETE;
-      if (!delete && current != null && sameValues(current, change.row(), input)) {
-        continue;
-      }
-      changed.add(key);
-      if (current == null && delete) {
-        continue;
-      }
-      applied++;
-      if (!history) {
-        versions.clear();
-        if (!delete) {
-          versions.add(copy(change.row(), out));
-        }
-        continue;
-      }
-      OffsetDateTime at = commitTime(table, change.snapshotId());
-      int columns = input.columns().size();
-      if (current != null) {
-        Record closed = current.copy();
-        closed.setField(validTo, at);
-        closed.setField(isCurrent, false);
-        versions.set(versions.indexOf(current), closed);
-      }
-      if (!delete) {
-        Record opened = copy(change.row(), out);
-        opened.set(columns, at);
-        opened.set(columns + 1, null);
-        opened.set(columns + 2, true);
-        versions.add(opened);
+      KeyFold.Key key = keyRows.computeIfAbsent(keyOf(change.row()), k -> new KeyFold.Key());
+      Object[] values = values(change.row(), input);
+      switch (rules.apply(key, change.type().name(), values, history ? commitTime(changes.table(), change.snapshotId())
+          : null)) {
+        case APPLIED -> applied++;
+        case LATE -> ignored++;
+        default -> { }
       }
     }
-    return new Result(rows, changed, applied, ignored);
+    return new Result(keyRows, applied, ignored);
   }
 
-  private Record currentOf(List<Record> versions) {
-    for (Record version : versions) {
-      if (!history || Boolean.TRUE.equals(version.getField(isCurrent))) {
-        return version;
-      }
+  /** A record's values by the schema's column names; columns it lacks are null. */
+  private static Object[] values(Record row, Schema schema) {
+    List<Types.NestedField> columns = schema.columns();
+    Object[] values = new Object[columns.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = row.struct().field(columns.get(i).name()) == null ? null : row.getField(columns.get(i).name());
     }
-    return null;
+    return values;
   }
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static boolean isLate(Object incoming, Object current) {
-    return incoming != null && current != null && ((Comparable) incoming).compareTo(current) < 0;
-  }
-
-  /** Whether an existing row (possibly read with fewer columns) holds every value of a change's row. */
-  private static boolean sameValues(Record existing, Record change, Schema input) {
-    for (Types.NestedField column : input.columns()) {
-      if (existing.struct().field(column.name()) == null
-          || !Objects.equals(existing.getField(column.name()), change.getField(column.name()))) {
-        return false;
-      }
+  private static Record record(Object[] values, Schema schema) {
+    Record record = GenericRecord.create(schema);
+    for (int i = 0; i < values.length; i++) {
+      record.set(i, values[i]);
     }
-    return true;
-  }
-
-  private static Record copy(Record row, Schema out) {
-    Record copy = GenericRecord.create(out);
-    for (int i = 0; i < row.size(); i++) {
-      copy.set(i, row.get(i));
-    }
-    return copy;
+    return record;
   }
 
   private static Record relayout(Record row, Schema schema) {
@@ -333,8 +277,7 @@ public final class ApplyChanges {
   }
 
   private static OffsetDateTime commitTime(Table table, long snapshotId) {
-    org.apache.iceberg.Snapshot snapshot = table.snapshot(snapshotId);
-    return Instant.ofEpochMilli(snapshot.timestampMillis()).atOffset(ZoneOffset.UTC);
+    return Instant.ofEpochMilli(table.snapshot(snapshotId).timestampMillis()).atOffset(ZoneOffset.UTC);
   }
 
   private int columnIndex(Schema schema, String column) {
@@ -379,12 +322,8 @@ public final class ApplyChanges {
     return Expressions.or(balancedOr(each, from, middle), balancedOr(each, middle, to));
   }
 
-  /**
-   * The rows of each touched key after the changes (empty: the key has no row), the keys a change
-   * altered, and the counts.
-   */
-  private record Result(Map<List<Object>, List<Record>> rows, java.util.Set<List<Object>> changed, long applied,
-      long ignored) {}
+  /** The rows of each touched key after the changes, and the counts. */
+  private record Result(Map<List<Object>, KeyFold.Key> keys, long applied, long ignored) {}
 
   /**
    * What applying changes did.
