@@ -1,22 +1,15 @@
 package dev.transforms.spark;
 
+import dev.transforms.spark.internal.ScalaCollections;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
-import org.apache.spark.sql.catalyst.FunctionIdentifier;
-import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
-import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.catalyst.parser.ParserInterface;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.MergeIntoTable;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructType;
-import scala.collection.JavaConverters;
-import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
@@ -67,75 +60,32 @@ public final class TransformsSessionExtensions extends AbstractFunction1<SparkSe
    */
   record MergeStatement(List<String> target, String condition) {}
 
-  private static final class RecordingParser implements ParserInterface {
-    private final ParserInterface delegate;
-
-    RecordingParser(ParserInterface delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public LogicalPlan parsePlan(String sqlText) throws ParseException {
-      LogicalPlan plan = delegate.parsePlan(sqlText);
-      if (plan instanceof MergeIntoTable merge) {
-        try {
-          LAST_MERGE.set(new MergeStatement(target(merge.targetTable()), condition(merge.mergeCondition())));
-        } catch (RuntimeException e) {
-          // Remembering is best effort; never fail a statement for it.
-        }
+  /**
+   * Remembers a parsed statement when it is a MERGE: the parser of each Spark line
+   * ({@code RecordingParser}, in {@code src/main/spark-X.Y/java}) calls this with every plan it parses.
+   *
+   * @param plan the parsed plan
+   * @return {@code plan}
+   */
+  static LogicalPlan record(LogicalPlan plan) {
+    if (plan instanceof MergeIntoTable merge) {
+      try {
+        LAST_MERGE.set(new MergeStatement(target(merge.targetTable()), merge.mergeCondition().sql()));
+      } catch (RuntimeException e) {
+        // Remembering is best effort; never fail a statement for it.
       }
-      return plan;
     }
+    return plan;
+  }
 
-    private static List<String> target(LogicalPlan plan) {
-      LogicalPlan current = plan;
-      while (current instanceof SubqueryAlias alias) {
-        current = alias.child();
-      }
-      if (current instanceof UnresolvedRelation relation) {
-        Seq<String> parts = relation.multipartIdentifier();
-        return List.copyOf(JavaConverters.seqAsJavaList(parts));
-      }
-      return List.of();
+  private static List<String> target(LogicalPlan plan) {
+    LogicalPlan current = plan;
+    while (current instanceof SubqueryAlias alias) {
+      current = alias.child();
     }
-
-    private static String condition(Expression expression) {
-      return expression.sql();
+    if (current instanceof UnresolvedRelation relation) {
+      return List.copyOf(ScalaCollections.list(relation.multipartIdentifier()));
     }
-
-    @Override
-    public Expression parseExpression(String sqlText) throws ParseException {
-      return delegate.parseExpression(sqlText);
-    }
-
-    @Override
-    public TableIdentifier parseTableIdentifier(String sqlText) throws ParseException {
-      return delegate.parseTableIdentifier(sqlText);
-    }
-
-    @Override
-    public FunctionIdentifier parseFunctionIdentifier(String sqlText) throws ParseException {
-      return delegate.parseFunctionIdentifier(sqlText);
-    }
-
-    @Override
-    public Seq<String> parseMultipartIdentifier(String sqlText) throws ParseException {
-      return delegate.parseMultipartIdentifier(sqlText);
-    }
-
-    @Override
-    public LogicalPlan parseQuery(String sqlText) throws ParseException {
-      return delegate.parseQuery(sqlText);
-    }
-
-    @Override
-    public StructType parseTableSchema(String sqlText) throws ParseException {
-      return delegate.parseTableSchema(sqlText);
-    }
-
-    @Override
-    public DataType parseDataType(String sqlText) throws ParseException {
-      return delegate.parseDataType(sqlText);
-    }
+    return List.of();
   }
 }

@@ -25,7 +25,6 @@ import org.apache.spark.sql.connector.catalog.StagedTable;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.connector.expressions.Transform;
-import org.apache.spark.sql.connector.iceberg.catalog.Procedure;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -55,7 +54,7 @@ import org.apache.spark.sql.types.StructType;
  * </ul>
  * Tables that are not outputs of the running transform behave exactly as in {@link SparkCatalog}.
  */
-public class TransformsSparkCatalog extends SparkCatalog {
+public class TransformsSparkCatalog extends GuardedProceduresCatalog {
 
   /** Properties ALTER TABLE may not set on an output: Iceberg reads them as commands. */
   private static final java.util.Set<String> RESERVED = java.util.Set.of("location", "current-snapshot-id",
@@ -75,7 +74,7 @@ public class TransformsSparkCatalog extends SparkCatalog {
       // Time travel and reads by snapshot id: the run's version of the table, on no branch.
       Table table = running.get().staging().table(output.get()).orElseThrow(() -> new NoSuchTableException(ident));
       table.refresh();
-      return new SparkTable(table, false);
+      return SparkTables.of(table);
     }
     if (running.isPresent() && !PLAIN_LOAD.get()) {
       if (output.isPresent()) {
@@ -99,7 +98,7 @@ public class TransformsSparkCatalog extends SparkCatalog {
   private static Optional<SparkTable> staged(RunningOutputs running, BoundOutput output) {
     return running.staging().table(output).map(table -> {
       table.refresh();
-      return new SparkTable(table, running.staging().branch(output), false);
+      return SparkTables.onBranch(table, running.staging().branch(output));
     });
   }
 
@@ -120,7 +119,7 @@ public class TransformsSparkCatalog extends SparkCatalog {
     return running.output(name(), buildIdentifier(table))
         .filter(o -> o.existing().isEmpty())
         .flatMap(o -> running.staging().table(o))
-        .map(t -> new SparkTable(MetadataTableUtils.createMetadataTableInstance(t, type), false));
+        .map(t -> SparkTables.of(MetadataTableUtils.createMetadataTableInstance(t, type)));
   }
 
   @Override
@@ -234,7 +233,7 @@ public class TransformsSparkCatalog extends SparkCatalog {
     Schema columns = SparkSchemaUtil.convert(schema);
     PartitionSpec spec = Spark3Util.toPartitionSpec(columns, partitions);
     Table created = running.staging().createTable(output, columns, spec, Spark3Util.rebuildCreateProperties(properties));
-    return new SparkTable(created, running.staging().branch(output), false);
+    return SparkTables.onBranch(created, running.staging().branch(output));
   }
 
   /**
@@ -317,12 +316,6 @@ public class TransformsSparkCatalog extends SparkCatalog {
     super.renameTable(from, to);
   }
 
-  @Override
-  public Procedure loadProcedure(Identifier ident)
-      throws org.apache.spark.sql.catalyst.analysis.NoSuchProcedureException {
-    return new GuardedProcedure(super.loadProcedure(ident), ident.name(), this);
-  }
-
   private void refuseIfStaged(Identifier ident, String operation) {
     Optional<RunningOutputs> running = RunningOutputs.active();
     if (running.flatMap(r -> r.output(name(), buildIdentifier(ident))).isPresent()) {
@@ -333,6 +326,7 @@ public class TransformsSparkCatalog extends SparkCatalog {
     }
   }
 
+  @Override
   String describe(Identifier ident) {
     return Spark3Util.quotedFullIdentifier(name(), ident);
   }
@@ -348,6 +342,7 @@ public class TransformsSparkCatalog extends SparkCatalog {
    * @param ident an identifier in this catalog
    * @return the branch: the staging branch, or {@code main} of a new output; empty otherwise
    */
+  @Override
   Optional<String> stagedBranch(Identifier ident) {
     Optional<RunningOutputs> running = RunningOutputs.active();
     return running.flatMap(r -> r.output(name(), buildIdentifier(ident)))

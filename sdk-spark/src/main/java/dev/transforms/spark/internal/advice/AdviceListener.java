@@ -12,7 +12,7 @@ import org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd;
 import org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.collection.JavaConverters;
+import dev.transforms.spark.internal.ScalaCollections;
 
 /**
  * One listener per Spark context. An SQL execution belongs to the run whose tag is among the job tags
@@ -61,7 +61,7 @@ final class AdviceListener extends SparkListener {
     }
     try {
       if (event instanceof SparkListenerSQLExecutionStart start) {
-        for (String tag : JavaConverters.setAsJavaSet(start.jobTags())) {
+        for (String tag : ScalaCollections.set(start.jobTags())) {
           PlanAdvice advice = byTag.get(tag);
           if (advice != null) {
             // The session's settings may change before the end event is delivered: keep the one that applied.

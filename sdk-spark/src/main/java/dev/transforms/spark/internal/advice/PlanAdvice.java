@@ -45,7 +45,7 @@ import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation;
 import org.apache.spark.sql.execution.metric.SQLMetric;
-import scala.collection.JavaConverters;
+import dev.transforms.spark.internal.ScalaCollections;
 
 /**
  * The Spark rules, applied to each SQL execution of one run as the listener receives it (on the
@@ -196,7 +196,7 @@ final class PlanAdvice {
 
   private static Set<Long> exprIds(scala.collection.Seq<Attribute> attributes) {
     Set<Long> ids = new HashSet<>();
-    for (Attribute attribute : JavaConverters.seqAsJavaList(attributes)) {
+    for (Attribute attribute : ScalaCollections.list(attributes)) {
       ids.add(attribute.exprId().id());
     }
     return ids;
@@ -232,7 +232,7 @@ final class PlanAdvice {
    * they write their file groups with the v1 writer, tagged with the scan task set they rewrite.
    */
   private static boolean icebergActionWrite(scala.collection.immutable.Map<String, String> options) {
-    return JavaConverters.setAsJavaSet(options.keySet()).stream()
+    return ScalaCollections.set(options.keySet()).stream()
         .anyMatch(key -> key.toLowerCase(java.util.Locale.ROOT).endsWith("scan-task-set-id"));
   }
 
@@ -274,7 +274,7 @@ final class PlanAdvice {
       Set<Long> keys = new HashSet<>();
       for (Expression conjunct : conjuncts(join.get().condition().get())) {
         if (conjunct instanceof EqualTo || conjunct instanceof EqualNullSafe) {
-          for (Expression side : JavaConverters.seqAsJavaList(conjunct.children())) {
+          for (Expression side : ScalaCollections.list(conjunct.children())) {
             if (side instanceof AttributeReference a && sourceIds.contains(a.exprId().id())) {
               keys.add(a.exprId().id());
             }
@@ -299,7 +299,7 @@ final class PlanAdvice {
       Set<Long> mapped = new HashSet<>();
       Set<Long> childIds = exprIds(child.output());
       if (plan instanceof Project project) {
-        for (var e : JavaConverters.seqAsJavaList(project.projectList())) {
+        for (var e : ScalaCollections.list(project.projectList())) {
           if (keys.contains(e.exprId().id())) {
             Expression inner = e instanceof org.apache.spark.sql.catalyst.expressions.Alias alias ? alias.child()
                 : (Expression) e;
@@ -317,7 +317,7 @@ final class PlanAdvice {
     }
     if (plan instanceof Aggregate aggregate) {
       Set<Long> grouping = new HashSet<>();
-      for (Expression e : JavaConverters.seqAsJavaList(aggregate.groupingExpressions())) {
+      for (Expression e : ScalaCollections.list(aggregate.groupingExpressions())) {
         if (!(e instanceof AttributeReference a)) {
           return false;
         }
@@ -402,7 +402,7 @@ final class PlanAdvice {
   }
 
   private static List<LogicalPlan> children(LogicalPlan plan) {
-    return JavaConverters.seqAsJavaList(plan.children());
+    return ScalaCollections.list(plan.children());
   }
 
   private static List<LogicalPlan> nodes(LogicalPlan plan) {

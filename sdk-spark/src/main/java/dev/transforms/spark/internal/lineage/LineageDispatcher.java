@@ -12,7 +12,7 @@ import org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd;
 import org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.collection.JavaConverters;
+import dev.transforms.spark.internal.ScalaCollections;
 
 /**
  * One per Spark context: hands each running transform's {@code openlineage-spark} listener the events of
@@ -55,7 +55,7 @@ final class LineageDispatcher extends SparkListener {
     }
     SparkListener listener = null;
     if (event instanceof SparkListenerSQLExecutionStart start) {
-      for (String tag : JavaConverters.setAsJavaSet(start.jobTags())) {
+      for (String tag : ScalaCollections.set(start.jobTags())) {
         listener = byTag.get(tag);
         if (listener != null) {
           byExecution.put(start.executionId(), listener);
@@ -98,7 +98,7 @@ final class LineageDispatcher extends SparkListener {
       return;
     }
     byJob.put(jobStart.jobId(), listener);
-    for (Object stage : JavaConverters.seqAsJavaList(jobStart.stageIds())) {
+    for (Object stage : ScalaCollections.list(jobStart.stageIds())) {
       byStage.put((Integer) stage, listener);
     }
     SparkListener chosen = listener;

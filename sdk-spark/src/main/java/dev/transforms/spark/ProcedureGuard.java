@@ -7,16 +7,15 @@ import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.iceberg.catalog.Procedure;
-import org.apache.spark.sql.connector.iceberg.catalog.ProcedureParameter;
-import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * An Iceberg procedure that respects the staging branch of a running transform's outputs: see
- * {@link TransformsSparkCatalog}.
+ * What the SDK allows of an Iceberg procedure while a transform runs: the same rules on every Spark
+ * line. Each line's {@code GuardedProcedure} (in {@code src/main/spark-X.Y/java}) wraps Iceberg's
+ * procedure in the procedure API of that line, and asks this guard for the arguments to call it with.
  */
-final class GuardedProcedure implements Procedure {
+final class ProcedureGuard {
 
   /** Procedures that read, or only expire snapshots and files no branch needs: safe on an output. */
   private static final Set<String> SAFE = Set.of("ancestors_of", "create_changelog_view", "expire_snapshots",
@@ -25,55 +24,55 @@ final class GuardedProcedure implements Procedure {
   /** Procedures that take a branch argument and are sent to the staging branch. */
   private static final Set<String> ON_BRANCH = Set.of("rewrite_data_files");
 
-  private final Procedure delegate;
   private final String name;
-  private final TransformsSparkCatalog catalog;
+  private final String[] parameterNames;
+  private final DataType[] parameterTypes;
+  private final GuardedProceduresCatalog catalog;
 
-  GuardedProcedure(Procedure delegate, String name, TransformsSparkCatalog catalog) {
-    this.delegate = delegate;
+  /**
+   * @param name the procedure's name, as called
+   * @param parameterNames its parameters' names, in the order of the call's argument row
+   * @param parameterTypes their types, in the same order
+   * @param catalog the catalog the procedure was loaded from
+   */
+  ProcedureGuard(String name, String[] parameterNames, DataType[] parameterTypes, GuardedProceduresCatalog catalog) {
     this.name = name;
+    this.parameterNames = parameterNames.clone();
+    this.parameterTypes = parameterTypes.clone();
     this.catalog = catalog;
   }
 
-  @Override
-  public ProcedureParameter[] parameters() {
-    return delegate.parameters();
-  }
-
-  @Override
-  public StructType outputType() {
-    return delegate.outputType();
-  }
-
-  @Override
-  public String description() {
-    return delegate.description();
-  }
-
-  @Override
-  public InternalRow[] call(InternalRow args) {
+  /**
+   * The arguments to call the procedure with: {@code args} itself, or, for a procedure that runs on a
+   * branch, {@code args} with the staging branch of the running transform's output filled in.
+   *
+   * @param args the call's arguments, one per parameter
+   * @return the arguments to pass on
+   * @throws TransformsException when the call would commit to an output of the running transform directly
+   */
+  InternalRow check(InternalRow args) {
     int tableIndex = index("table");
     if (RunningOutputs.active().isEmpty() || tableIndex < 0 || args.isNullAt(tableIndex) || SAFE.contains(name)) {
-      return delegate.call(args);
+      return args;
     }
     String tableName = args.getUTF8String(tableIndex).toString();
     Spark3Util.CatalogAndIdentifier target = Spark3Util.catalogAndIdentifier("table", SparkSession.active(),
         tableName, catalog);
     if (target.catalog() != catalog) {
-      return delegate.call(args);
+      return args;
     }
     Optional<String> branch = catalog.stagedBranch(target.identifier());
     if (branch.isEmpty()) {
-      return delegate.call(args);
+      return args;
     }
     int branchIndex = index("branch");
     if (ON_BRANCH.contains(name) && branchIndex >= 0) {
       if (args.isNullAt(branchIndex)) {
-        return delegate.call(withValue(args, branchIndex, branch.get()));
+        return withValue(args, branchIndex, branch.get());
       }
       String asked = args.getUTF8String(branchIndex).toString();
       if (asked.equals(branch.get())) {
-        return delegate.call(args);
+        return args;
       }
     }
     throw new TransformsException("CALL " + catalog.name() + ".system." + name + " on "
@@ -85,9 +84,8 @@ final class GuardedProcedure implements Procedure {
   }
 
   private int index(String parameter) {
-    ProcedureParameter[] parameters = delegate.parameters();
-    for (int i = 0; i < parameters.length; i++) {
-      if (parameters[i].name().equalsIgnoreCase(parameter)) {
+    for (int i = 0; i < parameterNames.length; i++) {
+      if (parameterNames[i].equalsIgnoreCase(parameter)) {
         return i;
       }
     }
@@ -95,10 +93,9 @@ final class GuardedProcedure implements Procedure {
   }
 
   private InternalRow withValue(InternalRow args, int index, String value) {
-    ProcedureParameter[] parameters = delegate.parameters();
-    Object[] values = new Object[parameters.length];
-    for (int i = 0; i < parameters.length; i++) {
-      values[i] = args.isNullAt(i) ? null : args.get(i, parameters[i].dataType());
+    Object[] values = new Object[parameterTypes.length];
+    for (int i = 0; i < parameterTypes.length; i++) {
+      values[i] = args.isNullAt(i) ? null : args.get(i, parameterTypes[i]);
     }
     values[index] = UTF8String.fromString(value);
     return new GenericInternalRow(values);
