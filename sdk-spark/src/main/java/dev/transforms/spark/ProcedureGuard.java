@@ -27,7 +27,7 @@ final class ProcedureGuard {
   private final String name;
   private final String[] parameterNames;
   private final DataType[] parameterTypes;
-  private final GuardedProceduresCatalog catalog;
+  private final RoutingSparkCatalog catalog;
 
   /**
    * @param name the procedure's name, as called
@@ -35,7 +35,7 @@ final class ProcedureGuard {
    * @param parameterTypes their types, in the same order
    * @param catalog the catalog the procedure was loaded from
    */
-  ProcedureGuard(String name, String[] parameterNames, DataType[] parameterTypes, GuardedProceduresCatalog catalog) {
+  ProcedureGuard(String name, String[] parameterNames, DataType[] parameterTypes, RoutingSparkCatalog catalog) {
     this.name = name;
     this.parameterNames = parameterNames.clone();
     this.parameterTypes = parameterTypes.clone();

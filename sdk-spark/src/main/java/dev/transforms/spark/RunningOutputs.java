@@ -112,7 +112,8 @@ final class RunningOutputs {
    */
   Optional<BoundOutput> outputOf(Table table) {
     return run.outputs().stream()
-        .filter(o -> run.staging().table(o).map(t -> t.uuid().equals(table.uuid())).orElse(false))
+        .filter(o -> o.fileLocation().isEmpty()
+            && run.staging().table(o).map(t -> t.uuid().equals(table.uuid())).orElse(false))
         .findFirst();
   }
 }

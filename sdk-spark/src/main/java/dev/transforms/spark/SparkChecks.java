@@ -41,8 +41,8 @@ final class SparkChecks {
     this.path = output.output().parameter().requirePath();
     this.schema = output.table().schema();
     String identifier = output.output().resolved().sparkIdentifier();
-    this.staged = view(TransformsSparkCatalog.bySnapshot(() -> session.read()
-        .option("snapshot-id", Long.toString(output.stagedSnapshotId())).table(identifier)));
+    this.staged = view(TransformsSparkCatalog.bySnapshot(() -> SnapshotReads.atSnapshot(session.read(),
+        output.stagedSnapshotId()).table(identifier)));
     this.rows = output.appendedSince().isPresent()
         ? view(TransformsSparkCatalog.bySnapshot(() -> session.read()
             .option("start-snapshot-id", Long.toString(output.appendedSince().getAsLong()))
@@ -186,9 +186,8 @@ final class SparkChecks {
   private CheckResult rowCount(CheckSpec.RowCount check, long count) {
     java.util.OptionalLong before = java.util.OptionalLong.empty();
     if (check.relative() && output.publishedSnapshotId().isPresent()) {
-      before = java.util.OptionalLong.of(TransformsSparkCatalog.bySnapshot(() -> session.read()
-          .option("snapshot-id", Long.toString(output.publishedSnapshotId().getAsLong()))
-          .table(output.output().resolved().sparkIdentifier())).count());
+      before = java.util.OptionalLong.of(TransformsSparkCatalog.bySnapshot(() -> SnapshotReads.atSnapshot(session.read(),
+          output.publishedSnapshotId().getAsLong()).table(output.output().resolved().sparkIdentifier())).count());
     }
     List<String> problems = check.problems(before, count);
     return problems.isEmpty()

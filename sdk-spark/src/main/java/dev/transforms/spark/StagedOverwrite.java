@@ -1,6 +1,5 @@
 package dev.transforms.spark;
 
-import dev.transforms.api.TransformsException;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.DeleteFiles;
@@ -12,7 +11,6 @@ import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
-import org.apache.spark.sql.connector.write.SupportsTruncate;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
 
@@ -21,7 +19,7 @@ import org.apache.spark.sql.types.StructType;
  * write it. Spark expects a staged table to hold its changes until {@link #commitStagedChanges()};
  * the output's staging already does: a new output exists for the run only, and a replaced output has
  * its new shape staged and its rows written to the staging branch. So the rows go through the staged
- * table's own writer, a replace truncating the branch first, and committing the "staged" changes adds
+ * table's own writer, a replace truncating the branch first ({@link ReplaceWrites}), and committing the "staged" changes adds
  * nothing; the runtime publishes it all when the transform returns, or throws it away.
  */
 final class StagedOverwrite implements StagedTable, SupportsWrite {
@@ -71,13 +69,7 @@ final class StagedOverwrite implements StagedTable, SupportsWrite {
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     WriteBuilder builder = staged.newWriteBuilder(info);
     written = true;
-    if (!replacing) {
-      return builder;
-    }
-    if (!(builder instanceof SupportsTruncate truncating)) {
-      throw new TransformsException("Table " + staged.name() + " cannot be overwritten on a branch");
-    }
-    return truncating.truncate();
+    return replacing ? ReplaceWrites.truncating(builder, staged.name()) : builder;
   }
 
   @Override

@@ -51,16 +51,7 @@ final class TableOutputHandle implements TableTransformOutput {
   @Override
   public void writeDataFrame(Dataset<Row> dataframe) {
     if (!exists()) {
-      try {
-        dataframe.writeTo(identifier()).create();
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        // Spark 4 declares TableAlreadyExistsException (3.5 throws it undeclared): another writer created the
-        // output between the check above and this write.
-        throw new dev.transforms.api.TransformsException("Cannot create output " + identifier() + ": "
-            + e.getMessage(), e);
-      }
+      TableWrites.create(dataframe.writeTo(identifier()));
       return;
     }
     Dataset<Row> rows = dataframe;

@@ -17,7 +17,7 @@ final class TableReads {
 
   /** A table as it was at a snapshot. */
   static Dataset<Row> atSnapshot(SparkSession session, String identifier, long snapshotId) {
-    return session.read().option("snapshot-id", Long.toString(snapshotId)).table(identifier);
+    return SnapshotReads.atSnapshot(session.read(), snapshotId).table(identifier);
   }
 
   /** No rows, with the columns of a frame. */

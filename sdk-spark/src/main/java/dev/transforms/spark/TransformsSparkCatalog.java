@@ -54,7 +54,7 @@ import org.apache.spark.sql.types.StructType;
  * </ul>
  * Tables that are not outputs of the running transform behave exactly as in {@link SparkCatalog}.
  */
-public class TransformsSparkCatalog extends GuardedProceduresCatalog {
+public class TransformsSparkCatalog extends RoutingSparkCatalog {
 
   /** Properties ALTER TABLE may not set on an output: Iceberg reads them as commands. */
   private static final java.util.Set<String> RESERVED = java.util.Set.of("location", "current-snapshot-id",
@@ -88,7 +88,9 @@ public class TransformsSparkCatalog extends GuardedProceduresCatalog {
     org.apache.spark.sql.connector.catalog.Table loaded = super.loadTable(ident);
     if (running.isPresent() && !PLAIN_LOAD.get() && loaded instanceof SparkTable table
         && (table.branch() != null || table.snapshotId() != null) && running.get().outputOf(table.table()).isPresent()) {
-      // `t`.branch_x, `t`.tag_x, `t`.snapshot_id_n: an output seen past its staging branch, read only.
+      // `t`.branch_x, `t`.tag_x, `t`.snapshot_id_n: an output seen past its staging branch, read only. (Iceberg's
+      // SparkTable of Spark 4.1 has a snapshot id for every table with a snapshot, so there the identity check
+      // decides.)
       return new ReadOnlyTable(table);
     }
     return loaded;
@@ -125,13 +127,27 @@ public class TransformsSparkCatalog extends GuardedProceduresCatalog {
   @Override
   public org.apache.spark.sql.connector.catalog.Table loadTable(Identifier ident, String version)
       throws NoSuchTableException {
+    Optional<SparkTable> output = runVersion(ident).flatMap(table -> SparkTables.atVersion(table, version));
+    if (output.isPresent()) {
+      return output.get();
+    }
     return loadPlainly(() -> super.loadTable(ident, version));
   }
 
   @Override
   public org.apache.spark.sql.connector.catalog.Table loadTable(Identifier ident, long timestamp)
       throws NoSuchTableException {
+    Optional<SparkTable> output = runVersion(ident).flatMap(table -> SparkTables.atTimestamp(table, timestamp));
+    if (output.isPresent()) {
+      return output.get();
+    }
     return loadPlainly(() -> super.loadTable(ident, timestamp));
+  }
+
+  /** The run's version of an output of the running transform, for a time-travel load of it; empty otherwise. */
+  private Optional<Table> runVersion(Identifier ident) {
+    Optional<RunningOutputs> running = RunningOutputs.active();
+    return running.flatMap(r -> r.output(name(), buildIdentifier(ident))).flatMap(o -> running.get().staging().table(o));
   }
 
   /** A load of Iceberg's own, for time travel: it then asks {@link #loadTable(Identifier)} for the table unbranched. */
@@ -342,6 +358,11 @@ public class TransformsSparkCatalog extends GuardedProceduresCatalog {
    * @param ident an identifier in this catalog
    * @return the branch: the staging branch, or {@code main} of a new output; empty otherwise
    */
+  @Override
+  boolean isRunOutput(Identifier ident) {
+    return RunningOutputs.active().flatMap(r -> r.output(name(), buildIdentifier(ident))).isPresent();
+  }
+
   @Override
   Optional<String> stagedBranch(Identifier ident) {
     Optional<RunningOutputs> running = RunningOutputs.active();

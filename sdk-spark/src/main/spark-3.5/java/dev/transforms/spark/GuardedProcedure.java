@@ -17,7 +17,7 @@ final class GuardedProcedure implements Procedure {
   private final Procedure delegate;
   private final ProcedureGuard guard;
 
-  GuardedProcedure(Procedure delegate, String name, GuardedProceduresCatalog catalog) {
+  GuardedProcedure(Procedure delegate, String name, RoutingSparkCatalog catalog) {
     this.delegate = delegate;
     ProcedureParameter[] parameters = delegate.parameters();
     this.guard = new ProcedureGuard(name,

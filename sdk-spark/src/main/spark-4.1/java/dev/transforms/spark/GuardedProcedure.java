@@ -18,9 +18,9 @@ final class GuardedProcedure implements UnboundProcedure {
 
   private final UnboundProcedure delegate;
   private final String name;
-  private final GuardedProceduresCatalog catalog;
+  private final RoutingSparkCatalog catalog;
 
-  GuardedProcedure(UnboundProcedure delegate, String name, GuardedProceduresCatalog catalog) {
+  GuardedProcedure(UnboundProcedure delegate, String name, RoutingSparkCatalog catalog) {
     this.delegate = delegate;
     this.name = name;
     this.catalog = catalog;

@@ -214,7 +214,7 @@ final class PlanAdvice {
         : analyzed instanceof OverwriteByExpression overwrite ? overwrite.writeOptions()
         : analyzed instanceof OverwritePartitionsDynamic dynamic ? dynamic.writeOptions() : null;
     // DataFrameWriter (v1) passes the table it was given as a "path" option; writeTo and SQL never do.
-    if (options != null && options.contains("path") && !icebergActionWrite(options)) {
+    if (options != null && options.contains("path") && !icebergActionWrite(options) && !icebergRewriteCatalog(relation)) {
       advisories.add(AdvisoryRule.V1_WRITE, "the v1 DataFrameWriter (" + name + ") wrote into " + tableName(relation),
           dataset);
     }
@@ -234,6 +234,16 @@ final class PlanAdvice {
   private static boolean icebergActionWrite(scala.collection.immutable.Map<String, String> options) {
     return ScalaCollections.set(options.keySet()).stream()
         .anyMatch(key -> key.toLowerCase(java.util.Locale.ROOT).endsWith("scan-task-set-id"));
+  }
+
+  /**
+   * Whether a write goes to Iceberg's rewrite catalog: Iceberg's actions on Spark 4.1 write their file groups
+   * with the v1 writer into {@code SparkRewriteTableCatalog} (named by class: Iceberg for Spark 3.5 has no such
+   * catalog, and tags the write with a scan task set instead).
+   */
+  private static boolean icebergRewriteCatalog(DataSourceV2Relation relation) {
+    return relation.catalog().isDefined()
+        && relation.catalog().get().getClass().getName().equals("org.apache.iceberg.spark.SparkRewriteTableCatalog");
   }
 
   // ---- merge-source-not-unique: the source side of a MERGE's join
