@@ -3,9 +3,13 @@ package dev.transforms.benchmarks;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.singlenode.edits.RowEdits;
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.DuckDbFileRewrite;
-import dev.transforms.singlenode.internal.sql.RootSlices;
+import dev.transforms.singlenode.internal.arrowcpp.ArrowCppDecodeRewrite;
+import dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead;
+import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
+import dev.transforms.singlenode.internal.plan.DirectScan;
+import dev.transforms.singlenode.internal.plan.FileRewrite;
+import dev.transforms.singlenode.internal.duckdb.DuckDbFileRewrite;
+import dev.transforms.singlenode.internal.duckdb.RootSlices;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +33,7 @@ import org.duckdb.DuckDBConnection;
 /**
  * Where the time of a copy-on-write delete of 1% of a 1M-row file goes, on the shapes of
  * {@link PyIcebergBenchmark} (one file written by Iceberg's Java writer, one row group): the whole
- * {@code RowEdits.delete} by filter; the rewrite alone ({@code DuckDbFileRewrite.rewrite}) of the file
+ * {@code RowEdits.delete} by filter; the rewrite alone (the rewrite planner's native strategies, {@code FileRewrite.rewrite}) of the file
  * minus a run of 10k positions and minus 10k positions spread over it; each by copying the pages that
  * hold no dropped row, by Arrow C++ decoding the old file for DuckDB to encode, and by DuckDB decoding
  * and encoding it, alternating run by run; and DuckDB's COPY of the same rows from
@@ -69,7 +73,9 @@ public final class RewriteBenchmark {
         List<DataFile> files = PyIcebergBenchmark.writeOneFile(table, base);
         Harness.appendFiles(table, files);
         long baseSnapshot = table.currentSnapshot().snapshotId();
-        Path source = DuckDbFileRewrite.localPath(files.get(0).location()).orElseThrow();
+        Path source = DirectScan.localPath(files.get(0).location()).orElseThrow();
+        FileRewrite.Request request = new FileRewrite.Request(table, table.schema(), source, rows, table.spec(), null,
+            true);
         long from = rows / 2 - rows / 200;
         long[] run = new long[rows / 100];
         Arrays.setAll(run, i -> from + i);
@@ -88,15 +94,16 @@ public final class RewriteBenchmark {
           for (int path = 0; path < 3; path++) {
             // 0: the default, pages copied where few hold a dropped row (else as 1); 1: page copy off, Arrow
             // C++ decodes and DuckDB encodes; 2: both off, DuckDB decodes and encodes
-            System.setProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH, path == 0 ? "true" : "false");
+            System.setProperty(PageCopyRewrite.SWITCH, path == 0 ? "true" : "false");
             System.setProperty(ArrowDatasetRead.SWITCH, path == 2 ? "false" : "true");
             try {
               Harness.rollBack(table, baseSnapshot);
               double delete = Harness.time(() -> RowEdits.on(table).delete(filter));
-              double rewriteRun = Harness.time(() -> DuckDbFileRewrite.rewrite(table, table.schema(), source, run,
-                  dir.resolve("out-" + written[0]++ + ".parquet").toString(), table.spec(), null));
-              double rewriteSpread = Harness.time(() -> DuckDbFileRewrite.rewrite(table, table.schema(), source,
-                  spread, dir.resolve("out-" + written[0]++ + ".parquet").toString(), table.spec(), null));
+              int first = path;
+              double rewriteRun = Harness.time(() -> rewrite(request, first, run,
+                  dir.resolve("out-" + written[0]++ + ".parquet")));
+              double rewriteSpread = Harness.time(() -> rewrite(request, first, spread,
+                  dir.resolve("out-" + written[0]++ + ".parquet")));
               if (r >= 0) {
                 millis[path * 3][r] = delete;
                 millis[path * 3 + 1][r] = rewriteRun;
@@ -104,7 +111,7 @@ public final class RewriteBenchmark {
               }
             } finally {
               System.clearProperty(ArrowDatasetRead.SWITCH);
-              System.clearProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH);
+              System.clearProperty(PageCopyRewrite.SWITCH);
             }
           }
           long cpu = os.getProcessCpuTime();
@@ -142,5 +149,17 @@ public final class RewriteBenchmark {
             Harness.median(copyCpu), os.getSystemLoadAverage());
       }
     }
+  }
+
+  /** The native rewrite strategies from the {@code first}th on, as the planner tries them: the first that writes. */
+  private static DataFile rewrite(FileRewrite.Request request, int first, long[] dropped, Path out) {
+    List<FileRewrite> strategies = List.of(new PageCopyRewrite(), new ArrowCppDecodeRewrite(), new DuckDbFileRewrite());
+    for (FileRewrite strategy : strategies.subList(first, strategies.size())) {
+      java.util.Optional<DataFile> written = strategy.rewrite(request, dropped, out.toString(), out);
+      if (written.isPresent()) {
+        return written.get();
+      }
+    }
+    throw new IllegalStateException("No native strategy rewrote " + request.source());
   }
 }

@@ -167,7 +167,7 @@ public final class SqlBenchmark {
       spark.sql("CREATE TABLE " + customers + " USING iceberg AS SELECT id AS customer_id, concat('c', id) AS name,"
           + " concat('country-', id % 50) AS country FROM range(" + rows + ") ORDER BY id");
       long files = spark.sql("SELECT * FROM " + orders + ".files").count();
-      boolean arrowCpp = dev.transforms.singlenode.internal.sql.ArrowDatasetRead.awaitReady();
+      boolean arrowCpp = dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead.awaitReady();
       System.out.printf("rows per table: %d (orders in %d data files); cores: %d; arrow() by %s;"
               + " load average at start: %.2f%n",
           rows, files, Runtime.getRuntime().availableProcessors(), arrowCpp ? "Arrow C++" : "DuckDB",
@@ -210,11 +210,11 @@ public final class SqlBenchmark {
         succeed(runner.run(arrow, BuildListener.NONE, BuildOptions.forcing(arrow)));
         arrowTimes[i] = inside;
         // the same read with Arrow C++'s reader switched off: DuckDB's (what arrow() used before)
-        System.setProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH, "false");
+        System.setProperty(dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead.SWITCH, "false");
         try {
           succeed(runner.run(arrow, BuildListener.NONE, BuildOptions.forcing(arrow)));
         } finally {
-          System.clearProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH);
+          System.clearProperty(dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead.SWITCH);
         }
         duckArrowTimes[i] = inside;
         succeed(runner.run(load, BuildListener.NONE, BuildOptions.forcing(load)));

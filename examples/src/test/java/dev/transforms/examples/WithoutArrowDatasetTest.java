@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.edits.RowEdits;
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.DuckDbFileRewrite;
+import dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
+import dev.transforms.singlenode.internal.plan.RewriteStrategy;
 import dev.transforms.testing.TestWarehouse;
 import dev.transforms.testing.TransformsTest;
 import java.util.ArrayList;
@@ -55,11 +56,11 @@ class WithoutArrowDatasetTest {
       assertThat(all.getRowCount()).isEqualTo(rows);
     }
     assertThat(ArrowDatasetRead.awaitReady()).isFalse();
-    long pageCopies = DuckDbFileRewrite.pageCopies();
+    long pageCopies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
 
     assertThat(RowEdits.on(table).delete("id >= 1000 and id < 2000")).isEqualTo(1000);
 
-    assertThat(DuckDbFileRewrite.pageCopies()).as("the rewrite copied pages").isEqualTo(pageCopies + 1);
+    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY)).as("the rewrite copied pages").isEqualTo(pageCopies + 1);
     try (BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot left = ArrowTableReader.of(table).readAll(allocator)) {
       assertThat(left.getRowCount()).isEqualTo(rows - 1000);

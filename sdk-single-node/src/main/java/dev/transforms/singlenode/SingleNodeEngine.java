@@ -9,7 +9,7 @@ import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.runtime.internal.spec.CheckSpec;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.singlenode.internal.checks.StagedChecks;
-import dev.transforms.singlenode.internal.sql.DuckDbLibrary;
+import dev.transforms.singlenode.internal.duckdb.DuckDbLibrary;
 import dev.transforms.singlenode.sql.SqlSession;
 import java.util.LinkedHashMap;
 import java.util.List;

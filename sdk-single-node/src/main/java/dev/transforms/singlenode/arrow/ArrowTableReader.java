@@ -2,11 +2,7 @@ package dev.transforms.singlenode.arrow;
 
 import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.filter.SqlNulls;
-import dev.transforms.singlenode.internal.sql.DirectScan;
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.PagedColumnsRead;
-import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
-import dev.transforms.singlenode.internal.sql.DuckDbLibrary;
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -14,7 +10,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -60,8 +55,6 @@ public final class ArrowTableReader {
 
   /** The most rows {@link #readAll} allocates room for before it starts reading. */
   private static final int MAX_INITIAL_ROWS = 1 << 20;
-
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ArrowTableReader.class);
 
   private final TableScan scan;
   private final List<String> selectedColumns;
@@ -280,10 +273,11 @@ public final class ArrowTableReader {
    */
   public VectorSchemaRoot readAll(BufferAllocator allocator) {
     Schema projected = projectedSchema();
-    Optional<VectorSchemaRoot> direct = readWithDuckDb(projected, allocator);
-    if (direct.isPresent()) {
-      return direct.get();
-    }
+    ReadPlanner.Plan plan = ReadPlanner.plan(scan, projected, duckDb);
+    return ReadPlanner.read(plan, scan.table(), allocator, () -> readWithEngine(projected, allocator));
+  }
+
+  private VectorSchemaRoot readWithEngine(Schema projected, BufferAllocator allocator) {
     VectorSchemaRoot root = VectorSchemaRoot.create(ArrowSchemas.toArrow(projected), allocator);
     try (ScanRecords records = new ScanRecords(scan)) {
       // Size the vectors for the rows of the files read, capped: deletes and filters may drop most.
@@ -311,57 +305,6 @@ public final class ArrowTableReader {
     } catch (RuntimeException | Error e) {
       root.close();
       throw e;
-    }
-  }
-
-  /**
-   * The rows through a native Parquet reader, where {@link #withDuckDb} allows it and it gives the same
-   * root: Arrow C++'s when its library is loaded and no column was renamed (large reads decoding
-   * their columns page by page on two threads beside it, {@link PagedColumnsRead}); without it, the
-   * page decoder alone when it reads every column; else DuckDB's.
-   */
-  private Optional<VectorSchemaRoot> readWithDuckDb(Schema projected, BufferAllocator allocator) {
-    if (!duckDb || scan.filter().op() != Expression.Operation.TRUE || scan.snapshot() == null) {
-      return Optional.empty();
-    }
-    boolean arrowCpp = ArrowDatasetRead.ready() && ArrowDatasetRead.canRead(scan.table(), projected);
-    boolean duckDbReads = DuckDbLibrary.present() && DuckDbArrowRead.canRead(projected);
-    boolean pages = !arrowCpp && PagedColumnsRead.enabled();
-    if (!arrowCpp && !duckDbReads && !pages) {
-      return Optional.empty();
-    }
-    Optional<DirectScan> files = DirectScan.plan(scan.table(), scan.snapshot().snapshotId(), projected);
-    if (files.isEmpty()) {
-      return Optional.empty();
-    }
-    if (arrowCpp) {
-      try {
-        Optional<VectorSchemaRoot> read = ArrowDatasetRead.readAll(files.get(), allocator);
-        if (read.isPresent()) {
-          return read;
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("Arrow C++ could not read {}; reading it another way", scan.table().name(), e);
-      }
-    } else if (pages) {
-      try {
-        Optional<VectorSchemaRoot> read = PagedColumnsRead.read(files.get(), allocator, null);
-        if (read.isPresent()) {
-          return read;
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("The page decoder could not read {}; reading it another way", scan.table().name(), e);
-      }
-    }
-    if (!duckDbReads) {
-      return Optional.empty();
-    }
-    try {
-      return DuckDbArrowRead.readAll(files.get(), allocator);
-    } catch (RuntimeException e) {
-      // the engine's own reader gives the same root; a DuckDB failure must not fail the read
-      LOG.warn("DuckDB could not read {}; reading it with the engine's reader instead", scan.table().name(), e);
-      return Optional.empty();
     }
   }
 

@@ -2,6 +2,7 @@ package dev.transforms.singlenode.edits;
 
 import dev.transforms.runtime.maintenance.CompactionResult;
 import dev.transforms.singlenode.internal.maintenance.FileOrderedReads;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.read.LiveRows;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
@@ -170,6 +171,7 @@ public final class Compaction {
     if (chosen.isEmpty()) {
       return CompactionResult.NOTHING;
     }
+    RewritePlanner.planCompaction(chosen.size());
     Schema schema = table.schema();
     boolean lineage = TableUtil.supportsRowLineage(table);
     List<Types.NestedField> columns = new ArrayList<>(schema.columns());

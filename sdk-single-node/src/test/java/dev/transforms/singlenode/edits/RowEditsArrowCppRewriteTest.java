@@ -3,8 +3,9 @@ package dev.transforms.singlenode.edits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.DuckDbFileRewrite;
+import dev.transforms.singlenode.internal.plan.RewriteStrategy;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
+import dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class RowEditsArrowCppRewriteTest extends RowEditsDuckDbRewriteTest {
 
   @Test
   void aFileWrittenBeforeAColumnWasAddedIsDecodedByDuckDb() {
-    assertThat(rewritesOfAFileWithoutANewColumn(DuckDbFileRewrite::arrowCppRewrites))
+    assertThat(rewritesOfAFileWithoutANewColumn(() -> RewritePlanner.rewrites(RewriteStrategy.ARROW_CPP_DECODE)))
         .as("Arrow C++ finds no 'note' in the file").isZero();
   }
 }

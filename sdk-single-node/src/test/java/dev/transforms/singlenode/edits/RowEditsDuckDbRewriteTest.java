@@ -2,8 +2,9 @@ package dev.transforms.singlenode.edits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.DuckDbFileRewrite;
+import dev.transforms.singlenode.internal.plan.RewriteStrategy;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
+import dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -55,7 +56,7 @@ class RowEditsDuckDbRewriteTest {
           Types.NestedField.optional(8, "flag", Types.BooleanType.get()),
           Types.NestedField.optional(9, "count", Types.IntegerType.get()));
 
-  static final int ROWS = (int) CopyOnWriteRewrite.TWO_LANE_MIN_ROWS + 20_000;
+  static final int ROWS = (int) RewritePlanner.POSITIONS_FIRST_MIN_ROWS + 20_000;
 
   @TempDir Path dir;
 
@@ -79,22 +80,22 @@ class RowEditsDuckDbRewriteTest {
       System.setProperty(ArrowDatasetRead.SWITCH, "false");
     }
     if (rewritePath() != RewritePath.PAGES_COPIED) {
-      System.setProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH, "false");
+      System.setProperty(dev.transforms.singlenode.internal.parquet.PageCopyRewrite.SWITCH, "false");
     }
-    arrowCppRewritesBefore = DuckDbFileRewrite.arrowCppRewrites();
-    pageCopiesBefore = DuckDbFileRewrite.pageCopies();
+    arrowCppRewritesBefore = RewritePlanner.rewrites(RewriteStrategy.ARROW_CPP_DECODE);
+    pageCopiesBefore = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
   }
 
   @AfterEach
   void rewritePathBack() {
     System.clearProperty(ArrowDatasetRead.SWITCH);
-    System.clearProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH);
+    System.clearProperty(dev.transforms.singlenode.internal.parquet.PageCopyRewrite.SWITCH);
   }
 
   /** The rewrites of the test took the path the class says, and no other. */
   protected void assertRewrittenAsChosen() {
-    long byArrowCpp = DuckDbFileRewrite.arrowCppRewrites() - arrowCppRewritesBefore;
-    long byPages = DuckDbFileRewrite.pageCopies() - pageCopiesBefore;
+    long byArrowCpp = RewritePlanner.rewrites(RewriteStrategy.ARROW_CPP_DECODE) - arrowCppRewritesBefore;
+    long byPages = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - pageCopiesBefore;
     assertThat(byArrowCpp).as("rewrites decoded by Arrow C++").matches(
         n -> rewritePath() == RewritePath.ARROW_CPP_DECODES ? n > 0 : n == 0);
     assertThat(byPages).as("rewrites that copied pages").matches(

@@ -2,8 +2,9 @@ package dev.transforms.singlenode.edits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.singlenode.internal.plan.RewriteStrategy;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
-import dev.transforms.singlenode.internal.sql.DuckDbFileRewrite;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,12 +56,12 @@ class RowEditsPageCopyRewriteTest extends RowEditsDuckDbRewriteTest {
       seed.add(row(id, id % 7 == 0 ? null : "näme " + id));
     }
     RowEdits.on(table).append(seed);
-    long before = DuckDbFileRewrite.pageCopies();
+    long before = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
 
     // the last rows only: the first pages, which hold every column's smallest values, are copied
     assertThat(RowEdits.on(table).delete("id >= " + (ROWS - 500))).isEqualTo(500);
 
-    assertThat(DuckDbFileRewrite.pageCopies()).isEqualTo(before + 1);
+    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY)).isEqualTo(before + 1);
     table.refresh();
     List<DataFile> rewritten = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
@@ -71,7 +72,7 @@ class RowEditsPageCopyRewriteTest extends RowEditsDuckDbRewriteTest {
 
     // the copy has a page index of its own: the next edit copies its pages in turn
     assertThat(RowEdits.on(table).delete("id < 300")).isEqualTo(300);
-    assertThat(DuckDbFileRewrite.pageCopies()).isEqualTo(before + 2);
+    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY)).isEqualTo(before + 2);
     table.refresh();
     rewritten.clear();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
@@ -91,11 +92,11 @@ class RowEditsPageCopyRewriteTest extends RowEditsDuckDbRewriteTest {
       seed.add(row(id, id % 7 == 0 ? null : "näme " + id));
     }
     RowEdits.on(table).append(seed);
-    long before = DuckDbFileRewrite.pageCopies();
+    long before = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
 
     assertThat(RowEdits.on(table).delete("id >= 7000 and id < 7100")).isEqualTo(100);
 
-    assertThat(DuckDbFileRewrite.pageCopies()).as("pages of version 2 are not copied").isEqualTo(before);
+    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY)).as("pages of version 2 are not copied").isEqualTo(before);
     List<Record> left = RowEditsTables.read(table);
     assertThat(left).hasSize(ROWS - 100);
     assertThat(left.stream().map(r -> (Long) r.getField("id")).toList()).isSorted().doesNotContain(7000L, 7099L);

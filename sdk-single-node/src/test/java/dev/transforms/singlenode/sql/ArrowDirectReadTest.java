@@ -2,6 +2,8 @@ package dev.transforms.singlenode.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.singlenode.internal.plan.ReadStrategy;
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
@@ -9,7 +11,7 @@ import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;
-import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
+import dev.transforms.singlenode.internal.duckdb.DuckDbArrowRead;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -50,15 +52,15 @@ public class ArrowDirectReadTest {
   // (ArrowDatasetReadTest covers it).
   @org.junit.jupiter.api.BeforeEach
   void duckDbOnly() {
-    System.setProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH, "false");
+    System.setProperty(dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead.SWITCH, "false");
     // nor the page decoder, which reads large tables of these types without Arrow C++
-    System.setProperty(dev.transforms.singlenode.internal.sql.PagedColumnsRead.SWITCH, "false");
+    System.setProperty(dev.transforms.singlenode.internal.parquet.PagedColumnsRead.SWITCH, "false");
   }
 
   @org.junit.jupiter.api.AfterEach
   void arrowCppBack() {
-    System.clearProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH);
-    System.clearProperty(dev.transforms.singlenode.internal.sql.PagedColumnsRead.SWITCH);
+    System.clearProperty(dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead.SWITCH);
+    System.clearProperty(dev.transforms.singlenode.internal.parquet.PagedColumnsRead.SWITCH);
   }
 
   /** Keeps what {@code arrow()} gave: its schema and its rows as text. */
@@ -99,11 +101,11 @@ public class ArrowDirectReadTest {
 
   /** Captures {@code arrow()} with DuckDB allowed, then without; returns whether DuckDB read it. */
   private boolean captureBothWays(List<String> direct, List<String> engine) throws IOException {
-    long before = DuckDbArrowRead.reads();
+    long before = ReadPlanner.reads(ReadStrategy.DUCKDB);
     try (Transforms runner = open("")) {
       assertThat(runner.build(Capture.class).results().get(0).error()).isEmpty();
     }
-    boolean viaDuckDb = DuckDbArrowRead.reads() == before + 1;
+    boolean viaDuckDb = ReadPlanner.reads(ReadStrategy.DUCKDB) == before + 1;
     direct.add(Capture.schema);
     direct.add(Capture.rows);
     try (Transforms runner = open("duckdb.parquet=false\n")) {
@@ -168,19 +170,20 @@ public class ArrowDirectReadTest {
       SqlTables.append(table, rows);
     }
     try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
-      long before = DuckDbArrowRead.reads();
+      long before = ReadPlanner.reads(ReadStrategy.DUCKDB);
       dev.transforms.singlenode.arrow.ArrowTableReader reader =
           dev.transforms.singlenode.arrow.ArrowTableReader.of(table).select("text", "small");
       try (VectorSchemaRoot duck = reader.readAll(allocator);
           VectorSchemaRoot engine = reader.withDuckDb(false).readAll(allocator)) {
-        assertThat(DuckDbArrowRead.reads()).isEqualTo(before + 1);
+        assertThat(ReadPlanner.reads(ReadStrategy.DUCKDB)).isEqualTo(before + 1);
         assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
         assertThat(duck.getSchema().getFields()).extracting(f -> f.getName()).containsExactly("small", "text");
         assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));
       }
       try (VectorSchemaRoot filtered = reader.filter(org.apache.iceberg.expressions.Expressions.lessThan("small", 10))
           .readAll(allocator)) {
-        assertThat(DuckDbArrowRead.reads()).as("a filter stays with the engine's reader").isEqualTo(before + 1);
+        assertThat(ReadPlanner.reads(ReadStrategy.DUCKDB)).as("a filter stays with the engine's reader")
+            .isEqualTo(before + 1);
         assertThat(filtered.getRowCount()).isEqualTo(10);
       }
     }
@@ -200,11 +203,11 @@ public class ArrowDirectReadTest {
       SqlTables.append(table, rows);
     }
     try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
-      long before = DuckDbArrowRead.reads();
+      long before = ReadPlanner.reads(ReadStrategy.DUCKDB);
       dev.transforms.singlenode.arrow.ArrowTableReader reader = dev.transforms.singlenode.arrow.ArrowTableReader.of(table);
       try (VectorSchemaRoot duck = reader.readAll(allocator);
           VectorSchemaRoot engine = reader.withDuckDb(false).readAll(allocator)) {
-        assertThat(DuckDbArrowRead.reads()).isEqualTo(before + 1);
+        assertThat(ReadPlanner.reads(ReadStrategy.DUCKDB)).isEqualTo(before + 1);
         assertThat(duck.getRowCount()).isEqualTo(250_000);
         assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
         assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));

@@ -3,14 +3,16 @@ package dev.transforms.singlenode.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.transforms.singlenode.internal.plan.ReadStrategy;
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import dev.transforms.runtime.Transforms;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import dev.transforms.singlenode.internal.parquet.ArrowColumnPages;
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.DirectScan;
-import dev.transforms.singlenode.internal.sql.PagedColumnsRead;
+import dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead;
+import dev.transforms.singlenode.internal.plan.DirectScan;
+import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -150,10 +152,10 @@ public class PagedColumnsReadTest {
   /** Reads the table with the page decoder on and with the engine's reader; checks the roots are equal. */
   private static boolean sameRootBothWays(ArrowTableReader reader, long rows) {
     try (BufferAllocator allocator = new RootAllocator()) {
-      long before = PagedColumnsRead.reads();
+      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
       try (VectorSchemaRoot paged = reader.readAll(allocator);
           VectorSchemaRoot engine = reader.withDuckDb(false).readAll(allocator)) {
-        boolean byPages = PagedColumnsRead.reads() == before + 1;
+        boolean byPages = ReadPlanner.reads(ReadStrategy.PAGE_DECODER) == before + 1;
         assertThat(paged.getRowCount()).isEqualTo(rows);
         assertThat(paged.getSchema()).isEqualTo(engine.getSchema());
         for (int c = 0; c < engine.getFieldVectors().size(); c++) {

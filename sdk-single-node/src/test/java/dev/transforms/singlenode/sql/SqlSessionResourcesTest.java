@@ -12,7 +12,7 @@ import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;
 import dev.transforms.singlenode.SingleNodeTransformContext;
-import dev.transforms.singlenode.internal.sql.DuckDbSession;
+import dev.transforms.singlenode.internal.duckdb.DuckDbSession;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

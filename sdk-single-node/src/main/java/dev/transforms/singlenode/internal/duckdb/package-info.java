@@ -1,0 +1,13 @@
+/**
+ * The DuckDB session behind {@code SingleNodeTransformContext.sql()}: {@link
+ * dev.transforms.singlenode.internal.duckdb.DuckDbSession} loads inputs into DuckDB through the Arrow C
+ * data interface and exports query results the same way; {@link
+ * dev.transforms.singlenode.internal.duckdb.SqlNames} derives the default names; {@link
+ * dev.transforms.singlenode.internal.duckdb.TableConformer} fits Arrow data (DuckDB's types) to an
+ * existing output's schema.
+ *
+ * <p>This package is the engine's internals, not the SDK's API: its classes are public only so that
+ * the engine's other packages can use them, and they may change in any release. Only {@code
+ * DuckDbSession} needs DuckDB and {@code arrow-c-data} on the classpath.
+ */
+package dev.transforms.singlenode.internal.duckdb;

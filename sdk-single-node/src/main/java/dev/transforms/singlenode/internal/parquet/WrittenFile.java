@@ -1,0 +1,130 @@
+package dev.transforms.singlenode.internal.parquet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FieldMetrics;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.parquet.ParquetUtil;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The Iceberg {@link DataFile} of a Parquet file a native writer or a page copy wrote: metrics from its
+ * footer, as Iceberg's Parquet writer computes them with the same field metrics (Parquet's footer has
+ * no NaN counts, and float bounds there may be NaN), split offsets and size.
+ */
+public final class WrittenFile {
+
+  private WrittenFile() {}
+
+  /**
+   * The data file of a Parquet file on the local file system.
+   *
+   * @param table the table, for its metrics configuration
+   * @param spec the file's partition spec
+   * @param partition the file's partition, or null for an unpartitioned spec
+   * @param location the file's location, as the table names it
+   * @param path the file on the local file system
+   * @param floatMetrics the metrics of the float and double columns
+   * @return the data file
+   * @throws IOException if the footer cannot be read
+   */
+  public static DataFile dataFile(Table table, PartitionSpec spec, StructLike partition, String location, Path path,
+      Stream<FieldMetrics<?>> floatMetrics) throws IOException {
+    ParquetMetadata footer;
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(path))) {
+      footer = reader.getFooter();
+    }
+    return DataFiles.builder(spec)
+        .withPath(location)
+        .withFormat(FileFormat.PARQUET)
+        .withPartition(partition)
+        .withFileSizeInBytes(Files.size(path))
+        .withMetrics(ParquetUtil.footerMetrics(footer, floatMetrics, MetricsConfig.forTable(table)))
+        .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
+        .build();
+  }
+
+  /**
+   * The float and double columns of a schema.
+   *
+   * @param schema the schema
+   * @return its float and double columns, in order
+   */
+  public static List<Types.NestedField> floats(Schema schema) {
+    return schema.columns().stream()
+        .filter(c -> c.type().typeId() == Type.TypeID.FLOAT || c.type().typeId() == Type.TypeID.DOUBLE).toList();
+  }
+
+  /**
+   * The metrics of the float and double columns of a file that Iceberg's writer keeps and Parquet's
+   * footer lacks, counted in Java by reading those columns: NaN counts, and bounds that leave NaN out,
+   * ordered as {@link Double#compare} orders them (-0.0 below 0.0), as Iceberg's writer orders them.
+   *
+   * @param file the Parquet file
+   * @param schema the table's schema
+   * @return the metrics of each float and double column
+   */
+  public static Stream<FieldMetrics<?>> floatMetrics(Path file, Schema schema) {
+    List<Types.NestedField> floats = floats(schema);
+    if (floats.isEmpty()) {
+      return Stream.empty();
+    }
+    Schema projection = new Schema(floats);
+    long rows = 0;
+    long[] nulls = new long[floats.size()];
+    long[] nans = new long[floats.size()];
+    Double[] min = new Double[floats.size()];
+    Double[] max = new Double[floats.size()];
+    try (CloseableIterable<Record> records = Parquet.read(org.apache.iceberg.Files.localInput(file.toFile()))
+        .project(projection).createReaderFunc(type -> GenericParquetReaders.buildReader(projection, type)).build()) {
+      for (Record record : records) {
+        rows++;
+        for (int i = 0; i < floats.size(); i++) {
+          Number value = (Number) record.get(i);
+          if (value == null) {
+            nulls[i]++;
+          } else if (Double.isNaN(value.doubleValue())) {
+            nans[i]++;
+          } else {
+            double v = value.doubleValue();
+            min[i] = min[i] == null || Double.compare(v, min[i]) < 0 ? v : min[i];
+            max[i] = max[i] == null || Double.compare(v, max[i]) > 0 ? v : max[i];
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the float columns of " + file, e);
+    }
+    List<FieldMetrics<?>> metrics = new ArrayList<>();
+    for (int i = 0; i < floats.size(); i++) {
+      boolean single = floats.get(i).type().typeId() == Type.TypeID.FLOAT;
+      metrics.add(new FieldMetrics<>(floats.get(i).fieldId(), rows, nulls[i], nans[i], bound(min[i], single),
+          bound(max[i], single)));
+    }
+    return metrics.stream();
+  }
+
+  private static Object bound(Double value, boolean single) {
+    return value == null ? null : single ? (Object) value.floatValue() : (Object) value;
+  }
+}

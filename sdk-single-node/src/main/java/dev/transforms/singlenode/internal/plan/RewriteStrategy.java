@@ -1,0 +1,51 @@
+package dev.transforms.singlenode.internal.plan;
+
+/**
+ * The ways a copy-on-write rewrites one data file (its rows minus some), in the order
+ * {@link RewritePlanner} asks them. Every one writes the kept rows in their order, with the table's
+ * field ids, codec and the metrics Iceberg's writer records; they differ only in speed.
+ *
+ * <table>
+ *   <caption>The rewrite strategies</caption>
+ *   <tr><th>strategy</th><th>when</th><th>why</th></tr>
+ *   <tr><td>{@link #PAGE_COPY}</td><td>a large file whose change finds its dropped rows by a few columns;
+ *       zstd or uncompressed pages of version 1 with an offset index; at most half the pages touched</td>
+ *       <td>copies the untouched compressed pages as they are: about the cost of copying the bytes</td></tr>
+ *   <tr><td>{@link #ARROW_CPP_DECODE}</td><td>the same files, DuckDB and a loaded Arrow C++ reading every
+ *       column as the engine does</td><td>Arrow C++ decodes a row group faster than DuckDB's one thread
+ *       per row group; DuckDB encodes on all cores</td></tr>
+ *   <tr><td>{@link #DUCKDB}</td><td>DuckDB on the class path, a codec and types it writes as Iceberg
+ *       does</td><td>native decoding and encoding on all cores</td></tr>
+ *   <tr><td>{@link #ENGINE_TWO_LANES}</td><td>a large file whose dropped rows a probe finds, no native
+ *       strategy</td><td>two threads each encode half of the kept rows</td></tr>
+ *   <tr><td>{@link #ENGINE}</td><td>always: small files, changes that decide on whole rows, row
+ *       lineage, equality deletes, remote files</td><td>the reference: one pass over whole rows</td></tr>
+ * </table>
+ */
+public enum RewriteStrategy {
+  /** Copies the pages that hold no dropped row ({@code internal.parquet.PageCopyRewrite}). */
+  PAGE_COPY("page copy"),
+  /** Arrow C++ decodes, DuckDB encodes ({@code internal.arrowcpp.ArrowCppDecodeRewrite}). */
+  ARROW_CPP_DECODE("Arrow C++ decode + DuckDB encode"),
+  /** DuckDB decodes, filters and encodes ({@code internal.duckdb.DuckDbFileRewrite}). */
+  DUCKDB("DuckDB"),
+  /** The engine's writer in two lanes, after a probe found the dropped rows ({@code edits.CopyOnWriteRewrite}). */
+  ENGINE_TWO_LANES("engine, two lanes"),
+  /** The engine's writer, one pass over whole rows ({@code edits.CopyOnWriteRewrite}). */
+  ENGINE("engine");
+
+  private final String label;
+
+  RewriteStrategy(String label) {
+    this.label = label;
+  }
+
+  /**
+   * The name logs and reasons use.
+   *
+   * @return the label, such as {@code "page copy"}
+   */
+  public String label() {
+    return label;
+  }
+}
