@@ -27,16 +27,11 @@ import dev.transforms.singlenode.internal.plan.SnapshotRead;
  * handing over Arrow. The columns come out typed and tagged exactly as the engine's own reader gives
  * them ({@link ArrowSchemas#toArrow}), rows in the order of the files and of the rows in them.
  *
- * <p>Arrow C++ finds a file's columns by name, not by field id, so a read is only tried when no
- * projected column was ever renamed or had its name reused ({@link #canRead}); the Parquet field ids
- * it reports are checked against the table's, and the types against the engine's. Anything else
- * gives the read up (empty), and the caller reads another way.
- *
- * <p>Through Java, one Arrow C++ scanner decodes on one thread, and Iceberg's writers make large row
- * groups; as with DuckDB ({@link DuckDbArrowRead}), reads of 200,000 rows or more are two scanners of
- * about half the columns each, on two threads, whose vectors make up the one root. Before them, the
- * engine's page decoder ({@link PagedColumnsRead}) takes such reads: it decodes the columns it reads
- * page by page on both threads, and leaves Arrow C++ scanners only the others.
+ * <p>Arrow C++ finds a file's columns by name, not by field id, so it declines columns that were ever
+ * renamed or whose name was reused; the Parquet field ids it reports are checked against the table's,
+ * and the types against the engine's, and anything else gives the read up. Reads of 200,000 rows or
+ * more are two scanners of about half the columns each, on two threads ({@code ColumnHalves}); the page
+ * decoder, asked first, uses single scanners for the columns it leaves out ({@link #scanner}).
  *
  * <p>This class names none of the dataset module's classes, so that the engine may call it when the
  * optional module is absent; the reads themselves are in {@code ArrowDatasetScan} and
@@ -51,8 +46,7 @@ public final class ArrowDatasetRead implements SnapshotRead {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ArrowDatasetRead.class);
 
   /**
-   * The JVM system property that turns Arrow C++'s reader off when {@code false} (arrow() then reads
-   * with DuckDB or the engine, and DuckDB decodes the files it rewrites for row edits):
+   * The JVM system property that turns Arrow C++'s reads and decoding off when {@code false}:
    * {@code -Dtransforms.arrow-dataset=false}.
    */
   public static final String SWITCH = "transforms.arrow-dataset";
@@ -175,7 +169,7 @@ public final class ArrowDatasetRead implements SnapshotRead {
    */
   static Optional<String> cannotRead(Table table, List<Types.NestedField> columns) {
     for (Types.NestedField column : columns) {
-      if (!readsAsEngine(column.type())) {
+      if (!DirectScan.exportedAsEngine(column.type())) {
         return Optional.of("column " + column.name() + " is of type " + column.type() + ", which it hands over otherwise");
       }
     }
@@ -191,13 +185,6 @@ public final class ArrowDatasetRead implements SnapshotRead {
       }
     }
     return Optional.empty();
-  }
-
-  private static boolean readsAsEngine(org.apache.iceberg.types.Type type) {
-    return switch (type.typeId()) {
-      case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DECIMAL, DATE, TIMESTAMP, STRING, BINARY -> true;
-      default -> false;
-    };
   }
 
   /**

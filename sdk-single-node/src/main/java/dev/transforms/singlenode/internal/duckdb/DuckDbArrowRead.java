@@ -3,24 +3,19 @@ package dev.transforms.singlenode.internal.duckdb;
 import dev.transforms.singlenode.internal.plan.DirectScan;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.internal.read.ColumnHalves;
-import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.TransferPair;
-import org.apache.arrow.vector.util.VectorSchemaRootAppender;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.types.Types;
 import dev.transforms.singlenode.internal.plan.ReadStrategy;
@@ -56,7 +51,7 @@ public final class DuckDbArrowRead implements SnapshotRead {
     if (!DuckDbLibrary.present()) {
       return Optional.of("not on the class path (or the JVM does not open java.nio)");
     }
-    return scan.schema().columns().stream().filter(c -> !exportedAsEngine(c.type())).findFirst()
+    return scan.schema().columns().stream().filter(c -> !DirectScan.exportedAsEngine(c.type())).findFirst()
         .map(c -> "column " + c.name() + " is of type " + c.type() + ", which it exports otherwise");
   }
 
@@ -73,18 +68,6 @@ public final class DuckDbArrowRead implements SnapshotRead {
     // of the same files, each of about half the columns' weight, decode on two threads
     return ColumnHalves.inHalves(scan, part -> readOne(
         new DirectScan(scan.files(), new org.apache.iceberg.Schema(part), scan.rows()), allocator));
-  }
-
-  /**
-   * Whether DuckDB's Arrow export gives a column of this type as the engine's reader does (checked
-   * again on the exported schema). UUIDs come out as text, fixed-length binaries as variable-length
-   * ones; time and the rest are left to the engine until a test shows them equal.
-   */
-  private static boolean exportedAsEngine(org.apache.iceberg.types.Type type) {
-    return switch (type.typeId()) {
-      case BOOLEAN, INTEGER, LONG, FLOAT, DOUBLE, DECIMAL, DATE, TIMESTAMP, STRING, BINARY -> true;
-      default -> false;
-    };
   }
 
   /** One DuckDB scan of the columns of {@code scan.schema()}. */

@@ -16,14 +16,11 @@ import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FieldMetrics;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.types.Type;
@@ -36,14 +33,9 @@ import org.duckdb.DuckDBConnection;
  * {@link DataFile} that describes it, its metrics read back from the new footer (value, null and NaN
  * counts, bounds) as Iceberg's own writer records them.
  *
- * <p>DuckDB decodes, filters and encodes in native code on all cores, where the Java path decodes and
- * encodes every value; {@link #supports} tells when its result is the same: a local Parquet file, a
- * codec DuckDB writes, every column a primitive type DuckDB reads and writes as Iceberg's Parquet
- * mapping requires (see {@link DirectScan#sqlType}), and no row lineage columns to carry.
- *
- * <p>DuckDB's reader decodes a row group on one thread, and a file of Iceberg's is often one row
- * group; when Arrow C++'s reader is loaded and reads every column as the engine does, it decodes the
- * file instead ({@code ArrowDatasetKeptRows}) and DuckDB filters and encodes its batches on all cores.
+ * <p>DuckDB decodes, filters and encodes in native code on all cores; {@link #supports} tells when its
+ * result is the same as the engine's: a codec DuckDB writes, every column a primitive type DuckDB reads
+ * and writes as Iceberg's Parquet mapping requires ({@link DuckDbWritePlan#sqlType}).
  */
 public final class DuckDbFileRewrite implements FileRewrite {
 

@@ -1,5 +1,9 @@
 /**
- * The DuckDB session behind {@code SingleNodeTransformContext.sql()}: {@link
+ * Everything DuckDB does for the engine: its Parquet reads ({@link
+ * dev.transforms.singlenode.internal.duckdb.DuckDbArrowRead}), writes ({@link
+ * dev.transforms.singlenode.internal.duckdb.DuckDbParquetWriter}) and copy-on-write rewrites ({@link
+ * dev.transforms.singlenode.internal.duckdb.DuckDbFileRewrite}), and the session behind {@code
+ * SingleNodeTransformContext.sql()}: {@link
  * dev.transforms.singlenode.internal.duckdb.DuckDbSession} loads inputs into DuckDB through the Arrow C
  * data interface and exports query results the same way; {@link
  * dev.transforms.singlenode.internal.duckdb.SqlNames} derives the default names; {@link
@@ -7,7 +11,6 @@
  * existing output's schema.
  *
  * <p>This package is the engine's internals, not the SDK's API: its classes are public only so that
- * the engine's other packages can use them, and they may change in any release. Only {@code
- * DuckDbSession} needs DuckDB and {@code arrow-c-data} on the classpath.
+ * the engine's other packages can use them, and they may change in any release.
  */
 package dev.transforms.singlenode.internal.duckdb;

@@ -6,15 +6,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.OptionalLong;
-import java.util.Set;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.HeapByteBufferAllocator;
@@ -29,20 +21,13 @@ import org.apache.iceberg.shaded.org.apache.parquet.format.DataPageHeader;
 import org.apache.iceberg.shaded.org.apache.parquet.format.PageHeader;
 import org.apache.iceberg.shaded.org.apache.parquet.format.PageType;
 import org.apache.iceberg.shaded.org.apache.parquet.format.Util;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.OffsetIndex;
-import org.apache.iceberg.shaded.org.apache.parquet.io.LocalOutputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.io.api.Binary;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
-import org.apache.iceberg.types.Types;
 
 /** One column chunk of one row group, copied page by page into the writer. */
 final class ChunkCopy {
