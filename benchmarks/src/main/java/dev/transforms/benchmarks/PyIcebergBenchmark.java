@@ -106,9 +106,21 @@ import org.apache.spark.sql.SparkSession;
  * every-row}), {@code --no-spark}, {@code --quick} (100k-row tables, 2 runs after 1 warm-up: a smoke run),
  * {@code --no-jvm-warmup} (leaves out the round of every operation on 100k-row tables that otherwise runs
  * before the first measurement, see {@link #warmUp}),
- * {@code --no-every-row} (leaves out the every-row upsert, for profiling the others).
+ * {@code --no-every-row} (leaves out the every-row upsert, for profiling the others),
+ * {@code --pyiceberg-base} (PyIceberg writes the base file, as a team moving from Python has it: no page
+ * index, pyarrow's pages and row groups), {@code --rename} (column {@code name} renamed in every measured
+ * table before the runs; use with {@code --operations arrow}).
  */
 public final class PyIcebergBenchmark {
+
+  /** Whether PyIceberg writes the base file ({@code --pyiceberg-base}) instead of the SDK's Java writer. */
+  private static boolean pyIcebergBase;
+
+  /**
+   * Whether column {@code name} is renamed to {@code label} in every measured table before the runs
+   * ({@code --rename}); only {@code arrow} is measured then, since the sources still say {@code name}.
+   */
+  private static boolean renamed;
 
   static final String PY = "PyIceberg";
   static final String COW = "SDK copy-on-write";
@@ -167,6 +179,8 @@ public final class PyIcebergBenchmark {
     int warmup = quick ? 1 : 2;
     int slowWarmup = 0; // the every-row upsert: PyIceberg takes most of a minute per run at 1M rows
     boolean withSpark = !options.containsKey("no-spark");
+    pyIcebergBase = options.containsKey("pyiceberg-base");
+    renamed = options.containsKey("rename");
     boolean jvmWarmup = !quick && !options.containsKey("no-jvm-warmup");
     Set<String> operations = new LinkedHashSet<>();
     for (String operation : options.getOrDefault("operations", String.join(",", OPERATIONS)).split(",")) {
@@ -288,10 +302,23 @@ public final class PyIcebergBenchmark {
     try {
       VectorSchemaRoot base = rows(memory, shape, range(0, rows), 0);
       Table seed = create(catalog, "seed" + suffix, schema, "copy-on-write");
-      List<DataFile> files = writeOneFile(seed, base);
-      Harness.appendFiles(seed, files);
-      tableLine = String.format(Locale.ROOT, "%d columns: %,d rows in %d Parquet file(s), %.1f MB", schema.columns().size(),
-          rows, files.size(), files.stream().mapToLong(DataFile::fileSizeInBytes).sum() / 1e6);
+      List<DataFile> files;
+      if (pyIcebergBase) { // the base file as a team moving from Python has it: pyarrow's, no page index
+        sendSource(py, dir, "seed" + suffix, base);
+        py.call(command("append").put("table", "bench." + name(seed)).put("source", "seed" + suffix));
+        seed.refresh();
+        files = new ArrayList<>();
+        try (var tasks = seed.newScan().planFiles()) {
+          tasks.forEach(task -> files.add(task.file()));
+        }
+      } else {
+        files = writeOneFile(seed, base);
+        Harness.appendFiles(seed, files);
+      }
+      tableLine = String.format(Locale.ROOT, "%d columns: %,d rows in %d Parquet file(s) written by %s, %.1f MB%s",
+          schema.columns().size(), rows, files.size(), pyIcebergBase ? "PyIceberg" : "the SDK's Java writer",
+          files.stream().mapToLong(DataFile::fileSizeInBytes).sum() / 1e6,
+          renamed ? ", column name renamed to label" : "");
       System.err.println(tableLine);
       Table pyCow = copy(catalog, "py_cow" + suffix, schema, "copy-on-write", files);
       Table sdkCow = copy(catalog, "sdk_cow" + suffix, schema, "copy-on-write", files);
@@ -300,6 +327,9 @@ public final class PyIcebergBenchmark {
       Harness.appendFiles(sdkCow3, files);
       Map<Table, Long> bases = new LinkedHashMap<>();
       for (Table table : List.of(pyCow, sdkCow, sdkMor, sdkCow3)) {
+        if (renamed) { // a schema change adds no snapshot: the base snapshot reads with the new name
+          table.updateSchema().renameColumn("name", "label").commit();
+        }
         bases.put(table, table.currentSnapshot().snapshotId());
       }
 
@@ -891,7 +921,8 @@ public final class PyIcebergBenchmark {
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
-        case "--quick", "--no-spark", "--no-every-row", "--no-jvm-warmup" -> options.put(arg.substring(2), "true");
+        case "--quick", "--no-spark", "--no-every-row", "--no-jvm-warmup", "--pyiceberg-base", "--rename" ->
+            options.put(arg.substring(2), "true");
         case "--python", "--worker", "--runs", "--shapes", "--operations" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
@@ -900,7 +931,7 @@ public final class PyIcebergBenchmark {
         }
         default -> throw new IllegalArgumentException("unknown argument '" + arg + "' (known: --python PATH,"
             + " --worker PATH, --runs N, --shapes 3,7, --operations " + String.join(",", OPERATIONS)
-            + ", --no-spark, --no-every-row, --no-jvm-warmup, --quick)");
+            + ", --no-spark, --no-every-row, --no-jvm-warmup, --quick, --pyiceberg-base, --rename)");
       }
     }
     return options;
