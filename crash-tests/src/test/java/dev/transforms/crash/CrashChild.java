@@ -8,11 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The build a crash test kills: runs in its own JVM, started with {@code -Dtransforms.crash-point=...},
- * builds the given transform classes on a warehouse and prints the report. Arguments: the warehouse
- * folder, then the transform classes.
+ * The build a crash test kills: runs in its own JVM, started with {@code -Dtransforms.crash-point=...}
+ * (and {@code -Dcrash.threads=N} to run N transforms at once), builds the given transform classes on a
+ * warehouse and prints the report. Arguments: the warehouse folder, then the transform classes.
  */
 public final class CrashChild {
+
+  /** The system property that sets how many transforms the build runs at once. */
+  static final String THREADS = "crash.threads";
 
   private CrashChild() {}
 
@@ -30,7 +33,9 @@ public final class CrashChild {
     }
     BuildReport report;
     try (Transforms transforms = Transforms.open(config)) {
-      report = transforms.build(Transforms.Selection.of(classes));
+      Transforms.Selection selection = Transforms.Selection.of(classes);
+      String threads = System.getProperty(THREADS);
+      report = transforms.build(threads == null ? selection : selection.threads(Integer.parseInt(threads)));
     }
     System.out.println(report.format());
     System.out.flush();

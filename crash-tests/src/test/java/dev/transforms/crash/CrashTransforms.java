@@ -300,4 +300,82 @@ public final class CrashTransforms {
       copyInTwoWrites(in.arrow(), out, ctx.allocator());
     }
   }
+
+  /** The outputs of {@link FourAtOnce}: {@code /Crash/out/four-0} to {@code four-3}. */
+  public static String fourOut(int k) {
+    return "/Crash/out/four-" + k;
+  }
+
+  /**
+   * Where the four transforms of {@link FourAtOnce} meet in the killed child (started with
+   * {@code -Dcrash.threads}), so that all four are running before any writes.
+   */
+  static final java.util.concurrent.CyclicBarrier FOUR = new java.util.concurrent.CyclicBarrier(4);
+
+  /** Four independent single-node copies that a build with four threads runs at once. */
+  public static class FourAtOnce {
+    private static void copy(SingleNodeTransformContext ctx, IcebergInput in, IcebergOutput out) {
+      // Only in the killed child, which runs the four at once; the test's own builds do not wait.
+      if (System.getProperty(CrashChild.THREADS) != null) {
+        try {
+          FOUR.await(120, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+          throw new IllegalStateException("the four transforms did not all start", e);
+        }
+      }
+      copyInTwoWrites(in.arrow(), out, ctx.allocator());
+    }
+
+    /**
+     * Copies every row.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out an output
+     */
+    @Transform(name = "four-0")
+    public void zero(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput("/Crash/out/four-0") IcebergOutput out) {
+      copy(ctx, in, out);
+    }
+
+    /**
+     * Copies every row.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out an output
+     */
+    @Transform(name = "four-1")
+    public void one(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput("/Crash/out/four-1") IcebergOutput out) {
+      copy(ctx, in, out);
+    }
+
+    /**
+     * Copies every row.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out an output
+     */
+    @Transform(name = "four-2")
+    public void two(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput("/Crash/out/four-2") IcebergOutput out) {
+      copy(ctx, in, out);
+    }
+
+    /**
+     * Copies every row.
+     *
+     * @param ctx the context
+     * @param in the input
+     * @param out an output
+     */
+    @Transform(name = "four-3")
+    public void three(SingleNodeTransformContext ctx, @TableInput(EVENTS) IcebergInput in,
+        @TableOutput("/Crash/out/four-3") IcebergOutput out) {
+      copy(ctx, in, out);
+    }
+  }
 }

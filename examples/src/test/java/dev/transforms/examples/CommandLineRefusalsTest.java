@@ -246,7 +246,17 @@ class CommandLineRefusalsTest {
         refused("build page that is a folder", args("build", "--report", "seeds"), "Cannot write --report {dir}/seeds: "
             + "it is a folder", "Run 'transforms build --help'"),
         refused("empty build page", args("build", "--report", ""), "Invalid value for option '--report': the value is "
-            + "empty")));
+            + "empty"),
+        refused("no threads", args("build", "--threads", "0"), "Invalid value for option '--threads': 0 is not a "
+            + "whole number from 1 to 256", "Usage: transforms build [OPTIONS]"),
+        refused("threads that are not a number", args("build", "--threads", "many"),
+            "Invalid value for option '--threads': 'many' is not an int"),
+        refused("too many threads in the configuration", args("build"), "Configuration key 'build.threads' (set by "
+            + "file {dir}/transforms.properties) must be a whole number from 1 to 256, not '1000'")
+            .config("build.threads=1000"),
+        refused("memory budget without a unit", args("build"), "Configuration key 'singlenode.memory-limit' (set by "
+            + "file {dir}/transforms.properties) must be a size of at least 16m, such as 512m, 8g or 40%")
+            .config("singlenode.memory-limit=4096")));
     // show and health.
     cases.addAll(List.of(
         refused("show without a path", args("show"), "Missing required parameter: 'PATH'", "Usage: transforms show"),

@@ -361,7 +361,24 @@ public final class TransformsCli implements Callable<Integer> {
           }
         }
       }
+      printLevels(out, plan, config.buildThreads());
       return OK;
+    }
+
+    /** What can run at once, level by level, and the chain no number of threads shortens. */
+    private static void printLevels(PrintWriter out, BuildPlan plan, int threads) {
+      List<List<String>> levels = plan.levels();
+      if (levels.isEmpty()) {
+        return;
+      }
+      out.printf("%nLevels (the transforms of a level can run at once, up to %d at a time, build.threads):%n",
+          threads);
+      for (int i = 0; i < levels.size(); i++) {
+        out.printf("  %d. %s%n", i + 1, String.join(", ", levels.get(i)));
+      }
+      List<String> critical = plan.criticalPath();
+      out.printf("Critical path (%d transform%s): %s%n", critical.size(), critical.size() == 1 ? "" : "s",
+          String.join(" -> ", critical));
     }
   }
 
@@ -391,6 +408,15 @@ public final class TransformsCli implements Callable<Integer> {
         + "up to date: after a change the SDK cannot see, such as a library upgrade.")
     boolean force;
 
+    @Option(names = "--threads", paramLabel = "N", description = "Run at most N transforms at once, each as soon as "
+        + "its upstream has published (default: build.threads, or the machine's cores, at most 8). 1 runs them one "
+        + "by one, in plan order.")
+    Integer threads;
+
+    @Option(names = "--fail-fast", description = "After the first failure, start no other transform; those running "
+        + "finish and publish or discard as usual.")
+    boolean failFast;
+
     @Override
     public Integer call() {
       TransformsConfig config = parent.loadConfig();
@@ -401,47 +427,56 @@ public final class TransformsCli implements Callable<Integer> {
       List<dev.transforms.cli.report.TimedResult> timed = new ArrayList<>();
       SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
           .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
-      BuildReport report;
-      try (Transforms transforms = Transforms.open(config)) {
-        Transforms.Selection selection = parent.selection().only(names);
-        selection = full ? selection.full() : selection;
-        selection = force ? selection.force() : selection;
-        report = transforms.build(selection.listener(new BuildListener() {
-          @Override
-          public void planned(List<String> transforms) {
-            out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", transforms.size(),
-                config.catalogs().keySet(), config.warehouse());
-            out.flush();
-          }
-
-          @Override
-          public void started(String transform, int position, int total) {
-            startedAt.put(transform, Instant.now());
-            out.printf("[%d/%d] %s ...%n", position, total, transform);
-            out.flush();
-          }
-
-          @Override
-          public void finished(TransformResult result, int position, int total) {
-            Instant finished = Instant.now();
-            timed.add(new dev.transforms.cli.report.TimedResult(result,
-                startedAt.getOrDefault(result.transform(), finished.minus(result.duration())), finished));
-            String why = result.error().map(e -> CauseChain.of(e, config.masker()).summary()).orElse(result.reason());
-            out.printf("[%d/%d] %s %s%s%n", position, total, result.transform(), result.status(),
-                why.isEmpty() ? "" : " (" + why + ")");
-            out.flush();
-          }
-        }));
+      if (threads != null && (threads < 1 || threads > 256)) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "Invalid value for option '--threads': " + threads + " is not a whole number from 1 to 256");
       }
-      out.print(report.format());
-      out.flush();
-      BuildPages.write(config, report, timed, reportPath, out, parent.err());
-      if (parent.verbose) {
-        for (TransformResult result : report.results()) {
-          result.error().ifPresent(e -> out.printf("Stack trace of %s:%n%s", result.transform(),
-              CauseChain.stackTrace(e, config.masker())));
+      BuildReport report;
+      try (StopOnSignal stop = StopOnSignal.install()) {
+        try (Transforms transforms = Transforms.open(config)) {
+          Transforms.Selection selection = parent.selection().only(names).cancellation(stop.cancellation());
+          selection = full ? selection.full() : selection;
+          selection = force ? selection.force() : selection;
+          selection = threads != null ? selection.threads(threads) : selection;
+          selection = failFast ? selection.failFast() : selection;
+          report = transforms.build(selection.listener(new BuildListener() {
+            @Override
+            public void planned(List<String> transforms) {
+              out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", transforms.size(),
+                  config.catalogs().keySet(), config.warehouse());
+              out.flush();
+            }
+
+            @Override
+            public void started(String transform, int position, int total) {
+              startedAt.put(transform, Instant.now());
+              out.printf("[%d/%d] %s ...%n", position, total, transform);
+              out.flush();
+            }
+
+            @Override
+            public void finished(TransformResult result, int position, int total) {
+              Instant finished = Instant.now();
+              timed.add(new dev.transforms.cli.report.TimedResult(result,
+                  startedAt.getOrDefault(result.transform(), finished.minus(result.duration())), finished));
+              String why = result.error().map(e -> CauseChain.of(e, config.masker()).summary())
+                  .orElse(result.reason());
+              out.printf("[%d/%d] %s %s%s%n", position, total, result.transform(), result.status(),
+                  why.isEmpty() ? "" : " (" + why + ")");
+              out.flush();
+            }
+          }));
         }
+        out.print(report.format());
         out.flush();
+        BuildPages.write(config, report, timed, reportPath, out, parent.err());
+        if (parent.verbose) {
+          for (TransformResult result : report.results()) {
+            result.error().ifPresent(e -> out.printf("Stack trace of %s:%n%s", result.transform(),
+                CauseChain.stackTrace(e, config.masker())));
+          }
+          out.flush();
+        }
       }
       return report.succeeded() ? OK : TRANSFORM_FAILED;
     }

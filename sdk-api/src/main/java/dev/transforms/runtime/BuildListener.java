@@ -1,7 +1,8 @@
 package dev.transforms.runtime;
 
 /**
- * Hears a build's progress, for progress lines on a console. Methods are called on the build's thread.
+ * Hears a build's progress, for progress lines on a console. Methods are called one at a time, on the
+ * thread that called the build, even while several transforms run at once: a listener needs no locks.
  */
 public interface BuildListener {
 

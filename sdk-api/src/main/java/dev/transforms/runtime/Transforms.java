@@ -89,7 +89,8 @@ public final class Transforms implements AutoCloseable {
     BuildPlan plan = selection.plan();
     startCatalogs(plan);
     selection.listener.planned(plan.transforms().stream().map(TransformSpec::name).toList());
-    return runner.run(plan, selection.listener, selection.options(plan));
+    return runner.run(plan, selection.listener, selection.options(plan, config()),
+        selection.cancellation == null ? new BuildCancellation() : selection.cancellation);
   }
 
   /**
@@ -156,14 +157,24 @@ public final class Transforms implements AutoCloseable {
     private final BuildListener listener;
     private final boolean full;
     private final boolean force;
+    private final int threads;
+    private final boolean failFast;
+    private final BuildCancellation cancellation;
 
     private Selection(List<TransformSpec> transforms, List<String> names, BuildListener listener, boolean full,
-        boolean force) {
+        boolean force, int threads, boolean failFast, BuildCancellation cancellation) {
       this.transforms = List.copyOf(transforms);
       this.names = List.copyOf(names);
       this.listener = listener;
       this.full = full;
       this.force = force;
+      this.threads = threads;
+      this.failFast = failFast;
+      this.cancellation = cancellation;
+    }
+
+    private static Selection of(List<TransformSpec> transforms) {
+      return new Selection(transforms, List.of(), BuildListener.NONE, false, false, 0, false, null);
     }
 
     /**
@@ -189,7 +200,7 @@ public final class Transforms implements AutoCloseable {
       for (Class<?> type : transformClasses) {
         specs.addAll(ReflectiveModels.transformsOf(Objects.requireNonNull(type, "transform class")));
       }
-      return new Selection(specs, List.of(), BuildListener.NONE, false, false);
+      return of(specs);
     }
 
     /**
@@ -204,7 +215,7 @@ public final class Transforms implements AutoCloseable {
       List<TransformSpec> specs = new ArrayList<>(TransformIndex.discover(loader));
       List<String> known = specs.stream().map(s -> s.method().getDeclaringClass().getName()).toList();
       specs.addAll(TransformIndex.ofClasses(loader, moreClasses.stream().filter(c -> !known.contains(c)).toList()));
-      return new Selection(specs, List.of(), BuildListener.NONE, false, false);
+      return of(specs);
     }
 
     /**
@@ -215,7 +226,8 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection only(Collection<String> transformNames) {
-      return new Selection(transforms, List.copyOf(transformNames), listener, full, force);
+      return new Selection(transforms, List.copyOf(transformNames), listener, full, force, threads, failFast,
+          cancellation);
     }
 
     /**
@@ -226,7 +238,7 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection full() {
-      return new Selection(transforms, names, listener, true, force);
+      return new Selection(transforms, names, listener, true, force, threads, failFast, cancellation);
     }
 
     /**
@@ -238,7 +250,7 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection force() {
-      return new Selection(transforms, names, listener, full, true);
+      return new Selection(transforms, names, listener, full, true, threads, failFast, cancellation);
     }
 
     /**
@@ -248,7 +260,48 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection listener(BuildListener progress) {
-      return new Selection(transforms, names, Objects.requireNonNull(progress, "listener"), full, force);
+      return new Selection(transforms, names, Objects.requireNonNull(progress, "listener"), full, force, threads,
+          failFast, cancellation);
+    }
+
+    /**
+     * How many transforms the build runs at once, at most: what {@code transforms build --threads N} sets.
+     * Without it, the configuration's {@code build.threads} decides (the machine's cores, at most 8).
+     * A transform starts once everything upstream of it has published; {@code 1} runs them one by one,
+     * in plan order.
+     *
+     * @param count at least 1
+     * @return a new selection
+     * @throws IllegalArgumentException if the count is below 1
+     */
+    public Selection threads(int count) {
+      if (count < 1) {
+        throw new IllegalArgumentException("threads must be at least 1, not " + count);
+      }
+      return new Selection(transforms, names, listener, full, force, count, failFast, cancellation);
+    }
+
+    /**
+     * Stops starting transforms after the first one fails ({@code transforms build --fail-fast}): those
+     * running finish and publish or discard as usual; those not started are reported skipped. Without
+     * it, a failure skips only what is downstream of it.
+     *
+     * @return a new selection
+     */
+    public Selection failFast() {
+      return new Selection(transforms, names, listener, full, force, threads, true, cancellation);
+    }
+
+    /**
+     * What cancels the build from another thread (see {@link BuildCancellation}); the command line
+     * cancels with it on Ctrl-C and SIGTERM.
+     *
+     * @param token the cancellation
+     * @return a new selection
+     */
+    public Selection cancellation(BuildCancellation token) {
+      return new Selection(transforms, names, listener, full, force, threads, failFast,
+          Objects.requireNonNull(token, "cancellation"));
     }
 
     /**
@@ -286,12 +339,16 @@ public final class Transforms implements AutoCloseable {
       return names.isEmpty() ? BuildPlan.of(transforms) : BuildPlan.of(transforms, names);
     }
 
-    /** What a build of this selection is asked: the transforms it builds in full, and those it forces. */
-    dev.transforms.runtime.internal.build.BuildOptions options(BuildPlan plan) {
+    /**
+     * What a build of this selection is asked: the transforms it builds in full, those it forces, how
+     * many run at once (the configuration's number unless set), whether it fails fast.
+     */
+    dev.transforms.runtime.internal.build.BuildOptions options(BuildPlan plan, TransformsConfig config) {
       Set<String> named = names.isEmpty()
           ? new java.util.LinkedHashSet<>(plan.transforms().stream().map(TransformSpec::name).toList())
           : BuildPlan.resolve(transforms, names);
-      return new dev.transforms.runtime.internal.build.BuildOptions(full ? named : Set.of(), force ? named : Set.of());
+      return new dev.transforms.runtime.internal.build.BuildOptions(full ? named : Set.of(), force ? named : Set.of(),
+          threads > 0 ? threads : config.buildThreads(), failFast);
     }
   }
 }

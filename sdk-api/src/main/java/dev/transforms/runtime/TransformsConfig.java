@@ -111,6 +111,21 @@ public final class TransformsConfig {
    */
   public static final String ON_SCHEMA_CHANGE = "build.on-schema-change";
 
+  /**
+   * The key of how many transforms a build runs at once ({@code transforms build --threads} overrides
+   * it): the machine's cores, at most {@value #DEFAULT_MAX_THREADS}, unless set.
+   */
+  public static final String BUILD_THREADS = "build.threads";
+
+  /** The most transforms a build runs at once by default, however many cores the machine has. */
+  public static final int DEFAULT_MAX_THREADS = 8;
+
+  /**
+   * The key of the Arrow memory the single-node transforms of a build share, however many run at once
+   * ({@code 8g}, {@code 512m}, {@code 40%} of the machine's memory): half the machine's memory unless set.
+   */
+  public static final String SINGLE_NODE_MEMORY = "singlenode.memory-limit";
+
   /** The prefix of environment variables that override configuration keys. */
   public static final String ENV_PREFIX = "TRANSFORMS_";
 
@@ -137,6 +152,8 @@ public final class TransformsConfig {
   private final Map<String, String> advisoryProperties;
   private final Map<String, String> duckdbProperties;
   private final SchemaChangePolicy onSchemaChange;
+  private final int buildThreads;
+  private final long singleNodeMemory;
   private final SecretMasker masker;
   /** Where each key's value came from, as errors name it. */
   private final Map<String, String> origins;
@@ -152,6 +169,8 @@ public final class TransformsConfig {
       Map<String, String> advisoryProperties,
       Map<String, String> duckdbProperties,
       SchemaChangePolicy onSchemaChange,
+      int buildThreads,
+      long singleNodeMemory,
       SecretMasker masker,
       Map<String, String> origins) {
     this.source = source;
@@ -164,6 +183,8 @@ public final class TransformsConfig {
     this.advisoryProperties = advisoryProperties;
     this.duckdbProperties = duckdbProperties;
     this.onSchemaChange = onSchemaChange;
+    this.buildThreads = buildThreads;
+    this.singleNodeMemory = singleNodeMemory;
     this.masker = masker;
     this.origins = origins;
   }
@@ -276,6 +297,8 @@ public final class TransformsConfig {
     Map<String, String> advisories = new TreeMap<>();
     Map<String, String> duckdb = new TreeMap<>();
     SchemaChangePolicy onSchemaChange = SchemaChangePolicy.FAIL;
+    int buildThreads = 0;
+    long singleNodeMemory = 0;
     for (Map.Entry<String, String> entry : merged.entrySet()) {
       String key = entry.getKey();
       String value = entry.getValue();
@@ -299,10 +322,14 @@ public final class TransformsConfig {
         duckdb.put(key, checkDuckdbKey(key, value, origins.get(key)));
       } else if (key.equals(ON_SCHEMA_CHANGE)) {
         onSchemaChange = schemaChangePolicy(value, origins.get(key));
+      } else if (key.equals(BUILD_THREADS)) {
+        buildThreads = threads(value, origins.get(key));
+      } else if (key.equals(SINGLE_NODE_MEMORY)) {
+        singleNodeMemory = memory(value, origins.get(key));
       } else if (!key.equals("warehouse")) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
-            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet, " + ON_SCHEMA_CHANGE + " and spark.*");
+            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet, " + ON_SCHEMA_CHANGE + ", " + BUILD_THREADS + ", " + SINGLE_NODE_MEMORY + " and spark.*");
       }
     }
     catalogs.putAll(declared);
@@ -341,7 +368,8 @@ public final class TransformsConfig {
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
     TransformsConfig config = new TransformsConfig(source, warehousePath, filesRoot,
         java.util.Collections.unmodifiableMap(frozen), List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance),
-        Map.copyOf(advisories), Map.copyOf(duckdb), onSchemaChange, masker, Map.copyOf(origins));
+        Map.copyOf(advisories), Map.copyOf(duckdb), onSchemaChange, buildThreads, singleNodeMemory, masker,
+        Map.copyOf(origins));
     // The advisory keys are checked now, so that plan refuses what a build would.
     try {
       dev.transforms.runtime.internal.advice.AdvisorySettings.of(config);
@@ -349,6 +377,53 @@ public final class TransformsConfig {
       throw withOrigin(e, config);
     }
     return config;
+  }
+
+  /** A {@code build.threads} value: a whole number from 1 to 256. */
+  private static int threads(String value, String origin) {
+    String trimmed = value.strip();
+    try {
+      int threads = Integer.parseInt(trimmed);
+      if (threads >= 1 && threads <= 256) {
+        return threads;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw new ConfigurationException("Configuration key '" + BUILD_THREADS + "' (set by " + origin
+        + ") must be a whole number from 1 to 256, not '" + trimmed + "'");
+  }
+
+  /** A {@code singlenode.memory-limit} value in bytes: {@code 512m}, {@code 8g}, {@code 40%} of the machine's. */
+  private static long memory(String value, String origin) {
+    String trimmed = value.strip().toLowerCase(java.util.Locale.ROOT);
+    Matcher size = Pattern.compile("(\\d{1,7})\\s*(%|k|m|g|t|kb|mb|gb|tb)").matcher(trimmed);
+    if (size.matches()) {
+      long amount = Long.parseLong(size.group(1));
+      String unit = size.group(2).substring(0, 1);
+      long bytes = switch (unit) {
+        case "%" -> amount >= 1 && amount <= 100 ? physicalMemory() / 100 * amount : 0;
+        case "k" -> amount << 10;
+        case "m" -> amount << 20;
+        case "g" -> amount << 30;
+        default -> amount << 40;
+      };
+      if (bytes >= 16L << 20) {
+        return bytes;
+      }
+    }
+    throw new ConfigurationException("Configuration key '" + SINGLE_NODE_MEMORY + "' (set by " + origin
+        + ") must be a size of at least 16m, such as 512m, 8g or 40% (of the machine's memory), not '"
+        + value.strip() + "'");
+  }
+
+  /** The machine's memory, or 8 GiB where the JVM cannot tell. */
+  private static long physicalMemory() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getTotalMemorySize();
+    }
+    return 8L << 30;
   }
 
   /** The policy a {@code build.on-schema-change} value names: dbt's names, in any case, with - or _. */
@@ -765,6 +840,28 @@ public final class TransformsConfig {
   }
 
   /**
+   * How many transforms a build runs at once, at most ({@code build.threads}): the machine's cores, at
+   * most {@value #DEFAULT_MAX_THREADS}, unless set. {@code 1} runs them one by one, in plan order.
+   *
+   * @return the number of threads, at least 1
+   */
+  public int buildThreads() {
+    return buildThreads > 0 ? buildThreads
+        : Math.max(1, Math.min(DEFAULT_MAX_THREADS, Runtime.getRuntime().availableProcessors()));
+  }
+
+  /**
+   * The Arrow memory the single-node transforms of one build share, however many run at once
+   * ({@code singlenode.memory-limit}): half the machine's memory unless set. A transform that needs more
+   * than is left fails, naming the limit; the others go on.
+   *
+   * @return the limit in bytes
+   */
+  public long singleNodeMemoryLimit() {
+    return singleNodeMemory > 0 ? singleNodeMemory : physicalMemory() / 2;
+  }
+
+  /**
    * Where a key's value was set, as errors name it: {@code file PATH}, {@code environment variable NAME},
    * {@code --warehouse}, {@code the default} or {@code the embedded default}.
    *
@@ -800,6 +897,12 @@ public final class TransformsConfig {
         .append(m.namespace().isEmpty() ? "" : ":" + String.join(".", m.namespace())).append('\n'));
     masker.maskAll(sparkProperties).forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
     new TreeMap<>(duckdbProperties).forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
+    if (singleNodeMemory > 0) {
+      out.append(SINGLE_NODE_MEMORY).append(" = ").append(singleNodeMemory >> 20).append("m\n");
+    }
+    if (buildThreads > 0) {
+      out.append(BUILD_THREADS).append(" = ").append(buildThreads).append('\n');
+    }
     if (onSchemaChange != SchemaChangePolicy.FAIL) {
       out.append(ON_SCHEMA_CHANGE).append(" = ").append(onSchemaChange.name().toLowerCase(java.util.Locale.ROOT))
           .append('\n');

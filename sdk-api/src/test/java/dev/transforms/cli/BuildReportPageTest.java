@@ -69,6 +69,30 @@ class BuildReportPageTest {
     assertThat(BuildReportPage.lanes(timed)).containsExactly(0, 1, 1, 0);
   }
 
+  @Test
+  void twoBuildsRecordingAtOnceKeepEachOthersEntries() throws Exception {
+    Path warehouse = Files.createDirectories(dir.resolve("warehouse"));
+    Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    java.util.concurrent.ExecutorService builds = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (String build : List.of("left", "right")) {
+        done.add(builds.submit(() -> {
+          for (int i = 0; i < 40; i++) {
+            LastBuilds.record(warehouse, List.of(timed(build + "-" + i, t0, 1)),
+                new dev.transforms.runtime.internal.catalog.SecretMasker(java.util.Set.of()));
+          }
+        }));
+      }
+      for (java.util.concurrent.Future<?> future : done) {
+        future.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      builds.shutdownNow();
+    }
+    assertThat(LastBuilds.read(warehouse)).hasSize(80).containsKeys("left-0", "left-39", "right-0", "right-39");
+  }
+
   private static TimedResult timed(String name, Instant start, int seconds) {
     return new TimedResult(new TransformResult(name, "test", TransformResult.Status.SUCCEEDED, false, "", List.of(),
         Duration.ofSeconds(seconds), Optional.empty(), List.of(), List.of()), start, start.plusSeconds(seconds));

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * on disk changed: every file below the working directory (the warehouse, with table /cli/in, included)
  * keeps its size, and nothing is added or removed. The one exception: a build that ran and failed
  * records that in the warehouse's {@code .transforms-last-builds.properties}, for {@code transforms
- * graph} ({@code BuildReportPageTest} checks what it holds).
+ * graph} ({@code BuildReportPageTest} checks what it holds), under the lock file beside it.
  */
 public class TransformsCliBadInputTest {
 
@@ -272,7 +272,8 @@ public class TransformsCliBadInputTest {
     Map<String, Long> files = new TreeMap<>();
     try (Stream<Path> paths = Files.walk(root)) {
       paths.filter(p -> !p.equals(root)).filter(p -> !isEmptySqliteSideFile(p))
-          .filter(p -> !p.getFileName().toString().equals(dev.transforms.cli.report.LastBuilds.FILE_NAME)).forEach(p -> {
+          .filter(p -> !p.getFileName().toString().equals(dev.transforms.cli.report.LastBuilds.FILE_NAME))
+          .filter(p -> !p.getFileName().toString().equals(dev.transforms.cli.report.LastBuilds.LOCK_NAME)).forEach(p -> {
         try {
           files.put(root.relativize(p).toString(), Files.isDirectory(p) ? -1 : Files.size(p));
         } catch (IOException e) {

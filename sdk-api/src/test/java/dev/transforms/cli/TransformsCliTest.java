@@ -42,6 +42,14 @@ public class TransformsCliTest {
     }
   }
 
+  /** Doubles the doubled ids again: downstream of {@link Doubler}. */
+  public static class Redoubler {
+    @Transform
+    public void quadrupled(@TableInput("/cli/doubled") TestInput in, @TableOutput("/cli/quadrupled") TestOutput out) {
+      out.append(in.ids().stream().mapToLong(v -> v * 2).toArray());
+    }
+  }
+
   /** Fails the way a missing class on an engine's classpath does: the top message says nothing. */
   public static class FailingDeepDown {
     @Transform
@@ -124,6 +132,35 @@ public class TransformsCliTest {
     Run plan = run("--class", Doubler.class.getName(), "plan");
     assertThat(plan.exitCode()).isZero();
     assertThat(plan.out()).contains("1. Doubler.doubled [test]", "/cli/doubled -> `local`.`cli`.`doubled`");
+  }
+
+  @Test
+  void planShowsWhatCanRunAtOnceAndTheCriticalPath() {
+    String classes = String.join(",", Doubler.class.getName(), Redoubler.class.getName(), FirstOfTwo.class.getName());
+    Run plan = run("--class", classes, "plan");
+    assertThat(plan.exitCode()).as(plan.err()).isZero();
+    assertThat(plan.out()).contains("Levels (the transforms of a level can run at once",
+        "  1. Doubler.doubled, FirstOfTwo.first", "  2. Redoubler.quadrupled",
+        "Critical path (2 transforms): Doubler.doubled -> Redoubler.quadrupled");
+  }
+
+  @Test
+  void buildRunsIndependentTransformsAtOnceAndRefusesABadThreadCount() {
+    seedInput();
+    String classes = String.join(",", Doubler.class.getName(), Redoubler.class.getName(), FirstOfTwo.class.getName(),
+        Failing.class.getName());
+    Run build = run("--class", classes, "build", "--threads", "3");
+    assertThat(build.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(build.out()).contains("SUCCEEDED Redoubler.quadrupled", "SUCCEEDED FirstOfTwo.first",
+        "FAILED    Failing.fails");
+    Run zero = run("--class", classes, "build", "--threads", "0");
+    assertThat(zero.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(zero.err()).contains("Invalid value for option '--threads': 0 is not a whole number from 1 to 256");
+    Run failFast = run("--class", classes, "build", "--threads", "1", "--fail-fast", "--force");
+    assertThat(failFast.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    // In plan order, Failing.fails comes after Doubler.doubled and before FirstOfTwo.first.
+    assertThat(failFast.out()).contains("SKIPPED   FirstOfTwo.first", "not started: --fail-fast after transform "
+        + "Failing.fails failed");
   }
 
   @Test

@@ -28,7 +28,17 @@ final class ArrowMemory {
    *
    * @return a new root allocator; the caller closes it
    */
-  static synchronized BufferAllocator newRoot() {
+  static BufferAllocator newRoot() {
+    return newRoot(Long.MAX_VALUE);
+  }
+
+  /**
+   * A root allocator on Arrow's Unsafe allocation manager, holding at most some memory.
+   *
+   * @param limit the most bytes its allocators hold at once
+   * @return a new root allocator; the caller closes it
+   */
+  static synchronized BufferAllocator newRoot(long limit) {
     String previous = System.getProperty(MANAGER_PROPERTY);
     if (previous == null) {
       System.setProperty(MANAGER_PROPERTY, "Unsafe");
@@ -36,6 +46,7 @@ final class ArrowMemory {
     try {
       return new RootAllocator(RootAllocator.configBuilder()
           .allocationManagerFactory(UnsafeAllocationManager.FACTORY)
+          .maxAllocation(limit)
           .build());
     } finally {
       if (previous == null) {

@@ -3,6 +3,7 @@ package dev.transforms.singlenode;
 import dev.transforms.api.Handle;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.CheckResult;
+import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.engine.Engine;
 import dev.transforms.runtime.internal.engine.StagedOutput;
 import dev.transforms.runtime.internal.engine.TransformRun;
@@ -14,12 +15,26 @@ import dev.transforms.singlenode.sql.SqlSession;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 
-/** Runs single-node transforms of one build, each with its own Arrow memory. */
+/**
+ * Runs single-node transforms of one build, each with its own Arrow memory, all of it drawn from one
+ * budget ({@code singlenode.memory-limit}) that the transforms running at once share: one that needs more
+ * than is left fails, naming the budget, and the others go on.
+ */
 final class SingleNodeEngine implements Engine {
 
-  private final BufferAllocator root = ArrowMemory.newRoot();
+  private final BufferAllocator root;
+  private final long limit;
+  private final AtomicInteger running = new AtomicInteger();
+
+  SingleNodeEngine(long limit) {
+    this.limit = limit;
+    this.root = ArrowMemory.newRoot(limit);
+  }
 
   @Override
   public void run(TransformRun run) {
@@ -43,6 +58,7 @@ final class SingleNodeEngine implements Engine {
         args[p.index()] = new IcebergOutputHandle(run, run.output(p), duckdbParquet);
       }
     }
+    int atOnce = running.incrementAndGet();
     try {
       run.invoke(args);
     } catch (RuntimeException e) {
@@ -51,13 +67,29 @@ final class SingleNodeEngine implements Engine {
       } catch (RuntimeException release) {
         e.addSuppressed(release);
       }
-      throw e;
+      throw outOfMemory(run, e, atOnce).orElse(e);
+    } finally {
+      running.decrementAndGet();
     }
     try {
       memory.close();
     } catch (ArrowMemoryLeakException leak) {
       throw new TransformFailedException("Transform " + run.spec().name() + " failed: " + leak.getMessage(), leak);
     }
+  }
+
+  /** The error of a run that found the build's Arrow memory exhausted, naming the budget and the way out. */
+  private Optional<RuntimeException> outOfMemory(TransformRun run, RuntimeException e, int atOnce) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof OutOfMemoryException) {
+        return Optional.of(new TransformFailedException("Transform " + run.spec().name() + " ran out of Arrow "
+            + "memory: the single-node transforms of a build share " + (limit >> 20) + " MiB ("
+            + TransformsConfig.SINGLE_NODE_MEMORY + "), and " + atOnce + " were running. Raise "
+            + TransformsConfig.SINGLE_NODE_MEMORY + ", or run fewer at once (--threads, build.threads). "
+            + cause.getMessage(), e));
+      }
+    }
+    return Optional.empty();
   }
 
   /** Evaluates checks with the engine's own reader, on the staged snapshot; see {@link StagedChecks}. */

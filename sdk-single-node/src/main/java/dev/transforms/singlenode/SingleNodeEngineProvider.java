@@ -28,13 +28,13 @@ public final class SingleNodeEngineProvider implements EngineProvider {
   }
 
   /**
-   * Starts an engine with its own root Arrow allocator for the build.
+   * Starts an engine with its own root Arrow allocator for the build, limited to the configured budget.
    *
    * @param build the build environment
    * @return the engine
    */
   @Override
   public Engine start(BuildEnvironment build) {
-    return new SingleNodeEngine();
+    return new SingleNodeEngine(build.config().singleNodeMemoryLimit());
   }
 }

@@ -1,13 +1,17 @@
 package dev.transforms.spark;
 
 import dev.transforms.runtime.TransformsConfig;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.WeakHashMap;
 import org.apache.spark.sql.SparkSession;
 
 /**
  * Build sessions derived from a long-lived parent session (a test JVM's, a service's), one per
- * configuration, kept from build to build.
+ * configuration and lane, kept from build to build. A build that runs transforms at once gives each
+ * lane (see {@code TransformRun.lane()}) a session of its own, so that a setting one transform changes,
+ * a temporary view it registers, never reaches another running beside it; lane 0 is the session a
+ * build running one transform at a time always had.
  *
  * <p>Deriving a session registers the configuration's catalogs, and each catalog's first use opens
  * its client (a JDBC pool for the embedded catalog). Keeping the session per configuration pays that
@@ -16,16 +20,17 @@ import org.apache.spark.sql.SparkSession;
  */
 final class BuildSessions {
 
-  private static final Map<TransformsConfig, SparkSession> SESSIONS = new WeakHashMap<>();
+  private static final Map<TransformsConfig, Map<Integer, SparkSession>> SESSIONS = new WeakHashMap<>();
 
   private BuildSessions() {}
 
-  /** The build session of a configuration, derived from the parent on first use. */
-  static synchronized SparkSession sessionFor(SparkSession parent, TransformsConfig config) {
-    SparkSession session = SESSIONS.get(config);
+  /** The session of a configuration's lane, derived from the parent on first use. */
+  static synchronized SparkSession sessionFor(SparkSession parent, TransformsConfig config, int lane) {
+    Map<Integer, SparkSession> lanes = SESSIONS.computeIfAbsent(config, c -> new HashMap<>());
+    SparkSession session = lanes.get(lane);
     if (session == null || session.sparkContext() != parent.sparkContext() || parent.sparkContext().isStopped()) {
       session = SparkSessions.forBuild(parent, config);
-      SESSIONS.put(config, session);
+      lanes.put(lane, session);
     }
     return session;
   }

@@ -11,18 +11,20 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The outputs of the transform running in a Spark session, found by the session's staging branch, so
- * that {@link TransformsSparkCatalog} can send every write to them to the branch.
+ * The outputs of the transform running in a Spark session, found by a key the session holds, so that
+ * {@link TransformsSparkCatalog} can send every write to them to the staging branch.
  *
- * <p>The engine sets {@value #SESSION_KEY} in the build's session while the method runs; the catalog,
- * called by Spark from anywhere in the method, reads it from the active session.
+ * <p>The engine sets {@value #SESSION_KEY} in the session of the run's lane while the method runs; the
+ * catalog, called by Spark from anywhere in the method, reads it from the active session. The key is
+ * the staging branch and the transform's name: transforms of one build running at once share the
+ * branch's name, each in a session of its own.
  */
 final class RunningOutputs {
 
-  /** The session setting naming the staging branch of the running transform. */
+  /** The session setting naming the running transform: its staging branch, then its name. */
   static final String SESSION_KEY = "spark.transforms.staging-branch";
 
-  private static final Map<String, RunningOutputs> BY_BRANCH = new ConcurrentHashMap<>();
+  private static final Map<String, RunningOutputs> BY_KEY = new ConcurrentHashMap<>();
 
   private final TransformRun run;
 
@@ -38,13 +40,23 @@ final class RunningOutputs {
    */
   static RunningOutputs register(TransformRun run) {
     RunningOutputs outputs = new RunningOutputs(run);
-    BY_BRANCH.put(run.stagingBranch(), outputs);
+    BY_KEY.put(key(run), outputs);
     return outputs;
+  }
+
+  /**
+   * The value of {@value #SESSION_KEY} while a run's method runs.
+   *
+   * @param run the run
+   * @return its staging branch and transform name
+   */
+  static String key(TransformRun run) {
+    return run.stagingBranch() + "/" + run.spec().name();
   }
 
   /** Ends the registration. */
   void unregister() {
-    BY_BRANCH.remove(run.stagingBranch(), this);
+    BY_KEY.remove(key(run), this);
   }
 
   /**
@@ -58,8 +70,8 @@ final class RunningOutputs {
     if (chosen.isEmpty()) {
       return Optional.empty();
     }
-    String branch = chosen.get().conf().get(SESSION_KEY, null);
-    return branch == null || branch.isEmpty() ? Optional.empty() : Optional.ofNullable(BY_BRANCH.get(branch));
+    String key = chosen.get().conf().get(SESSION_KEY, null);
+    return key == null || key.isEmpty() ? Optional.empty() : Optional.ofNullable(BY_KEY.get(key));
   }
 
   String branch() {

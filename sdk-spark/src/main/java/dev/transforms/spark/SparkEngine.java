@@ -2,15 +2,16 @@ package dev.transforms.spark;
 
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.BuildCancellation;
 import dev.transforms.runtime.internal.advice.FileSizes;
 import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.engine.BuildEnvironment;
 import dev.transforms.runtime.internal.engine.Engine;
 import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.spark.internal.advice.SparkAdvice;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,8 +19,8 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import dev.transforms.spark.internal.advice.SparkAdvice;
 import org.apache.iceberg.spark.CommitMetadata;
+import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +29,10 @@ import org.slf4j.LoggerFactory;
  * Runs Spark transforms for one build.
  *
  * <p>The build gets its own session, derived from the active or default session when there is one, or
- * from a session this engine starts (and stops when the build ends). For each transform it builds the
+ * from a session this engine starts (and stops when the build ends); transforms that run at once each
+ * get the session of their lane, derived the same way, so that settings one changes never reach another
+ * (see {@link BuildSessions}). Each runs its Spark jobs in a job group and a FAIR scheduler pool named
+ * after it, and a cancelled build cancels its job group. For each transform it builds the
  * handles, names the staging branch in the session while the method runs (so that
  * {@link TransformsSparkCatalog} loads every output on its branch and creates new outputs there),
  * stamps every commit with the build's provenance, invokes the method, and checks that nothing
@@ -38,17 +42,25 @@ final class SparkEngine implements Engine {
 
   private static final Logger LOG = LoggerFactory.getLogger(SparkEngine.class);
 
+  /** The local property naming the FAIR scheduler pool of a thread's jobs. */
+  static final String POOL = "spark.scheduler.pool";
+
   private final BuildEnvironment build;
   private final SparkSession parent;
   private final boolean ownsParent;
-  private final SparkSession session;
-  private final Set<String> usedCatalogs = new LinkedHashSet<>();
+  private final Map<Integer, SparkSession> lanes = new java.util.TreeMap<>();
+  private final Set<String> usedCatalogs = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private SparkEngine(BuildEnvironment build, SparkSession parent, boolean ownsParent) {
     this.build = build;
     this.parent = parent;
     this.ownsParent = ownsParent;
-    this.session = BuildSessions.sessionFor(parent, build.config());
+    lanes.put(0, BuildSessions.sessionFor(parent, build.config(), 0));
+  }
+
+  /** The session of a lane: no two transforms use one at once. */
+  private synchronized SparkSession session(int lane) {
+    return lanes.computeIfAbsent(lane, l -> BuildSessions.sessionFor(parent, build.config(), l));
   }
 
   static SparkEngine start(BuildEnvironment build) {
@@ -82,11 +94,12 @@ final class SparkEngine implements Engine {
       // A new output has no main until it is published: only existing ones can be written past staging.
       output.existing().ifPresent(t -> bases.put(output, snapshotId(t.currentSnapshot())));
     }
+    SparkSession session = session(run.lane());
     RunScope scope = new RunScope(session);
     boolean published = false;
     try {
-      Object[] arguments = arguments(run, scope);
-      invoke(run, arguments);
+      Object[] arguments = arguments(session, run, scope);
+      invoke(session, run, arguments);
       checkMainUntouched(run, bases);
       // File outputs are published here, so advisories are judged (and fail an error-level run) first.
       FileSizes.inspect(run);
@@ -98,12 +111,18 @@ final class SparkEngine implements Engine {
     }
   }
 
-  private void invoke(TransformRun run, Object[] arguments) {
+  private void invoke(SparkSession session, TransformRun run, Object[] arguments) {
     scala.Option<SparkSession> previousActive = SparkSession.getActiveSession();
     TransformsSessionExtensions.forgetMerge();
     RunningOutputs running = RunningOutputs.register(run);
-    session.conf().set(RunningOutputs.SESSION_KEY, run.stagingBranch());
+    session.conf().set(RunningOutputs.SESSION_KEY, RunningOutputs.key(run));
     SparkSession.setActiveSession(session);
+    SparkContext context = session.sparkContext();
+    String group = jobGroup(run);
+    // Thread-local: the jobs of this transform's thread (and the threads it starts), not another's.
+    context.setJobGroup(group, "transform " + run.spec().name() + " (build " + run.build().buildId() + ")", true);
+    context.setLocalProperty(POOL, run.spec().name());
+    BuildCancellation.Registration cancel = run.build().cancellation().onCancel(() -> context.cancelJobGroup(group));
     SparkAdvice advice = SparkAdvice.start(session, run);
     try {
       CommitMetadata.withCommitProperties(run.commitProperties(), () -> {
@@ -118,6 +137,9 @@ final class SparkEngine implements Engine {
       }
       session.conf().unset(RunningOutputs.SESSION_KEY);
       running.unregister();
+      cancel.close();
+      context.clearJobGroup();
+      context.setLocalProperty(POOL, null);
       if (previousActive.isDefined()) {
         SparkSession.setActiveSession(previousActive.get());
       } else {
@@ -127,16 +149,26 @@ final class SparkEngine implements Engine {
     }
   }
 
-  private Object[] arguments(TransformRun run, RunScope scope) {
+  /**
+   * The job group of a transform's Spark jobs: the Spark UI shows it, and a cancelled build cancels it.
+   *
+   * @param run the run
+   * @return {@code transforms-BUILD-NAME}
+   */
+  static String jobGroup(TransformRun run) {
+    return "transforms-" + run.build().buildId() + "-" + run.spec().name();
+  }
+
+  private Object[] arguments(SparkSession session, TransformRun run, RunScope scope) {
     List<ParameterSpec> parameters = run.spec().parameters();
     Object[] arguments = new Object[parameters.size()];
     for (ParameterSpec parameter : parameters) {
-      arguments[parameter.index()] = handle(run, parameter, scope);
+      arguments[parameter.index()] = handle(session, run, parameter, scope);
     }
     return arguments;
   }
 
-  private Object handle(TransformRun run, ParameterSpec parameter, RunScope scope) {
+  private Object handle(SparkSession session, TransformRun run, ParameterSpec parameter, RunScope scope) {
     // The method's own parameter types decide; the spec's type names serve the annotation processor.
     Class<?> type = run.spec().method().getParameterTypes()[parameter.index()];
     Object handle = switch (parameter.role()) {
@@ -190,8 +222,9 @@ final class SparkEngine implements Engine {
   public List<dev.transforms.runtime.CheckResult> evaluate(TransformRun run,
       dev.transforms.runtime.internal.engine.StagedOutput output, List<dev.transforms.runtime.internal.spec.CheckSpec> checks) {
     // The staged outputs are the run's until it publishes: a new one exists for its session only.
+    SparkSession session = session(run.lane());
     RunningOutputs running = RunningOutputs.register(run);
-    session.conf().set(RunningOutputs.SESSION_KEY, run.stagingBranch());
+    session.conf().set(RunningOutputs.SESSION_KEY, RunningOutputs.key(run));
     try {
       return SparkChecks.evaluate(session, output, checks);
     } finally {
@@ -201,13 +234,13 @@ final class SparkEngine implements Engine {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     if (ownsParent) {
-      SparkSessions.closeCatalogs(session, usedCatalogs);
+      lanes.values().forEach(session -> SparkSessions.closeCatalogs(session, usedCatalogs));
       BuildSessions.forget(build.config());
       parent.stop();
     } else {
-      BuildSessions.endBuild(session);
+      lanes.values().forEach(BuildSessions::endBuild);
     }
   }
 

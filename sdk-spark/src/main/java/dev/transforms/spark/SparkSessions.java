@@ -30,7 +30,8 @@ public final class SparkSessions {
   /**
    * A builder for a parent session with the SDK's defaults; settings under {@code spark.*} in the
    * configuration override them. Defaults: master {@code local[*]} (unless the configuration or
-   * spark-submit sets {@code spark.master}), the Iceberg and SDK SQL extensions, no web UI, and for a
+   * spark-submit sets {@code spark.master}), the Iceberg and SDK SQL extensions, no web UI, the FAIR
+   * scheduler (transforms that run at once each get a pool of their own), and for a
    * local master the driver bound to 127.0.0.1 and few shuffle partitions; plus the SQL settings and
    * catalogs of {@link #forBuild}.
    *
@@ -90,6 +91,8 @@ public final class SparkSessions {
     boolean local = master.map(m -> m.startsWith("local")).orElse(true);
     settings.put("spark.sql.extensions", ICEBERG_EXTENSIONS + "," + TRANSFORMS_EXTENSIONS);
     settings.put("spark.ui.enabled", "false");
+    // Transforms that run at once share the context fairly, each in a pool of its own.
+    settings.put("spark.scheduler.mode", "FAIR");
     if (local) {
       settings.put("spark.driver.host", "127.0.0.1");
       settings.put("spark.driver.bindAddress", "127.0.0.1");

@@ -8,10 +8,13 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -29,6 +32,9 @@ public final class LastBuilds {
 
   /** The file's name in the warehouse folder. */
   public static final String FILE_NAME = ".transforms-last-builds.properties";
+
+  /** The lock file beside it, held while a build merges its results in. */
+  public static final String LOCK_NAME = ".transforms-last-builds.lock";
 
   private LastBuilds() {}
 
@@ -69,15 +75,28 @@ public final class LastBuilds {
   public static void record(Path warehouse, List<TimedResult> results, SecretMasker masker) {
     // A configuration whose catalogs all live elsewhere (a cluster's driver) may have no local
     // warehouse folder: none is created for this file.
-    if (results.isEmpty() || !Files.isDirectory(warehouse)) {
+    // An up-to-date transform did not run: its last build is still the one recorded.
+    List<TimedResult> ran = results.stream()
+        .filter(r -> r.result().status() != TransformResult.Status.UP_TO_DATE).toList();
+    if (ran.isEmpty() || !Files.isDirectory(warehouse)) {
       return;
     }
+    // Two builds may end at once, in one JVM or two: each reads, merges and writes under the lock, so
+    // that neither loses the other's entries.
+    synchronized (LastBuilds.class) {
+      try (FileChannel channel = FileChannel.open(warehouse.resolve(LOCK_NAME), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
+        merge(warehouse, ran, masker);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot write " + file(warehouse), e);
+      }
+    }
+  }
+
+  private static void merge(Path warehouse, List<TimedResult> results, SecretMasker masker) {
     Properties properties = load(warehouse);
     for (TimedResult timed : results) {
       TransformResult r = timed.result();
-      if (r.status() == TransformResult.Status.UP_TO_DATE) {
-        continue; // it did not run: its last build is still the one recorded
-      }
       String key = r.transform() + ".";
       properties.setProperty(key + "status", r.status().name());
       properties.setProperty(key + "engine", r.engine());

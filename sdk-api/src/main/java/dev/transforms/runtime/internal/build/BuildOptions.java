@@ -7,15 +7,29 @@ import java.util.stream.Collectors;
 
 /**
  * What a build is asked to do beyond its plan: transforms to build in full whatever their state
- * ({@code --full}), and transforms to run even when they are up to date ({@code --force}).
+ * ({@code --full}), transforms to run even when they are up to date ({@code --force}), how many
+ * transforms may run at once ({@code --threads}), and whether the first failure stops the build from
+ * starting more ({@code --fail-fast}).
  *
  * @param full the names of the transforms that build in full
  * @param forced the names of the transforms that run even when up to date
+ * @param threads how many transforms run at once, at most; 1 runs them one by one in plan order
+ * @param failFast whether a failure stops the build from starting other transforms
  */
-public record BuildOptions(Set<String> full, Set<String> forced) {
+public record BuildOptions(Set<String> full, Set<String> forced, int threads, boolean failFast) {
 
-  /** Nothing asked: every transform runs as its state says, up-to-date ones are skipped. */
-  public static final BuildOptions NONE = new BuildOptions(Set.of(), Set.of());
+  /** Nothing asked: one transform at a time, as its state says; up-to-date ones are skipped. */
+  public static final BuildOptions NONE = new BuildOptions(Set.of(), Set.of(), 1, false);
+
+  /**
+   * Options that run one transform at a time and go on after a failure.
+   *
+   * @param full the names of the transforms that build in full
+   * @param forced the names of the transforms that run even when up to date
+   */
+  public BuildOptions(Set<String> full, Set<String> forced) {
+    this(full, forced, 1, false);
+  }
 
   /**
    * Every transform of a plan runs, up to date or not (benchmarks and tests that rebuild unchanged inputs).
@@ -27,9 +41,32 @@ public record BuildOptions(Set<String> full, Set<String> forced) {
     return new BuildOptions(Set.of(), plan.transforms().stream().map(TransformSpec::name).collect(Collectors.toSet()));
   }
 
-  /** Copies the sets. */
+  /** Copies the sets and checks the number of threads. */
   public BuildOptions {
     full = Set.copyOf(full);
     forced = Set.copyOf(forced);
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be at least 1, not " + threads);
+    }
+  }
+
+  /**
+   * These options with another number of threads.
+   *
+   * @param count how many transforms run at once, at most
+   * @return the new options
+   */
+  public BuildOptions withThreads(int count) {
+    return new BuildOptions(full, forced, count, failFast);
+  }
+
+  /**
+   * These options, stopping at the first failure or not.
+   *
+   * @param stop whether a failure stops the build from starting other transforms
+   * @return the new options
+   */
+  public BuildOptions withFailFast(boolean stop) {
+    return new BuildOptions(full, forced, threads, stop);
   }
 }

@@ -5,6 +5,7 @@ import dev.transforms.api.IncrementalRequiredException;
 import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.Transform;
 import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.BuildCancellation;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.CheckResult;
@@ -45,7 +46,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,12 +59,14 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
- * Runs a planned build: for each transform in dependency order, resolves its paths, loads its tables,
- * decides whether it runs incrementally, stages its outputs, has its engine invoke it, and publishes
- * its outputs, or discards everything it wrote if it fails.
+ * Runs a planned build: for each transform, once its upstream has published, resolves its paths, loads
+ * its tables, skips it if it is up to date, decides whether it runs incrementally, stages its outputs,
+ * has its engine invoke it, and publishes its outputs, or discards everything it wrote if it fails.
+ * {@link BuildScheduler} decides when each starts and how many run at once.
  *
  * <p>A failed transform does not stop the build: transforms downstream of it are skipped, the others
- * run. This is the one code path behind the command line and the testing kit.
+ * run. This is the one code path behind the command line and the testing kit. One runner may run
+ * several builds at once, from several threads.
  */
 public final class BuildRunner implements AutoCloseable {
 
@@ -140,34 +142,31 @@ public final class BuildRunner implements AutoCloseable {
    * @return the report
    */
   public BuildReport run(BuildPlan plan, BuildListener listener, BuildOptions options) {
+    return run(plan, listener, options, new BuildCancellation());
+  }
+
+  /**
+   * Runs a build, at most {@link BuildOptions#threads()} transforms at once ({@link BuildScheduler}),
+   * until it ends or is cancelled.
+   *
+   * @param plan the transforms, in dependency order
+   * @param listener hears progress, one call at a time
+   * @param options what to build in full, what to force, how many at once, whether to fail fast
+   * @param cancellation stops the build cleanly: nothing more starts, running transforms are discarded
+   * @return the report
+   */
+  public BuildReport run(BuildPlan plan, BuildListener listener, BuildOptions options, BuildCancellation cancellation) {
     long start = System.nanoTime();
     String buildId = HexFormat.of().formatHex(randomBytes());
-    BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver);
+    BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver,
+        Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation);
     AdvisorySettings advice = AdvisorySettings.of(config);
-    List<TransformResult> results = new ArrayList<>();
-    Set<String> failed = new HashSet<>();
-    List<TransformSpec> transforms = plan.transforms();
+    List<TransformResult> results;
     try (EngineRegistry engines = providers == null ? new EngineRegistry(environment, loader)
         : new EngineRegistry(environment, providers)) {
-      for (int i = 0; i < transforms.size(); i++) {
-        TransformSpec spec = transforms.get(i);
-        listener.started(spec.name(), i + 1, transforms.size());
-        Optional<String> failedUpstream = plan.upstreamOf(spec.name()).stream().filter(failed::contains).findFirst();
-        TransformResult result;
-        if (failedUpstream.isPresent()) {
-          result = new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SKIPPED, false,
-              "skipped: upstream transform " + failedUpstream.get() + " did not succeed", List.of(), Duration.ZERO,
-              Optional.empty(), List.of(), List.of());
-        } else {
-          result = runOne(environment, engines, spec, advice, options.full().contains(spec.name()),
-              options.forced().contains(spec.name()) || options.full().contains(spec.name()));
-        }
-        if (!result.succeeded()) {
-          failed.add(spec.name());
-        }
-        results.add(result);
-        listener.finished(result, i + 1, transforms.size());
-      }
+      results = BuildScheduler.run(plan, options, cancellation, listener,
+          (spec, lane) -> runOne(environment, engines, spec, advice, options.full().contains(spec.name()),
+              options.forced().contains(spec.name()) || options.full().contains(spec.name()), lane));
     }
     return new BuildReport(buildId, results, Duration.ofNanos(System.nanoTime() - start));
   }
@@ -179,7 +178,7 @@ public final class BuildRunner implements AutoCloseable {
   }
 
   private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec,
-      AdvisorySettings advice, boolean full, boolean forced) {
+      AdvisorySettings advice, boolean full, boolean forced, int lane) {
     long start = System.nanoTime();
     RunAdvisories advisories = new RunAdvisories(spec.name(),
         advice.levelFor(spec.method().getAnnotation(Transform.class)), advice);
@@ -218,6 +217,7 @@ public final class BuildRunner implements AutoCloseable {
             freshness.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.empty(), notes,
             List.of(), List.of());
       }
+      checkNotCancelled(environment, spec, "was not started");
       Engine engine = engines.engineFor(spec);
       decision = full ? IncrementalDecision.full("a full build was asked for (--full)")
           : IncrementalDecider.decide(spec, stored, inputTables, current);
@@ -234,7 +234,7 @@ public final class BuildRunner implements AutoCloseable {
       publisher = OutputPublisher.stage(spec.name(), environment.buildId(), staged(outputs));
       Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
       TransformRun run = new TransformRun(environment, spec, target, inputs, outputs, decision, publisher,
-          IncrementalState.provenance(spec.name(), environment.buildId()), advisories);
+          IncrementalState.provenance(spec.name(), environment.buildId()), advisories, lane);
       engine.run(run);
       CrashPoints.reached("run.returned");
       // Under level error an advisory fails the run here, before the checks, so that nothing is published.
@@ -250,6 +250,11 @@ public final class BuildRunner implements AutoCloseable {
         outputs.stream().filter(o -> o.fileLocation().isEmpty())
             .forEach(o -> policies.put(o.parameter().requirePath(), run.schemaChangePolicy(o)));
       }
+      // The last moment a cancelled build discards a run rather than publishing it: from here on the
+      // publication completes, so that no output is half published.
+      publisher = publishing;
+      checkNotCancelled(environment, spec, "ran but was not published; its writes are discarded");
+      publisher = null;
       List<OutputWrites> writes = publishing.publish(state, OutputAudit.properties(checks), policies);
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
           decision.incremental(), decision.reason(), writes, Duration.ofNanos(System.nanoTime() - start),
@@ -263,6 +268,13 @@ public final class BuildRunner implements AutoCloseable {
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, decision.incremental(),
           decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes,
           checks, advisories.list());
+    }
+  }
+
+  private static void checkNotCancelled(BuildEnvironment environment, TransformSpec spec, String what) {
+    if (environment.cancellation().isCancelled()) {
+      throw new BuildCancelledException("Transform " + spec.name() + " " + what + ": the build was cancelled ("
+          + environment.cancellation().reason().orElse("cancelled") + ")");
     }
   }
 

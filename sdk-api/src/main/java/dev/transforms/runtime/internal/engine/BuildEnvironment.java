@@ -11,5 +11,29 @@ import dev.transforms.runtime.internal.catalog.TableResolver;
  * @param config the configuration
  * @param catalogs the Iceberg catalogs, built on first use
  * @param resolver turns dataset paths into tables
+ * @param threads how many transforms the build runs at once, at most: engines share their memory and
+ *     threads among that many runs ({@link TransformRun#lane()} says which one a run is)
+ * @param cancellation cancels the build: engines register what stops a running transform's work
  */
-public record BuildEnvironment(String buildId, TransformsConfig config, Catalogs catalogs, TableResolver resolver) {}
+public record BuildEnvironment(String buildId, TransformsConfig config, Catalogs catalogs, TableResolver resolver,
+    int threads, dev.transforms.runtime.BuildCancellation cancellation) {
+
+  /**
+   * The environment of a build that runs one transform at a time.
+   *
+   * @param buildId the build's identifier
+   * @param config the configuration
+   * @param catalogs the Iceberg catalogs
+   * @param resolver turns dataset paths into tables
+   */
+  public BuildEnvironment(String buildId, TransformsConfig config, Catalogs catalogs, TableResolver resolver) {
+    this(buildId, config, catalogs, resolver, 1, new dev.transforms.runtime.BuildCancellation());
+  }
+
+  /** Checks the number of threads. */
+  public BuildEnvironment {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be at least 1: " + threads);
+    }
+  }
+}

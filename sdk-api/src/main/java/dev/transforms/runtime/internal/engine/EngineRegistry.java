@@ -10,13 +10,15 @@ import java.util.ServiceLoader;
 
 /**
  * The engines of one build: found with {@link ServiceLoader}, each started when the first transform
- * that needs it runs, and all closed with the registry.
+ * that needs it runs, and all closed with the registry. Safe for the build's worker threads: an engine
+ * starts once, and starting one does not hold up transforms of another.
  */
 public final class EngineRegistry implements AutoCloseable {
 
   private final BuildEnvironment build;
   private final Map<String, EngineProvider> providers = new LinkedHashMap<>();
   private final Map<String, Engine> started = new LinkedHashMap<>();
+  private final Map<String, Object> starting = new LinkedHashMap<>();
 
   /**
    * Finds the engines on a class loader's classpath.
@@ -47,11 +49,32 @@ public final class EngineRegistry implements AutoCloseable {
    * @throws EngineNotFoundException if no engine on the classpath runs it, naming the handle and the
    *     artifact to add
    */
-  public synchronized Engine engineFor(TransformSpec spec) {
-    Engine engine = started.get(spec.engine());
-    if (engine != null) {
+  public Engine engineFor(TransformSpec spec) {
+    // One lock per engine: a Spark session starting does not hold up single-node transforms.
+    Object lock;
+    synchronized (this) {
+      Engine engine = started.get(spec.engine());
+      if (engine != null) {
+        return engine;
+      }
+      lock = starting.computeIfAbsent(spec.engine(), k -> new Object());
+    }
+    synchronized (lock) {
+      synchronized (this) {
+        Engine engine = started.get(spec.engine());
+        if (engine != null) {
+          return engine;
+        }
+      }
+      Engine engine = start(spec);
+      synchronized (this) {
+        started.put(spec.engine(), engine);
+      }
       return engine;
     }
+  }
+
+  private Engine start(TransformSpec spec) {
     EngineProvider provider = providers.get(spec.engine());
     if (provider == null) {
       String handle = spec.parameters().stream().map(ParameterSpec::simpleTypeName)
@@ -60,9 +83,7 @@ public final class EngineRegistry implements AutoCloseable {
       throw new EngineNotFoundException("No engine handles " + handle + " (transform " + spec.name()
           + " needs engine '" + spec.engine() + "'): add " + spec.engineArtifact() + " to the classpath");
     }
-    engine = provider.start(build);
-    started.put(spec.engine(), engine);
-    return engine;
+    return provider.start(build);
   }
 
   @Override

@@ -29,6 +29,7 @@ public final class TransformRun {
   private final OutputStaging staging;
   private final Map<String, String> commitProperties;
   private final RunAdvisories advisories;
+  private final int lane;
 
   /**
    * Creates a run; the runtime does this.
@@ -77,6 +78,36 @@ public final class TransformRun {
       OutputStaging staging,
       Map<String, String> commitProperties,
       RunAdvisories advisories) {
+    this(build, spec, target, inputs, outputs, decision, staging, commitProperties, advisories, 0);
+  }
+
+  /**
+   * Creates a run with its advisories, in one lane of the build; the runtime does this.
+   *
+   * @param build the build's shared environment
+   * @param spec the validated transform
+   * @param target the instance the method is invoked on, or {@code null} for a static method
+   * @param inputs the bound inputs, in signature order
+   * @param outputs the bound outputs, in signature order
+   * @param decision whether this build is incremental, and why
+   * @param staging where the run's writes to its outputs go until they are published
+   * @param commitProperties the snapshot summary properties every commit to an output carries
+   * @param advisories where engines record the advisories they find, with the run's level
+   * @param lane which of the build's {@link BuildEnvironment#threads() threads} runs it, from 0: no two
+   *     runs of one lane overlap, so an engine may keep one session per lane
+   */
+  public TransformRun(
+      BuildEnvironment build,
+      TransformSpec spec,
+      Object target,
+      List<BoundInput> inputs,
+      List<BoundOutput> outputs,
+      IncrementalDecision decision,
+      OutputStaging staging,
+      Map<String, String> commitProperties,
+      RunAdvisories advisories,
+      int lane) {
+    this.lane = lane;
     this.advisories = advisories;
     this.build = build;
     this.spec = spec;
@@ -95,6 +126,16 @@ public final class TransformRun {
    */
   public BuildEnvironment build() {
     return build;
+  }
+
+  /**
+   * Which of the build's threads runs this transform, from 0 to {@link BuildEnvironment#threads()} - 1.
+   * Runs of one lane never overlap.
+   *
+   * @return the lane
+   */
+  public int lane() {
+    return lane;
   }
 
   /**

@@ -242,4 +242,67 @@ public final class BuildPlan {
   public Set<String> upstreamOf(String name) {
     return upstream.getOrDefault(name, Set.of());
   }
+
+  /**
+   * The transforms of this plan that read a transform's outputs.
+   *
+   * @param name a transform name
+   * @return the names of its direct downstream transforms, in plan order
+   */
+  public List<String> downstreamOf(String name) {
+    return order.stream().map(TransformSpec::name).filter(n -> upstreamOf(n).contains(name)).toList();
+  }
+
+  /**
+   * The transforms by level: those of one level depend on none of the same or a later level, so they
+   * can run at the same time once the levels before have published. Level 1 reads no output of the
+   * plan; a transform's level is one more than its highest upstream's.
+   *
+   * @return the levels, from the first, each in plan order
+   */
+  public List<List<String>> levels() {
+    Map<String, Integer> level = new LinkedHashMap<>();
+    List<List<String>> levels = new ArrayList<>();
+    for (TransformSpec spec : order) {
+      int mine = 1 + upstreamOf(spec.name()).stream().mapToInt(u -> level.getOrDefault(u, 0)).max().orElse(0);
+      level.put(spec.name(), mine);
+      while (levels.size() < mine) {
+        levels.add(new ArrayList<>());
+      }
+      levels.get(mine - 1).add(spec.name());
+    }
+    return levels.stream().map(List::copyOf).toList();
+  }
+
+  /**
+   * The longest chain of transforms that depend on each other, counted in transforms: no build of this
+   * plan, however many run at once, takes fewer steps. Of chains of equal length, the first in plan order.
+   *
+   * @return the chain, from its first transform to its last; empty for an empty plan
+   */
+  public List<String> criticalPath() {
+    Map<String, Integer> depth = new LinkedHashMap<>();
+    Map<String, String> via = new LinkedHashMap<>();
+    String end = null;
+    for (TransformSpec spec : order) {
+      String best = null;
+      for (String u : upstreamOf(spec.name())) {
+        if (depth.containsKey(u) && (best == null || depth.get(u) > depth.get(best))) {
+          best = u;
+        }
+      }
+      depth.put(spec.name(), best == null ? 1 : depth.get(best) + 1);
+      if (best != null) {
+        via.put(spec.name(), best);
+      }
+      if (end == null || depth.get(spec.name()) > depth.get(end)) {
+        end = spec.name();
+      }
+    }
+    List<String> path = new ArrayList<>();
+    for (String at = end; at != null; at = via.get(at)) {
+      path.add(0, at);
+    }
+    return List.copyOf(path);
+  }
 }

@@ -41,6 +41,7 @@ import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -302,6 +303,17 @@ public final class OutputPublisher implements OutputStaging {
     return List.copyOf(recovered);
   }
 
+  /** The identity of the table an output's identifier now names in its catalog, if there is one. */
+  private static Optional<String> uuidInCatalog(Staged entry) {
+    try {
+      return Optional.of(entry.output.catalog().loadTable(entry.output.resolved().identifier()).uuid().toString());
+    } catch (NoSuchTableException e) {
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.empty(); // the catalog cannot answer: treat the attempt as failed, as it reported
+    }
+  }
+
   private PublishConflictException createdElsewhere(Staged entry, Throwable cause) {
     return new PublishConflictException("Cannot create output " + describe(entry) + " of transform " + transform
         + ": another build created it while this one ran. This build published nothing and left the other build's "
@@ -398,11 +410,18 @@ public final class OutputPublisher implements OutputStaging {
       try {
         entry.created.create(stateProperties(state, entry.created.current().currentSnapshot(),
             extra.getOrDefault(entry.output.path(), Map.of())));
-      } catch (AlreadyExistsException e) {
-        StagedCreateFiles.deleteLostCreate(entry.created.io(), entry.created.current().location(),
-            entry.created.current().uuid());
-        discard();
-        throw createdElsewhere(entry, e);
+      } catch (RuntimeException e) {
+        // Lost to another build (AlreadyExistsException, or whatever the catalog says when the other
+        // build's row appeared between its check and its insert), or the catalog failed. Unless the table
+        // is there with this build's identity (the commit went through and only its answer was lost), the
+        // metadata file the attempt wrote is this build's alone: remove it with the staged files.
+        Optional<String> now = uuidInCatalog(entry);
+        if (now.isEmpty() || !now.get().equals(entry.created.current().uuid())) {
+          StagedCreateFiles.deleteLostCreate(entry.created.io(), entry.created.current().location(),
+              entry.created.current().uuid());
+          discard();
+          throw e instanceof AlreadyExistsException || now.isPresent() ? createdElsewhere(entry, e) : e;
+        }
       }
       entry.published = true;
       published.add(entry.output.path());

@@ -43,6 +43,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -386,13 +387,13 @@ public class ShapeProtocolTest {
   @Test
   void twoFirstBuildsRacingLeaveNoFileOfTheLoser() throws Exception {
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("out"));
+    List<TransformResult> results = List.of();
     PublishProtocolTest.Racer.barrier = new CyclicBarrier(2);
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try (BuildRunner other = new BuildRunner(TransformsConfig.embedded(warehouse))) {
       Future<BuildReport> first = pool.submit(() -> build(runner, PublishProtocolTest.Racer.class));
       Future<BuildReport> second = pool.submit(() -> build(other, PublishProtocolTest.Racer.class));
-      List<TransformResult> results = List.of(only(first.get(60, TimeUnit.SECONDS)),
-          only(second.get(60, TimeUnit.SECONDS)));
+      results = List.of(only(first.get(60, TimeUnit.SECONDS)), only(second.get(60, TimeUnit.SECONDS)));
       assertThat(results).filteredOn(r -> r.status() == TransformResult.Status.FAILED).singleElement()
           .satisfies(r -> assertThat(r.error().orElseThrow()).isInstanceOf(PublishConflictException.class));
     } finally {
@@ -400,7 +401,13 @@ public class ShapeProtocolTest {
     }
     Table a = table();
     assertThat(IdTables.ids(a, null)).containsExactly(1L, 2L, 3L);
-    assertThat(filesUnder(Path.of(java.net.URI.create(a.location())))).isEqualTo(referenced(a));
+    Set<String> files = filesUnder(Path.of(java.net.URI.create(a.location())));
+    Set<String> referenced = referenced(a);
+    // On failure, say whose each file left behind is: a metadata file names the table it belongs to.
+    StringBuilder leftovers = new StringBuilder("table " + a.uuid() + "; " + results + "; left:");
+    files.stream().filter(f -> !referenced.contains(f)).forEach(f -> leftovers.append(' ').append(f)
+        .append(f.endsWith(".metadata.json") ? " (table " + TableMetadataParser.read(a.io(), f).uuid() + ")" : ""));
+    assertThat(files).as(leftovers.toString()).isEqualTo(referenced);
   }
 
   /** Every file under a table's folder. */
