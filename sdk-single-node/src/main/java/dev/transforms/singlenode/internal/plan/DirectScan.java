@@ -4,7 +4,9 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -12,19 +14,36 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * The data files of one snapshot when they hold exactly its rows and a native reader can read them
- * itself: every file is Parquet on the local file system, no file has a delete file against it, the
- * files carry the Iceberg field ids (no name mapping), and every column is of a type native readers read
- * to the same values the engine's reader gives ({@link #declines}).
+ * The data files of one snapshot when a native reader can read them itself: every file is Parquet on the
+ * local file system, no equality delete applies to a file, the files carry the Iceberg field ids (no name
+ * mapping), and every column is of a type native readers read to the same values the engine's reader
+ * gives ({@link #declines}). Position deletes and deletion vectors may apply ({@link #planWithDeletes}):
+ * the reader then drops the rows they remove from what it decoded; {@link #plan} takes only snapshots
+ * whose files hold exactly their rows.
  *
- * <p>When any of this does not hold, {@link #plan} answers empty and the rows go through the engine's
- * reader, which applies deletes and reads any file system.
+ * <p>When any of this does not hold, the plans answer empty and the rows go through the engine's
+ * reader, which applies every delete and reads any file system.
  *
  * @param files the local paths of the data files
  * @param schema the schema of the rows
- * @param rows the rows the files hold, from the table's metadata
+ * @param rows the rows the files hold, from the table's metadata, before deletes
+ * @param fileRows the rows of each file, before deletes
+ * @param deleted the scan tasks of the files that have position deletes or a deletion vector, by index
+ *     in {@code files}; empty for a scan of a snapshot's rows exactly
  */
-public record DirectScan(List<Path> files, Schema schema, long rows) {
+public record DirectScan(List<Path> files, Schema schema, long rows, long[] fileRows,
+    Map<Integer, FileScanTask> deleted) {
+
+  /**
+   * A scan of files whose rows are exactly the rows to read.
+   *
+   * @param files the local paths of the data files
+   * @param schema the schema of the rows
+   * @param rows the rows the files hold
+   */
+  public DirectScan(List<Path> files, Schema schema, long rows) {
+    this(files, schema, rows, null, Map.of());
+  }
 
   public DirectScan {
     files = List.copyOf(files);
@@ -51,13 +70,26 @@ public record DirectScan(List<Path> files, Schema schema, long rows) {
    * @return the scan, or empty when the rows must go through the engine's reader
    */
   public static Optional<DirectScan> plan(Table table, long snapshotId, Schema schema) {
+    return planWithDeletes(table, snapshotId, schema).filter(scan -> scan.deleted().isEmpty());
+  }
+
+  /**
+   * Plans the direct scan of some columns of a snapshot whose files may have position deletes or
+   * deletion vectors against them, which the reader must apply to what it decodes ({@link #deleted}).
+   *
+   * @param table the table
+   * @param snapshotId the snapshot to read
+   * @param schema the columns to read
+   * @return the scan, or empty when the rows must go through the engine's reader
+   */
+  public static Optional<DirectScan> planWithDeletes(Table table, long snapshotId, Schema schema) {
     SnapshotFiles.existing(table, snapshotId);
     if (schema.columns().isEmpty() || declines(table, schema).isPresent()) {
       return Optional.empty();
     }
     return SnapshotFiles.of(table, snapshotId)
         .filter(files -> !files.paths().isEmpty())
-        .map(files -> new DirectScan(files.paths(), schema, files.rows()));
+        .map(files -> new DirectScan(files.paths(), schema, files.rows(), files.fileRows(), files.deleted()));
   }
 
   /**

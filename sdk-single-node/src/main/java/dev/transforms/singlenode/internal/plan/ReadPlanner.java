@@ -3,6 +3,7 @@ package dev.transforms.singlenode.internal.plan;
 import dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead;
 import dev.transforms.singlenode.internal.duckdb.DuckDbArrowRead;
 import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
+import dev.transforms.singlenode.internal.read.LiveRuns;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -23,6 +24,8 @@ import org.apache.iceberg.expressions.Expression;
  * counted by the strategy that gave its rows ({@link #reads}). Strategies are asked in the table's
  * order, the first that takes the read reads it; one that finds while reading that it cannot give the
  * engine's root hands the read on to the next that takes it, and the engine's reader takes the rest.
+ * Position deletes and deletion vectors are applied after decoding ({@link LiveRuns}): a merge-on-read
+ * snapshot takes the same strategies as a copy-on-write one.
  */
 public final class ReadPlanner {
 
@@ -50,8 +53,9 @@ public final class ReadPlanner {
    * @param strategy the strategy
    * @param reason why, for logs and tests ("page decoder: 1,000,000 rows in 1 file, 7 columns")
    * @param scan the files to read, or null for the engine
+   * @param live the runs of live rows in the files, when deletes apply to them; or null
    */
-  public record Plan(ReadStrategy strategy, String reason, DirectScan scan) {}
+  public record Plan(ReadStrategy strategy, String reason, DirectScan scan, LiveRuns live) {}
 
   /**
    * Plans the read of every row of a scan.
@@ -77,22 +81,29 @@ public final class ReadPlanner {
     if (columns.isPresent()) {
       return engine(columns.get());
     }
-    Optional<DirectScan> files = DirectScan.plan(table, scan.snapshot().snapshotId(), projected);
+    Optional<DirectScan> files = DirectScan.planWithDeletes(table, scan.snapshot().snapshotId(), projected);
     if (files.isEmpty()) {
-      return engine("a data file has delete files, or is not local Parquet");
+      return engine("a data file has equality deletes, or is not local Parquet");
     }
+    DirectScan direct = files.get();
     List<String> declined = new ArrayList<>();
     for (SnapshotRead strategy : NATIVE) {
       if (only != null && strategy.strategy() != only) {
         continue;
       }
-      Optional<String> no = strategy.declines(table, files.get(), only != null);
+      Optional<String> no = strategy.declines(table, direct, only != null);
       if (no.isEmpty()) {
-        DirectScan direct = files.get();
-        String reason = String.format("%s: %,d rows in %d files, %d columns%s", strategy.strategy().label(),
+        // loaded only once a native strategy takes the read: the engine's reader loads deletes itself
+        LiveRuns live = direct.deleted().isEmpty() ? null
+            : LiveRuns.of(table, direct.schema(), direct.fileRows(), direct.deleted());
+        if (!direct.deleted().isEmpty() && live == null) {
+          return engine("the files hold more rows than one root");
+        }
+        String reason = String.format("%s: %,d rows in %d files, %d columns%s%s", strategy.strategy().label(),
             direct.rows(), direct.files().size(), projected.columns().size(),
+            live == null ? "" : ", deletes applied after decoding (" + live + ")",
             declined.isEmpty() ? "" : " (" + String.join("; ", declined) + ")");
-        return new Plan(strategy.strategy(), reason, direct);
+        return new Plan(strategy.strategy(), reason, direct, live);
       }
       declined.add(strategy.strategy().label() + ": " + no.get());
     }
@@ -124,7 +135,7 @@ public final class ReadPlanner {
         if (root.isPresent()) {
           LOG.debug("Read {} with {}", table.name(), plan.reason());
           READS.get(strategy.strategy()).incrementAndGet();
-          return root.get();
+          return plan.live() == null ? root.get() : plan.live().keep(root.get(), allocator);
         }
         LOG.debug("The {} gave up reading {}: its files hold what it does not read as the engine does",
             strategy.strategy().label(), table.name());
@@ -141,7 +152,7 @@ public final class ReadPlanner {
   }
 
   private static Plan engine(String why) {
-    return new Plan(ReadStrategy.ENGINE, "engine: " + why, null);
+    return new Plan(ReadStrategy.ENGINE, "engine: " + why, null, null);
   }
 
   /**

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
@@ -19,8 +20,9 @@ import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * The data files of a snapshot as a direct read takes them: their local paths, in the order a table
- * scan plans them, and their rows; or none, when a file has delete files against it, is not Parquet or
- * is not on the local file system.
+ * scan plans them, and their rows, with the tasks of the files that have position deletes or a deletion
+ * vector against them; or none, when a file has equality deletes against it, is not Parquet or is not on
+ * the local file system.
  *
  * <p>A snapshot never changes, so the answer is kept for the last {@value #KEPT} snapshots planned in
  * this JVM, each found by its table's UUID, its id and its manifest list, and reading a snapshot again
@@ -31,10 +33,18 @@ import org.apache.iceberg.io.CloseableIterable;
  */
 final class SnapshotFiles {
 
-  /** The files of a snapshot a direct read can read. */
-  record Files(List<Path> paths, long rows) {
+  /**
+   * The files of a snapshot a direct read can read.
+   *
+   * @param paths the local paths, in scan order
+   * @param fileRows the rows of each file, before deletes
+   * @param rows the rows of every file, before deletes
+   * @param deleted the tasks of the files with position deletes or a deletion vector, by file index
+   */
+  record Files(List<Path> paths, long[] fileRows, long rows, Map<Integer, FileScanTask> deleted) {
     Files {
       paths = List.copyOf(paths);
+      deleted = Map.copyOf(deleted);
     }
   }
 
@@ -136,22 +146,28 @@ final class SnapshotFiles {
     TableScan scan = CallerRunsExecutor.planInCallerWhenSmall(table.newScan().useSnapshot(snapshotId));
     PLANNED.incrementAndGet();
     List<Path> paths = new ArrayList<>();
+    List<Long> fileRows = new ArrayList<>();
+    Map<Integer, FileScanTask> deleted = new java.util.HashMap<>();
     long rows = 0;
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       for (FileScanTask task : tasks) {
-        if (!task.deletes().isEmpty() || task.file().format() != FileFormat.PARQUET) {
+        if (task.file().format() != FileFormat.PARQUET
+            || task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES)) {
           return Optional.empty();
+        } else if (!task.deletes().isEmpty()) {
+          deleted.put(paths.size(), task);
         }
         Optional<Path> local = DirectScan.localPath(task.file().location());
         if (local.isEmpty()) {
           return Optional.empty();
         }
         paths.add(local.get());
+        fileRows.add(task.file().recordCount());
         rows += task.file().recordCount();
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot plan the files of " + table.name() + " at snapshot " + snapshotId, e);
     }
-    return Optional.of(new Files(paths, rows));
+    return Optional.of(new Files(paths, fileRows.stream().mapToLong(Long::longValue).toArray(), rows, deleted));
   }
 }

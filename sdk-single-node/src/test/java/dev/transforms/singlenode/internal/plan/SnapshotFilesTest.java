@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A snapshot's files are read from its manifests once and then answered from what was kept: the same
- * files for the same snapshot, each snapshot its own files (time travel included), no files for a
- * snapshot with delete files, and a missing snapshot named.
+ * files for the same snapshot, each snapshot its own files (time travel included), the tasks of files with
+ * position deletes, no files for a snapshot with equality deletes, and a missing snapshot named.
  */
 class SnapshotFilesTest {
 
@@ -92,18 +92,30 @@ class SnapshotFilesTest {
   }
 
   @Test
-  void aSnapshotWithDeleteFilesHasNoneForADirectRead() {
+  void positionDeletesAreCarriedToTheReaderAndEqualityDeletesLeaveNothingForADirectRead() {
     Table table = table("deletes");
     DataFile data = file("data.parquet", 10);
     table.newAppend().appendFile(data).commit();
     long clean = table.currentSnapshot().snapshotId();
-    DeleteFile deletes = FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned()).ofPositionDeletes()
-        .withPath(dir.resolve("deletes.parquet").toString()).withFormat(FileFormat.PARQUET)
+    DeleteFile positions = FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned()).ofPositionDeletes()
+        .withPath(dir.resolve("positions.parquet").toString()).withFormat(FileFormat.PARQUET)
         .withFileSizeInBytes(50).withRecordCount(1).build();
-    table.newRowDelta().addDeletes(deletes).commit();
+    table.newRowDelta().addDeletes(positions).commit();
+    long positioned = table.currentSnapshot().snapshotId();
+    DeleteFile equality = FileMetadata.deleteFileBuilder(PartitionSpec.unpartitioned()).ofEqualityDeletes(1)
+        .withPath(dir.resolve("equality.parquet").toString()).withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(50).withRecordCount(1).build();
+    table.newRowDelta().addDeletes(equality).commit();
 
+    SnapshotFiles.Files withPositions = SnapshotFiles.of(table, positioned).orElseThrow();
+    assertThat(withPositions.deleted()).containsOnlyKeys(0);
+    assertThat(withPositions.deleted().get(0).deletes()).extracting(DeleteFile::location)
+        .containsExactly(positions.location());
+    assertThat(withPositions.fileRows()).containsExactly(10);
+    assertThat(DirectScan.plan(table, positioned, table.schema())).as("a scan of exactly the files' rows").isEmpty();
+    assertThat(DirectScan.planWithDeletes(table, positioned, table.schema())).isPresent();
     assertThat(SnapshotFiles.of(table, table.currentSnapshot().snapshotId())).isEmpty();
-    assertThat(SnapshotFiles.of(table, clean)).isPresent();
+    assertThat(SnapshotFiles.of(table, clean).orElseThrow().deleted()).isEmpty();
   }
 
   @Test

@@ -231,6 +231,32 @@ class StrategiesAgreeTest {
     assertThat(small.reason()).as("a small read is not the page decoder's").contains("under 200,000");
   }
 
+  @Test
+  void aMergeOnReadSnapshotIsReadNativelyWithItsDeletesAppliedAfterDecoding() throws Exception {
+    Table table = RowEditsTables.create(dir, "merge_on_read", FLAT, PartitionSpec.unpartitioned(), 2, false,
+        Map.of(TableProperties.DELETE_MODE, "merge-on-read", TableProperties.UPDATE_MODE, "merge-on-read",
+            TableProperties.MERGE_MODE, "merge-on-read"));
+    write(table, Writer.JAVA, rows(FLAT, 0, 2_000, 0));
+    write(table, Writer.JAVA, rows(FLAT, 2_000, 4_000, 0));
+    assertThat(RowEdits.on(table).delete("id >= 1990 and id < 2010")).isEqualTo(20);
+    assertThat(RowEdits.on(table).delete("id < 1000 and flag = true")).isPositive();
+    RowEdits.on(table).upsert(rows(FLAT, 3_000, 3_010, 1), List.of("id"));
+    table.refresh();
+    for (ReadStrategy strategy : List.of(ReadStrategy.PAGE_DECODER, ReadStrategy.ARROW_CPP, ReadStrategy.DUCKDB)) {
+      try (AutoCloseable forced = ReadPlanner.force(strategy)) {
+        ReadPlanner.Plan plan = ReadPlanner.plan(table.newScan(), table.schema(), true);
+        if (plan.strategy() == ReadStrategy.ENGINE) {
+          assertThat(plan.reason()).as("only a missing library keeps %s from reading", strategy)
+              .contains("not on the class path");
+          continue;
+        }
+        assertThat(plan.strategy()).isEqualTo(strategy);
+        assertThat(plan.reason()).as(plan.reason()).contains("deletes applied after decoding (");
+      }
+    }
+    checkedState(table, "merge-on-read deletes and upsert");
+  }
+
   /** The steps every table goes through, each forced rewrite strategy in turn. */
   enum Step {
     DELETE_A_RUN {
