@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.singlenode.internal.plan.RewriteStrategy;
 import dev.transforms.singlenode.internal.plan.RewritePlanner;
-import dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -60,15 +59,14 @@ class RowEditsDuckDbRewriteTest {
 
   @TempDir Path dir;
 
-  private long arrowCppRewritesBefore;
   private long pageCopiesBefore;
 
-  /** Who decodes the file DuckDB rewrites, or whether its pages are copied. */
-  enum RewritePath { DUCKDB_DECODES, ARROW_CPP_DECODES, PAGES_COPIED }
+  /** Whether DuckDB rewrites the file, or its pages are copied. */
+  enum RewritePath { DUCKDB_DECODES, PAGES_COPIED }
 
   /**
-   * The path this class's rewrites take: here DuckDB reads the file itself (RowEditsArrowCppRewriteTest
-   * and RowEditsPageCopyRewriteTest take the others).
+   * The path this class's rewrites take: here DuckDB reads the file itself (RowEditsPageCopyRewriteTest
+   * takes the other).
    */
   protected RewritePath rewritePath() {
     return RewritePath.DUCKDB_DECODES;
@@ -76,28 +74,20 @@ class RowEditsDuckDbRewriteTest {
 
   @BeforeEach
   void chooseTheRewritePath() {
-    if (rewritePath() != RewritePath.ARROW_CPP_DECODES) {
-      System.setProperty(ArrowDatasetRead.SWITCH, "false");
-    }
     if (rewritePath() != RewritePath.PAGES_COPIED) {
       System.setProperty(dev.transforms.singlenode.internal.parquet.PageCopyRewrite.SWITCH, "false");
     }
-    arrowCppRewritesBefore = RewritePlanner.rewrites(RewriteStrategy.ARROW_CPP_DECODE);
     pageCopiesBefore = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
   }
 
   @AfterEach
   void rewritePathBack() {
-    System.clearProperty(ArrowDatasetRead.SWITCH);
     System.clearProperty(dev.transforms.singlenode.internal.parquet.PageCopyRewrite.SWITCH);
   }
 
   /** The rewrites of the test took the path the class says, and no other. */
   protected void assertRewrittenAsChosen() {
-    long byArrowCpp = RewritePlanner.rewrites(RewriteStrategy.ARROW_CPP_DECODE) - arrowCppRewritesBefore;
     long byPages = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - pageCopiesBefore;
-    assertThat(byArrowCpp).as("rewrites decoded by Arrow C++").matches(
-        n -> rewritePath() == RewritePath.ARROW_CPP_DECODES ? n > 0 : n == 0);
     assertThat(byPages).as("rewrites that copied pages").matches(
         n -> rewritePath() == RewritePath.PAGES_COPIED ? n > 0 : n == 0);
   }

@@ -4,6 +4,8 @@ import dev.transforms.singlenode.internal.duckdb.CDataProbe;
 import dev.transforms.singlenode.internal.duckdb.DuckDbLibrary;
 import dev.transforms.singlenode.internal.plan.DirectScan;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
+import dev.transforms.singlenode.internal.parquet.ArrowColumnPages;
+import dev.transforms.singlenode.internal.read.ColumnHalves;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.util.HashMap;
 import java.util.List;
@@ -27,15 +29,16 @@ import dev.transforms.singlenode.internal.plan.SnapshotRead;
  * handing over Arrow. The columns come out typed and tagged exactly as the engine's own reader gives
  * them ({@link ArrowSchemas#toArrow}), rows in the order of the files and of the rows in them.
  *
- * <p>Arrow C++ finds a file's columns by name, not by field id, so it declines columns that were ever
- * renamed or whose name was reused; the Parquet field ids it reports are checked against the table's,
- * and the types against the engine's, and anything else gives the read up. Reads of 200,000 rows or
+ * <p>Arrow C++ finds a file's columns by name, not by field id: where a column read was ever renamed (or
+ * a name reused), each column is asked for by the name the files' footers give its field id, and the
+ * vectors take the table's names. The Parquet field ids it reports are checked against the table's, and
+ * the types against the engine's, and anything else gives the read up. Reads of 200,000 rows or
  * more are two scanners of about half the columns each, on two threads ({@code ColumnHalves}); the page
  * decoder, asked first, uses single scanners for the columns it leaves out ({@link #scanner}).
  *
  * <p>This class names none of the dataset module's classes, so that the engine may call it when the
- * optional module is absent; the reads themselves are in {@code ArrowDatasetScan} and
- * {@code ArrowDatasetKeptRows}, which the JVM loads only once {@link #ready} found the module.
+ * optional module is absent; the reads themselves are in {@code ArrowDatasetScan}, which the JVM loads
+ * only once {@link #ready} found the module.
  *
  * <p>Loading the native library takes about half a second, so the first call of {@link #ready} starts
  * it in the background and answers false: a JVM that reads once does not wait for it, and later reads
@@ -75,7 +78,8 @@ public final class ArrowDatasetRead implements SnapshotRead {
 
   @Override
   public Optional<VectorSchemaRoot> read(Table table, DirectScan scan, BufferAllocator allocator) {
-    return ArrowDatasetScan.readAll(scan, allocator);
+    return fileNames(table, scan, scan.schema().columns())
+        .flatMap(names -> ColumnHalves.inHalves(scan, part -> ArrowDatasetScan.readOne(scan, part, names, allocator)));
   }
 
   /**
@@ -90,10 +94,36 @@ public final class ArrowDatasetRead implements SnapshotRead {
    */
   public static Function<List<Types.NestedField>, Optional<VectorSchemaRoot>> scanner(Table table, DirectScan scan,
       List<Types.NestedField> columns, BufferAllocator allocator) {
-    if (!ready() || cannotRead(table, columns).isPresent()) {
-      return null;
+    Optional<Map<Integer, String>> names = !ready() || cannotRead(table, columns).isPresent() ? Optional.empty()
+        : fileNames(table, scan, columns);
+    return names.isEmpty() ? null : part -> ArrowDatasetScan.readOne(scan, part, names.get(), allocator);
+  }
+
+  /**
+   * The name each column has in the files, by field id (Arrow C++ finds columns by name): the table's
+   * names when no column read was ever renamed and no name ever meant another column, otherwise the names
+   * the files' footers give; empty when a file lacks a column or the files name one differently.
+   */
+  static Optional<Map<Integer, String>> fileNames(Table table, DirectScan scan, List<Types.NestedField> columns) {
+    Map<Integer, String> names = new HashMap<>();
+    columns.forEach(column -> names.put(column.fieldId(), column.name()));
+    if (!renamed(table, columns)) {
+      return Optional.of(names);
     }
-    return part -> ArrowDatasetScan.readOne(scan, part, allocator);
+    names.clear();
+    for (java.nio.file.Path file : scan.files()) {
+      Optional<List<String>> inFile = ArrowColumnPages.namesIn(file, columns);
+      for (int i = 0; inFile.isPresent() && i < columns.size(); i++) {
+        String before = names.putIfAbsent(columns.get(i).fieldId(), inFile.get().get(i));
+        if (before != null && !before.equals(inFile.get().get(i))) {
+          return Optional.empty();
+        }
+      }
+      if (inFile.isEmpty()) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(names);
   }
 
   /**
@@ -162,43 +192,39 @@ public final class ArrowDatasetRead implements SnapshotRead {
     });
   }
 
-  /**
-   * Why Arrow C++ does not read these columns of the table exactly as the engine does, or empty: a type
-   * it hands over as another Arrow type, or a name that did not always mean the same field (Arrow C++
-   * matches columns by name).
-   */
+  /** Why Arrow C++ does not read these columns as the engine does, or empty: a type it hands over otherwise. */
   static Optional<String> cannotRead(Table table, List<Types.NestedField> columns) {
-    for (Types.NestedField column : columns) {
-      if (!DirectScan.exportedAsEngine(column.type())) {
-        return Optional.of("column " + column.name() + " is of type " + column.type() + ", which it hands over otherwise");
-      }
-    }
+    return columns.stream().filter(column -> !DirectScan.exportedAsEngine(column.type())).findFirst()
+        .map(column -> "column " + column.name() + " is of type " + column.type() + ", which it hands over otherwise");
+  }
+
+  /** Whether a column was ever renamed, or its name ever belonged to another column. */
+  private static boolean renamed(Table table, List<Types.NestedField> columns) {
     for (org.apache.iceberg.Schema past : table.schemas().values()) {
       for (Types.NestedField column : columns) {
         Types.NestedField byId = past.findField(column.fieldId());
         Types.NestedField byName = past.caseInsensitiveFindField(column.name());
-        if (byId != null && !byId.name().equals(column.name())) {
-          return Optional.of("column " + column.name() + " was renamed (it finds columns by name)");
-        } else if (byName != null && byName.fieldId() != column.fieldId()) {
-          return Optional.of("the name " + column.name() + " once belonged to another column (it finds columns by name)");
+        if ((byId != null && !byId.name().equals(column.name())) || (byName != null && byName.fieldId() != column.fieldId())) {
+          return true;
         }
       }
     }
-    return Optional.empty();
+    return false;
   }
 
   /**
-   * Where each wanted column is among the scanner's, or null when a column is missing, is of another
-   * type than the engine's, or carries another field id than the table's.
+   * Where each wanted column is among the scanner's (found by its name in the files), or null when a
+   * column is missing, is of another type than the engine's, or carries another field id than the table's.
    */
-  static int[] positions(Schema read, List<Types.NestedField> columns, Schema wanted) {
+  static int[] positions(Schema read, List<Types.NestedField> columns, Map<Integer, String> fileNames,
+      Schema wanted) {
     Map<String, Integer> byName = new HashMap<>();
     for (int i = 0; i < read.getFields().size(); i++) {
       byName.put(read.getFields().get(i).getName(), i);
     }
     int[] order = new int[columns.size()];
     for (int i = 0; i < columns.size(); i++) {
-      Integer at = byName.get(columns.get(i).name());
+      Integer at = byName.get(fileNames.get(columns.get(i).fieldId()));
       if (at == null) {
         return null;
       }

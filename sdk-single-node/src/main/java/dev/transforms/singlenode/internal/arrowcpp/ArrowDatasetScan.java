@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.internal.arrowcpp;
 
 import dev.transforms.singlenode.internal.read.ColumnHalves;
+import java.util.Map;
 import dev.transforms.singlenode.internal.plan.DirectScan;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import java.io.IOException;
@@ -26,7 +27,7 @@ import org.apache.iceberg.types.Types;
 
 /**
  * The reads of {@link ArrowDatasetRead} through Arrow Java's dataset module. Every use of the module's
- * classes is here (and in {@link ArrowDatasetKeptRows}), apart from {@link ArrowDatasetRead}, which the
+ * classes is here, apart from {@link ArrowDatasetRead}, which the
  * engine calls whether or not the optional module is on the class path: the JVM loads these classes
  * only once {@link ArrowDatasetRead#ready} has found the module.
  */
@@ -39,22 +40,11 @@ final class ArrowDatasetScan {
     JniLoader.get().ensureLoaded();
   }
 
-  /**
-   * Every row of the scan, by one scanner or, for large reads, two of about half the columns each.
-   *
-   * @param scan the files and schema
-   * @param allocator where the root's memory is accounted
-   * @return the rows, or empty when what Arrow C++ read differs from what the engine gives
-   */
-  static Optional<VectorSchemaRoot> readAll(DirectScan scan, BufferAllocator allocator) {
-    return ColumnHalves.inHalves(scan, columns -> readOne(scan, columns, allocator));
-  }
-
-  /** One scanner of some columns of the scan's files, into one root of the engine's fields. */
+  /** One scanner of some columns of the scan's files, found by their names there, into one root of the engine's fields. */
   static Optional<VectorSchemaRoot> readOne(DirectScan scan, List<Types.NestedField> columns,
-      BufferAllocator allocator) {
+      Map<Integer, String> fileNames, BufferAllocator allocator) {
     Schema wanted = ArrowSchemas.toArrow(new org.apache.iceberg.Schema(columns));
-    String[] names = columns.stream().map(Types.NestedField::name).toArray(String[]::new);
+    String[] names = columns.stream().map(column -> fileNames.get(column.fieldId())).toArray(String[]::new);
     String[] uris = scan.files().stream().map(Path::toUri).map(Object::toString).toArray(String[]::new);
     long batch = Math.max(1, Math.min(Integer.MAX_VALUE - 1, scan.rows()));
     try (FileSystemDatasetFactory factory = new FileSystemDatasetFactory(allocator, NativeMemoryPool.getDefault(),
@@ -63,7 +53,7 @@ final class ArrowDatasetScan {
         Scanner scanner = dataset.newScan(new ScanOptions.Builder(batch).columns(Optional.of(names)).build());
         ArrowReader reader = scanner.scanBatches()) {
       VectorSchemaRoot batchRoot = reader.getVectorSchemaRoot();
-      int[] order = ArrowDatasetRead.positions(batchRoot.getSchema(), columns, wanted);
+      int[] order = ArrowDatasetRead.positions(batchRoot.getSchema(), columns, fileNames, wanted);
       if (order == null) {
         return Optional.empty();
       }

@@ -1,9 +1,7 @@
 /**
- * Arrow C++'s Parquet reader through the optional {@code arrow-dataset} module: snapshot reads ({@link
- * dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead}) and the decoding of files a
- * copy-on-write rewrites for DuckDB to encode ({@link
- * dev.transforms.singlenode.internal.arrowcpp.ArrowCppDecodeRewrite}). Only {@code ArrowDatasetScan} and
- * {@code ArrowDatasetKeptRows} name the module's classes, so the JVM loads them only once it is found.
+ * Arrow C++'s Parquet reader through the optional {@code arrow-dataset} module, for snapshot reads
+ * ({@link dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead}). Only {@code ArrowDatasetScan}
+ * names the module's classes, so the JVM loads it only once the module is found.
  *
  * <p>This package is the engine's internals, not the SDK's API.
  */

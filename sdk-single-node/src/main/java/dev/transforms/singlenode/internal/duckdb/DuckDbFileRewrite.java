@@ -170,22 +170,6 @@ public final class DuckDbFileRewrite implements FileRewrite {
   }
 
   /**
-   * {@link #floatMetrics(Statement, Path, Schema)} on a connection of its own.
-   *
-   * @param file the Parquet file
-   * @param schema the table's schema
-   * @return the metrics of each float and double column
-   */
-  public static Stream<FieldMetrics<?>> floatMetrics(Path file, Schema schema) {
-    try (DuckDBConnection connection = DuckDbParquetWriter.connect();
-        Statement st = connection.createStatement()) {
-      return floatMetrics(st, file, schema).toList().stream();
-    } catch (SQLException e) {
-      throw new IllegalStateException("DuckDB could not count the NaNs of " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
    * The metrics of the float and double columns that Iceberg's writer keeps and Parquet's footer lacks
    * (NaN counts, and bounds that leave NaN out), counted with one query over the new file.
    */

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -28,7 +29,6 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
 import org.apache.iceberg.types.Types;
@@ -39,7 +39,7 @@ import org.apache.iceberg.types.Types;
  * <p>Iceberg's writers make row groups of 128 MB, so a file of a million rows is often one row
  * group, and a reader that decodes a column chunk on one thread (Arrow C++'s, DuckDB's) takes as
  * long as its heaviest column, often a string column, however many cores there are. A column's pages
- * are independent but for the chunk's dictionary, and the offset index says where each one starts:
+ * are independent but for the chunk's dictionary, and their headers say where each one starts:
  * this reader cuts a column's pages into {@linkplain #units units} that any thread may decode. A read
  * {@linkplain #allocate allocates} the column's vector, {@linkplain #decode decodes} every unit into a
  * {@link Part} (fixed-width values straight into the vector), {@linkplain #prepare prepares} the
@@ -198,12 +198,13 @@ public final class ArrowColumnPages {
       readable[c] = true;
     }
     for (Path file : files) {
-      try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(file), ParquetRowCursor.OPTIONS)) {
+      try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(file), ParquetRowCursor.OPTIONS);
+          FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
         MessageType schema = reader.getFooter().getFileMetaData().getSchema();
         for (int c = 0; c < wanted.size(); c++) {
           if (readable[c]) {
             long[] bytes = {0};
-            readable[c] = planFile(reader, schema, file, wanted.get(c), units.get(c), bytes);
+            readable[c] = planFile(reader, channel, schema, file, wanted.get(c), units.get(c), bytes);
             uncompressed[c] += bytes[0];
           }
         }
@@ -221,8 +222,8 @@ public final class ArrowColumnPages {
   }
 
   /** Adds the units of a column of one file; false when this reader cannot read it. */
-  private static boolean planFile(ParquetFileReader reader, MessageType schema, Path file, Types.NestedField column,
-      List<Unit> units, long[] uncompressed) throws IOException {
+  private static boolean planFile(ParquetFileReader reader, FileChannel channel, MessageType schema, Path file,
+      Types.NestedField column, List<Unit> units, long[] uncompressed) throws IOException {
     int at = topLevelIndex(schema, column.fieldId());
     if (at < 0) {
       return false;
@@ -250,30 +251,54 @@ public final class ArrowColumnPages {
           Math.max(1.0, (double) chunk.getTotalUncompressedSize() / Math.max(1, chunk.getTotalSize())));
       long start = dictionary >= 0 ? dictionary : firstData;
       long end = chunk.getStartingPos() + chunk.getTotalSize();
-      OffsetIndex offsets = group.getRowCount() >= 2 * UNIT_ROWS ? reader.readOffsetIndex(chunk) : null;
-      if (offsets == null || offsets.getPageCount() < 2) {
+      if (group.getRowCount() < 2 * UNIT_ROWS) {
         units.add(new Unit(meta, start, end, group.getRowCount()));
-      } else {
-        splitByPages(meta, offsets, start, end, group.getRowCount(), units);
+      } else { // the pages found by their headers, offset index or not
+        splitByPages(meta, PageHeaders.of(channel, chunk).stream().filter(p -> p.rows() > 0).toList(), start, end,
+            group.getRowCount(), units);
       }
     }
     return true;
   }
 
-  /** Cuts a chunk's pages into runs of about {@link #UNIT_ROWS}; the first starts with the dictionary. */
-  private static void splitByPages(ArrowChunk chunk, OffsetIndex offsets, long start, long end, long groupRows,
-      List<Unit> units) {
+  /** Cuts a chunk's data pages into runs of about {@link #UNIT_ROWS}; the first starts with the dictionary. */
+  private static void splitByPages(ArrowChunk chunk, List<PageHeaders.Page> pages, long start, long end,
+      long groupRows, List<Unit> units) {
     int first = 0;
     long from = start;
-    for (int p = 1; p <= offsets.getPageCount(); p++) {
-      long until = p == offsets.getPageCount() ? end : offsets.getOffset(p);
-      long firstRow = offsets.getFirstRowIndex(first);
-      long lastRow = p == offsets.getPageCount() ? groupRows : offsets.getFirstRowIndex(p);
-      if (lastRow - firstRow >= UNIT_ROWS || p == offsets.getPageCount()) {
-        units.add(new Unit(chunk, from, until, lastRow - firstRow));
+    for (int p = 1; p <= pages.size(); p++) {
+      long until = p == pages.size() ? end : pages.get(p).offset();
+      long lastRow = p == pages.size() ? groupRows : pages.get(p).firstRow();
+      if (lastRow - pages.get(first).firstRow() >= UNIT_ROWS || p == pages.size()) {
+        units.add(new Unit(chunk, from, until, lastRow - pages.get(first).firstRow()));
         first = p;
         from = until;
       }
+    }
+  }
+
+  /**
+   * The names some columns have in a file, found by their field ids.
+   *
+   * @param file a local Parquet file
+   * @param columns the columns
+   * @return their names in the file, in order; empty when the file lacks one
+   * @throws UncheckedIOException if the footer cannot be read
+   */
+  public static Optional<List<String>> namesIn(Path file, List<Types.NestedField> columns) {
+    try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(file), ParquetRowCursor.OPTIONS)) {
+      MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+      List<String> names = new ArrayList<>();
+      for (Types.NestedField column : columns) {
+        int at = topLevelIndex(schema, column.fieldId());
+        if (at < 0) {
+          return Optional.empty();
+        }
+        names.add(schema.getType(at).getName());
+      }
+      return Optional.of(names);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the footer of " + file, e);
     }
   }
 

@@ -1,26 +1,30 @@
 package dev.transforms.singlenode.internal.parquet;
 
+import dev.transforms.singlenode.internal.plan.FileRewrite;
+import dev.transforms.singlenode.internal.plan.RewriteStrategy;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.OptionalLong;
-import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
-import java.io.UncheckedIOException;
+import java.util.Set;
+import java.util.function.DoubleConsumer;
 import org.apache.iceberg.DataFile;
-import dev.transforms.singlenode.internal.duckdb.DuckDbFileRewrite;
-import dev.transforms.singlenode.internal.duckdb.DuckDbLibrary;
-import dev.transforms.singlenode.internal.plan.FileRewrite;
-import dev.transforms.singlenode.internal.plan.RewriteStrategy;
+import org.apache.iceberg.DoubleFieldMetrics;
+import org.apache.iceberg.FieldMetrics;
+import org.apache.iceberg.FloatFieldMetrics;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
 import org.apache.iceberg.shaded.org.apache.parquet.column.Encoding;
+import org.apache.iceberg.shaded.org.apache.parquet.format.PageType;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -28,12 +32,10 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkM
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.ColumnIndex;
-import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.iceberg.shaded.org.apache.parquet.io.LocalOutputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
-import org.apache.iceberg.types.Types;
 
 /**
  * Copy-on-write of a Parquet data file that copies the compressed pages holding no dropped row as they
@@ -41,27 +43,28 @@ import org.apache.iceberg.types.Types;
  * encoding and dictionary. A delete of a run of rows touches one or two pages of each column (Iceberg's
  * writer makes pages of at most 20,000 rows), so the file is rewritten for little more than the cost of
  * copying its bytes: a 1M-row file minus a run of 1% of its rows in 84-167 ms where decoding and
- * re-encoding it takes 360-630 ms ({@code RewriteBenchmark} in the benchmarks module).
+ * re-encoding it takes 360-630 ms ({@code RewriteBenchmark} in the benchmarks module). Pure Java: it
+ * needs neither DuckDB nor Arrow C++.
  *
- * <p>The new file has the old one's schema, field ids, row groups (minus rows), dictionaries and
- * key-value metadata. Its statistics and column indexes are built from the old file's column index
- * (exact minimum, maximum and null count of every copied page) and from the values of the re-encoded
- * pages, so the footer holds what a writer of the kept rows would have computed; the dictionary may
- * still hold values no kept row uses, which readers do not see.
+ * <p>The pages are found by walking each column chunk's page headers ({@link PageHeaders#of}), so files
+ * without an offset index (pyarrow's, so PyIceberg's, and DuckDB's) are copied too. The new file has the
+ * old one's schema (names and types as written; Iceberg reads its columns by field id), field ids, row
+ * groups (minus rows), dictionaries and key-value metadata, and a page index. Page statistics come from
+ * the old file's column index where it holds exact ones, otherwise from the decoded values of each page
+ * (which is then still copied as it is); Iceberg's NaN counts and float bounds from the values of every
+ * float and double page. So the footer holds what a writer of the kept rows would have computed; the
+ * dictionary may still hold values no kept row uses, which readers do not see.
  *
  * <p>It applies only where that holds (otherwise {@link #rewrite} answers empty and writes nothing):
- * flat columns of primitive types, exactly the schema's, by name and field id; data pages of format
- * version 1 in the encodings Iceberg's Java writer uses (plain, dictionary, run-length/bit-packed
- * levels); zstd or no compression, the table's; every column chunk with an offset index; no
- * encryption; and few enough pages touched ({@link #maxTouchedShare}). A chunk without a column index
- * (Parquet writes none for a float column holding NaN) or whose binary bounds there may be truncated
- * has all its pages re-encoded, which counts them as touched.
+ * flat columns of primitive types, each with a field id of the table's; data pages of format version 1
+ * in plain or dictionary encoding with run-length encoded levels; zstd or no compression, the table's;
+ * no encryption; and few enough pages touched ({@link #maxTouchedShare}).
  */
 public final class PageCopyRewrite implements FileRewrite {
 
-  /** The encodings whose pages can be decoded and re-encoded here. */
-  private static final Set<Encoding> SUPPORTED = EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY,
-      Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.BIT_PACKED);
+  /** The encodings of values whose pages can be decoded and re-encoded here. */
+  private static final Set<Encoding> COPIED_ENCODINGS = EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY,
+      Encoding.RLE_DICTIONARY);
 
   /** Parquet's default column index truncation: a binary bound this long may have been cut short. */
   private static final int INDEX_TRUNCATE_LENGTH = 64;
@@ -101,25 +104,31 @@ public final class PageCopyRewrite implements FileRewrite {
   public Optional<DataFile> rewrite(Request request, long[] leftOut, String target, Path out) {
     Map<String, String> properties = request.table().properties();
     try {
-      OptionalLong copied = rewrite(request.source(), out, leftOut, request.schema(), WriterSettings.codec(properties),
-          WriterSettings.zstdLevel(properties).getAsInt());
+      Optional<Copied> copied = rewrite(request.source(), out, leftOut, request.schema(),
+          WriterSettings.codec(properties), WriterSettings.zstdLevel(properties).getAsInt());
       if (copied.isEmpty()) {
         return Optional.empty();
       }
-      // DuckDB counts the NaNs of the metrics faster than a Java read, where the build lets it run
-      boolean duckDb = request.duckDbAllowed() && DuckDbLibrary.present();
       DataFile written = WrittenFile.dataFile(request.table(), request.spec(), request.partition(), target, out,
-          WrittenFile.floats(request.schema()).isEmpty() || !duckDb ? WrittenFile.floatMetrics(out, request.schema())
-              : DuckDbFileRewrite.floatMetrics(out, request.schema()));
-      if (written.recordCount() != copied.getAsLong()) {
+          copied.get().floatMetrics().stream());
+      if (written.recordCount() != copied.get().rows()) {
         throw new IllegalStateException("The page copy of " + request.source() + " holds " + written.recordCount()
-            + " rows, " + copied.getAsLong() + " were kept");
+            + " rows, " + copied.get().rows() + " were kept");
       }
       return Optional.of(written);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot copy the pages of " + request.source() + " into " + target, e);
     }
   }
+
+  /**
+   * What a page copy wrote.
+   *
+   * @param rows the rows kept
+   * @param floatMetrics the metrics of the float and double columns that Parquet's footer lacks (NaN
+   *     counts, bounds without NaN), counted on the values kept
+   */
+  public record Copied(long rows, List<FieldMetrics<?>> floatMetrics) {}
 
   /**
    * The largest share of a file's data pages that may hold a dropped row for the pages to be copied;
@@ -145,99 +154,121 @@ public final class PageCopyRewrite implements FileRewrite {
 
   /**
    * Writes the rows of {@code source} except those at {@code positions} into {@code target}, copying the
-   * pages without a dropped row.
+   * pages without a dropped row. The file keeps its own schema (column names and types as written: a
+   * column renamed or widened since reads the same by its field id; one added since is missing, as in
+   * the old file).
    *
    * @param source the Parquet data file
    * @param target the new file, which must not exist
    * @param positions the positions to leave out, sorted, each less than the file's row count
-   * @param schema the table's schema, which the file's columns must be exactly
+   * @param schema the table's schema, which must hold every column of the file by field id
    * @param codec the table's codec (zstd or uncompressed), which the file's must be
    * @param zstdLevel the level re-encoded zstd pages are compressed at
-   * @return the rows written; empty, with nothing written, where this rewrite does not apply
+   * @return what was written; empty, with nothing written, where this rewrite does not apply
    * @throws IOException if a file cannot be read or written; the target may then exist
    */
-  public static OptionalLong rewrite(Path source, Path target, long[] positions, Schema schema, String codec,
+  public static Optional<Copied> rewrite(Path source, Path target, long[] positions, Schema schema, String codec,
       int zstdLevel) throws IOException {
     long[] dropped = Arrays.stream(positions).distinct().toArray(); // sorted already
     try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(source));
         FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
       ParquetMetadata footer = reader.getFooter();
       MessageType fileSchema = footer.getFileMetaData().getSchema();
-      if (!sameColumns(fileSchema, schema)) {
-        return declined(source, "its columns are not the table's schema");
+      Optional<String> columns = otherColumns(fileSchema, schema);
+      if (columns.isPresent()) {
+        return declined(source, columns.get());
       }
       List<BlockMetaData> groups = reader.getRowGroups();
+      List<List<List<PageHeaders.Page>>> pages = new ArrayList<>();
       ColumnIndex[][] indexes = new ColumnIndex[groups.size()][];
-      OffsetIndex[][] offsets = new OffsetIndex[groups.size()][];
-      long pages = 0;
+      long dataPages = 0;
       long touched = 0;
       long firstRow = 0;
       for (int g = 0; g < groups.size(); g++) {
         BlockMetaData group = groups.get(g);
         List<ColumnChunkMetaData> chunks = group.getColumns();
         indexes[g] = new ColumnIndex[chunks.size()];
-        offsets[g] = new OffsetIndex[chunks.size()];
+        pages.add(new ArrayList<>());
         for (int c = 0; c < chunks.size(); c++) {
           ColumnChunkMetaData chunk = chunks.get(c);
-          if (chunk.isEncrypted() || !SUPPORTED.containsAll(chunk.getEncodings())
-              || !chunk.getCodec().name().equalsIgnoreCase(codec)
+          if (chunk.isEncrypted() || !chunk.getCodec().name().equalsIgnoreCase(codec)
               || (chunk.getCodec() != CompressionCodecName.ZSTD
                   && chunk.getCodec() != CompressionCodecName.UNCOMPRESSED)) {
-            return declined(source, "column " + chunk.getPath() + " is encrypted, or in " + chunk.getEncodings()
-                + " with " + chunk.getCodec() + " (the table's codec: " + codec + ")");
+            return declined(source, "column " + chunk.getPath() + " is encrypted, or in " + chunk.getCodec()
+                + " (the table's codec: " + codec + ")");
           }
-          OffsetIndex offset = reader.readOffsetIndex(chunk);
-          if (offset == null) {
-            return declined(source, "column " + chunk.getPath() + " has no offset index");
+          List<PageHeaders.Page> chunkPages = PageHeaders.of(file, chunk);
+          Optional<String> unread = unreadPages(chunkPages, group.getRowCount(),
+              fileSchema.getColumnDescription(chunk.getPath().toArray()).getMaxDefinitionLevel() > 0);
+          if (unread.isPresent()) {
+            return declined(source, "column " + chunk.getPath() + " has " + unread.get());
           }
+          pages.get(g).add(chunkPages);
+          int count = (int) chunkPages.stream().filter(p -> p.header().getType() == PageType.DATA_PAGE).count();
           ColumnIndex index = reader.readColumnIndex(chunk);
-          if (index != null && (index.getNullCounts() == null
-              || index.getNullPages().size() != offset.getPageCount() || mayBeTruncated(chunk, index))) {
-            index = null;
-          }
-          // without exact statistics of every page (Parquet keeps no column index for a float column
-          // that holds NaN), every page of the chunk is re-encoded, its statistics computed
-          indexes[g][c] = index;
-          offsets[g][c] = offset;
-          for (int p = 0; p < offset.getPageCount(); p++) {
-            pages++;
-            long from = firstRow + offset.getFirstRowIndex(p);
-            long to = firstRow + offset.getLastRowIndex(p, group.getRowCount());
-            if (index == null || countIn(dropped, from, to) > 0) {
-              touched++;
+          // without exact statistics of every page (none written, or Parquet kept none for a float column
+          // that holds NaN, or binary bounds maybe truncated), a copied page's values are decoded for them
+          indexes[g][c] = index == null || index.getNullCounts() == null || index.getNullPages().size() != count
+              || mayBeTruncated(chunk, index) ? null : index;
+          for (PageHeaders.Page page : chunkPages) {
+            if (page.header().getType() == PageType.DATA_PAGE) {
+              dataPages++;
+              long from = firstRow + page.firstRow();
+              touched += countIn(dropped, from, from + page.rows() - 1) > 0 ? 1 : 0;
             }
           }
         }
         firstRow += group.getRowCount();
       }
-      if (pages == 0 || touched > maxTouchedShare * pages) {
-        return declined(source, touched + " of its " + pages + " pages hold a dropped row");
+      if (dataPages == 0 || touched > maxTouchedShare * dataPages) {
+        return declined(source, touched + " of its " + dataPages + " pages hold a dropped row");
       }
-      write(file, footer, groups, indexes, offsets, target, dropped, zstdLevel);
-      return OptionalLong.of(firstRow - countIn(dropped, 0, firstRow - 1));
+      List<FieldMetrics<?>> floats = write(file, footer, groups, pages, indexes, target, dropped, zstdLevel);
+      return Optional.of(new Copied(firstRow - countIn(dropped, 0, firstRow - 1), floats));
     }
   }
 
-  private static OptionalLong declined(Path source, String why) {
+  private static Optional<Copied> declined(Path source, String why) {
     LOG.debug("Rewriting {} by decoding it: {}", source, why);
-    return OptionalLong.empty();
+    return Optional.empty();
   }
 
-  /** Whether the file's columns are exactly the schema's, flat and primitive, by name and field id. */
-  private static boolean sameColumns(MessageType fileSchema, Schema schema) {
-    List<Type> fields = fileSchema.getFields();
-    if (fields.size() != schema.columns().size()) {
-      return false;
-    }
-    for (int i = 0; i < fields.size(); i++) {
-      Type field = fields.get(i);
-      Types.NestedField column = schema.columns().get(i);
-      if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED) || field.getId() == null
-          || field.getId().intValue() != column.fieldId() || !field.getName().equals(column.name())) {
-        return false;
+  /**
+   * Why the file's columns are not ones this copy writes, or empty: each must be flat and primitive,
+   * with a field id of the table's schema.
+   */
+  private static Optional<String> otherColumns(MessageType fileSchema, Schema schema) {
+    for (Type field : fileSchema.getFields()) {
+      if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
+        return Optional.of("column " + field.getName() + " is nested or repeated");
+      } else if (field.getId() == null || schema.findField(field.getId().intValue()) == null) {
+        return Optional.of("column " + field.getName() + " has no field id of the table's");
       }
     }
-    return true;
+    return Optional.empty();
+  }
+
+  /**
+   * What the chunk holds that this copy does not write, or empty: data pages of format version 1 in
+   * plain or dictionary encoding (levels run-length encoded), as many rows as the row group.
+   */
+  private static Optional<String> unreadPages(List<PageHeaders.Page> pages, long groupRows, boolean optional) {
+    long rows = 0;
+    for (PageHeaders.Page page : pages) {
+      PageType kind = page.header().getType();
+      if (kind == PageType.DATA_PAGE_V2) {
+        return Optional.of("data pages of format version 2");
+      } else if (kind == PageType.DATA_PAGE) {
+        var data = page.header().getData_page_header();
+        if (!COPIED_ENCODINGS.contains(Encoding.valueOf(data.getEncoding().name()))
+            || (optional && data.getDefinition_level_encoding()
+                != org.apache.iceberg.shaded.org.apache.parquet.format.Encoding.RLE)) {
+          return Optional.of("values in " + data.getEncoding() + ", levels in " + data.getDefinition_level_encoding());
+        }
+        rows += page.rows();
+      }
+    }
+    return rows == groupRows ? Optional.empty() : Optional.of(rows + " rows in its pages, " + groupRows + " in its row group");
   }
 
   /** Whether a binary column's index may hold bounds cut to the truncation length (not exact). */
@@ -257,13 +288,31 @@ public final class PageCopyRewrite implements FileRewrite {
     return false;
   }
 
-  private static void write(FileChannel file, ParquetMetadata footer, List<BlockMetaData> groups,
-      ColumnIndex[][] indexes, OffsetIndex[][] offsets, Path target, long[] dropped, int zstdLevel)
+  /** Writes the new file; returns the metrics of its float and double columns. */
+  private static List<FieldMetrics<?>> write(FileChannel file, ParquetMetadata footer, List<BlockMetaData> groups,
+      List<List<List<PageHeaders.Page>>> pages, ColumnIndex[][] indexes, Path target, long[] dropped, int zstdLevel)
       throws IOException {
     MessageType fileSchema = footer.getFileMetaData().getSchema();
+    List<FloatFieldMetrics.Builder> floats = new ArrayList<>();
+    List<DoubleFieldMetrics.Builder> doubles = new ArrayList<>();
+    Map<Integer, DoubleConsumer> floatValues = new HashMap<>();
+    for (Type field : fileSchema.getFields()) {
+      int id = field.getId().intValue();
+      PrimitiveType.PrimitiveTypeName physical = field.asPrimitiveType().getPrimitiveTypeName();
+      if (physical == PrimitiveType.PrimitiveTypeName.FLOAT) {
+        FloatFieldMetrics.Builder builder = new FloatFieldMetrics.Builder(id);
+        floats.add(builder);
+        floatValues.put(id, value -> builder.addValue((float) value));
+      } else if (physical == PrimitiveType.PrimitiveTypeName.DOUBLE) {
+        DoubleFieldMetrics.Builder builder = new DoubleFieldMetrics.Builder(id);
+        doubles.add(builder);
+        floatValues.put(id, builder::addValue);
+      }
+    }
     ParquetFileWriter writer = new ParquetFileWriter(new LocalOutputFile(target), fileSchema,
         ParquetFileWriter.Mode.CREATE, Math.max(1, groups.get(0).getTotalByteSize()), 0,
         INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE, false);
+    long keptRows = 0;
     try {
       writer.start();
       long firstRow = 0;
@@ -276,10 +325,12 @@ public final class PageCopyRewrite implements FileRewrite {
           List<ColumnChunkMetaData> chunks = group.getColumns();
           for (int c = 0; c < chunks.size(); c++) {
             ColumnDescriptor descriptor = fileSchema.getColumnDescription(chunks.get(c).getPath().toArray());
-            new ChunkCopy(file, chunks.get(c), descriptor, indexes[g][c], offsets[g][c], firstRow, rows, dropped,
-                zstdLevel).copyInto(writer, kept);
+            int id = fileSchema.getType(chunks.get(c).getPath().toArray()).getId().intValue();
+            new ChunkCopy(file, descriptor, chunks.get(c).getCodec(), pages.get(g).get(c), indexes[g][c], firstRow,
+                dropped, zstdLevel, floatValues.get(id)).copyInto(writer, kept);
           }
           writer.endBlock();
+          keptRows += kept;
         }
         firstRow += rows;
       }
@@ -288,6 +339,20 @@ public final class PageCopyRewrite implements FileRewrite {
       writer.abort(); // closes the file, which the caller deletes
       throw e;
     }
+    List<FieldMetrics<?>> metrics = new ArrayList<>();
+    for (FloatFieldMetrics.Builder builder : floats) {
+      metrics.add(withNulls(builder.build(), keptRows));
+    }
+    for (DoubleFieldMetrics.Builder builder : doubles) {
+      metrics.add(withNulls(builder.build(), keptRows));
+    }
+    return metrics;
+  }
+
+  /** A float column's metrics, with every row counted as a value (nulls too, as Iceberg's writer counts). */
+  private static <T> FieldMetrics<T> withNulls(FieldMetrics<T> values, long rows) {
+    return new FieldMetrics<>(values.id(), rows, rows - values.valueCount(), values.nanValueCount(),
+        values.lowerBound(), values.upperBound());
   }
 
   /** How many sorted positions are within {@code [from, to]}. */

@@ -1,10 +1,8 @@
 package dev.transforms.singlenode.internal.parquet;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
@@ -16,10 +14,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.parquet.ParquetUtil;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -73,58 +67,5 @@ public final class WrittenFile {
   public static List<Types.NestedField> floats(Schema schema) {
     return schema.columns().stream()
         .filter(c -> c.type().typeId() == Type.TypeID.FLOAT || c.type().typeId() == Type.TypeID.DOUBLE).toList();
-  }
-
-  /**
-   * The metrics of the float and double columns of a file that Iceberg's writer keeps and Parquet's
-   * footer lacks, counted in Java by reading those columns: NaN counts, and bounds that leave NaN out,
-   * ordered as {@link Double#compare} orders them (-0.0 below 0.0), as Iceberg's writer orders them.
-   *
-   * @param file the Parquet file
-   * @param schema the table's schema
-   * @return the metrics of each float and double column
-   */
-  public static Stream<FieldMetrics<?>> floatMetrics(Path file, Schema schema) {
-    List<Types.NestedField> floats = floats(schema);
-    if (floats.isEmpty()) {
-      return Stream.empty();
-    }
-    Schema projection = new Schema(floats);
-    long rows = 0;
-    long[] nulls = new long[floats.size()];
-    long[] nans = new long[floats.size()];
-    Double[] min = new Double[floats.size()];
-    Double[] max = new Double[floats.size()];
-    try (CloseableIterable<Record> records = Parquet.read(org.apache.iceberg.Files.localInput(file.toFile()))
-        .project(projection).createReaderFunc(type -> GenericParquetReaders.buildReader(projection, type)).build()) {
-      for (Record record : records) {
-        rows++;
-        for (int i = 0; i < floats.size(); i++) {
-          Number value = (Number) record.get(i);
-          if (value == null) {
-            nulls[i]++;
-          } else if (Double.isNaN(value.doubleValue())) {
-            nans[i]++;
-          } else {
-            double v = value.doubleValue();
-            min[i] = min[i] == null || Double.compare(v, min[i]) < 0 ? v : min[i];
-            max[i] = max[i] == null || Double.compare(v, max[i]) > 0 ? v : max[i];
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the float columns of " + file, e);
-    }
-    List<FieldMetrics<?>> metrics = new ArrayList<>();
-    for (int i = 0; i < floats.size(); i++) {
-      boolean single = floats.get(i).type().typeId() == Type.TypeID.FLOAT;
-      metrics.add(new FieldMetrics<>(floats.get(i).fieldId(), rows, nulls[i], nans[i], bound(min[i], single),
-          bound(max[i], single)));
-    }
-    return metrics.stream();
-  }
-
-  private static Object bound(Double value, boolean single) {
-    return value == null ? null : single ? (Object) value.floatValue() : (Object) value;
   }
 }

@@ -1,6 +1,5 @@
 package dev.transforms.singlenode.internal.plan;
 
-import dev.transforms.singlenode.internal.arrowcpp.ArrowCppDecodeRewrite;
 import dev.transforms.singlenode.internal.duckdb.DuckDbFileRewrite;
 import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import java.io.IOException;
@@ -35,7 +34,7 @@ public final class RewritePlanner {
 
   /** The native strategies, in the order they are asked. */
   private static final List<FileRewrite> NATIVE =
-      List.of(new PageCopyRewrite(), new ArrowCppDecodeRewrite(), new DuckDbFileRewrite());
+      List.of(new PageCopyRewrite(), new DuckDbFileRewrite());
 
   private static final Map<RewriteStrategy, AtomicLong> REWRITES = new EnumMap<>(RewriteStrategy.class);
 

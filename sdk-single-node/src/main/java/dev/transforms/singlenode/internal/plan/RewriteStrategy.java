@@ -9,11 +9,9 @@ package dev.transforms.singlenode.internal.plan;
  *   <caption>The rewrite strategies</caption>
  *   <tr><th>strategy</th><th>when</th><th>why</th></tr>
  *   <tr><td>{@link #PAGE_COPY}</td><td>a large file whose change finds its dropped rows by a few columns;
- *       zstd or uncompressed pages of version 1 with an offset index; at most half the pages touched</td>
- *       <td>copies the untouched compressed pages as they are: about the cost of copying the bytes</td></tr>
- *   <tr><td>{@link #ARROW_CPP_DECODE}</td><td>the same files, DuckDB and a loaded Arrow C++ reading every
- *       column as the engine does</td><td>Arrow C++ decodes a row group faster than DuckDB's one thread
- *       per row group; DuckDB encodes on all cores</td></tr>
+ *       flat columns, zstd or uncompressed pages of version 1, whoever wrote them (page index or not); at
+ *       most half the pages touched</td><td>copies the untouched compressed pages as they are: about the
+ *       cost of copying the bytes; pure Java</td></tr>
  *   <tr><td>{@link #DUCKDB}</td><td>DuckDB on the class path, a codec and types it writes as Iceberg
  *       does</td><td>native decoding and encoding on all cores</td></tr>
  *   <tr><td>{@link #ENGINE_TWO_LANES}</td><td>a large file whose dropped rows a probe finds, no native
@@ -25,8 +23,6 @@ package dev.transforms.singlenode.internal.plan;
 public enum RewriteStrategy {
   /** Copies the pages that hold no dropped row ({@code internal.parquet.PageCopyRewrite}). */
   PAGE_COPY("page copy"),
-  /** Arrow C++ decodes, DuckDB encodes ({@code internal.arrowcpp.ArrowCppDecodeRewrite}). */
-  ARROW_CPP_DECODE("Arrow C++ decode + DuckDB encode"),
   /** DuckDB decodes, filters and encodes ({@code internal.duckdb.DuckDbFileRewrite}). */
   DUCKDB("DuckDB"),
   /** The engine's writer in two lanes, after a probe found the dropped rows ({@code edits.CopyOnWriteRewrite}). */
