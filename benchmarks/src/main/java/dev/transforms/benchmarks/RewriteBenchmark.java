@@ -6,7 +6,6 @@ import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import dev.transforms.singlenode.internal.plan.DirectScan;
 import dev.transforms.singlenode.internal.plan.FileRewrite;
-import dev.transforms.singlenode.internal.duckdb.DuckDbFileRewrite;
 import dev.transforms.singlenode.internal.duckdb.RootSlices;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -32,9 +31,9 @@ import org.duckdb.DuckDBConnection;
  * Where the time of a copy-on-write delete of 1% of a 1M-row file goes, on the shapes of
  * {@link PyIcebergBenchmark} (one file written by Iceberg's Java writer, one row group): the whole
  * {@code RowEdits.delete} by filter; the rewrite alone (the rewrite planner's native strategies, {@code FileRewrite.rewrite}) of the file
- * minus a run of 10k positions and minus 10k positions spread over it; each by copying the pages that
- * hold no dropped row and by DuckDB decoding and encoding it, alternating run by run; and DuckDB's COPY
- * of the same rows from
+ * minus a run of 10k positions and minus 10k positions spread over it, by copying the pages that hold no
+ * dropped row (re-encoding the others); the delete again with page copy off (the engine's two lanes
+ * decode and encode the file), alternating run by run; and DuckDB's COPY of the same rows from
  * Arrow to a zstd Parquet file, encoding only, with the CPU time it used.
  *
  * <pre>
@@ -68,8 +67,7 @@ public final class RewriteBenchmark {
         Harness.appendFiles(table, files);
         long baseSnapshot = table.currentSnapshot().snapshotId();
         Path source = DirectScan.localPath(files.get(0).location()).orElseThrow();
-        FileRewrite.Request request = new FileRewrite.Request(table, table.schema(), source, rows, table.spec(), null,
-            true);
+        FileRewrite.Request request = new FileRewrite.Request(table, table.schema(), source, rows, table.spec(), null);
         long from = rows / 2 - rows / 200;
         long[] run = new long[rows / 100];
         Arrays.setAll(run, i -> from + i);
@@ -86,21 +84,23 @@ public final class RewriteBenchmark {
         int[] written = {0};
         for (int r = -2; r < runs; r++) {
           for (int path = 0; path < 2; path++) {
-            // 0: the default, pages copied where few hold a dropped row (else as 1); 1: page copy off, DuckDB
-            // decodes and encodes
+            // 0: the default, pages copied; 1: page copy off, the engine's two lanes decode and encode
             System.setProperty(PageCopyRewrite.SWITCH, path == 0 ? "true" : "false");
             try {
               Harness.rollBack(table, baseSnapshot);
               double delete = Harness.time(() -> RowEdits.on(table).delete(filter));
-              int first = path;
-              double rewriteRun = Harness.time(() -> rewrite(request, first, run,
-                  dir.resolve("out-" + written[0]++ + ".parquet")));
-              double rewriteSpread = Harness.time(() -> rewrite(request, first, spread,
-                  dir.resolve("out-" + written[0]++ + ".parquet")));
               if (r >= 0) {
                 millis[path * 3][r] = delete;
-                millis[path * 3 + 1][r] = rewriteRun;
-                millis[path * 3 + 2][r] = rewriteSpread;
+              }
+              if (path == 0) {
+                double rewriteRun = Harness.time(() -> rewrite(request, run,
+                    dir.resolve("out-" + written[0]++ + ".parquet")));
+                double rewriteSpread = Harness.time(() -> rewrite(request, spread,
+                    dir.resolve("out-" + written[0]++ + ".parquet")));
+                if (r >= 0) {
+                  millis[1][r] = rewriteRun;
+                  millis[2][r] = rewriteSpread;
+                }
               }
             } finally {
               System.clearProperty(PageCopyRewrite.SWITCH);
@@ -125,31 +125,23 @@ public final class RewriteBenchmark {
         }
         Arrays.sort(copyCpu);
         Harness.header();
-        String[] paths = {" [default: pages copied]", " [DuckDB decodes]"};
+        String[] paths = {" [default: pages copied]", " [page copy off: two lanes]"};
         for (int path = 0; path < 2; path++) {
-          for (int i = 0; i < 3; i++) {
+          for (int i = 0; i < (path == 0 ? 3 : 1); i++) {
             Harness.row(names[i] + paths[path], millis[path * 3 + i]);
           }
         }
         Harness.row("DuckDB COPY of the rows from Arrow (encoding only)", millis[6]);
-        System.out.printf(Locale.ROOT, "DuckDB decodes / pages copied (medians): delete %.2fx; rewrite minus a run"
-                + " %.2fx; minus 1%% spread %.2fx; CPU cores busy during the COPY (median): %.2f; load average at the"
-                + " end %.2f%n",
-            Harness.median(millis[3]) / Harness.median(millis[0]), Harness.median(millis[4]) / Harness.median(millis[1]),
-            Harness.median(millis[5]) / Harness.median(millis[2]), Harness.median(copyCpu), os.getSystemLoadAverage());
+        System.out.printf(Locale.ROOT, "delete, two lanes / pages copied (medians): %.2fx; CPU cores busy during the"
+                + " COPY (median): %.2f; load average at the end %.2f%n",
+            Harness.median(millis[3]) / Harness.median(millis[0]), Harness.median(copyCpu), os.getSystemLoadAverage());
       }
     }
   }
 
-  /** The native rewrite strategies from the {@code first}th on, as the planner tries them: the first that writes. */
-  private static DataFile rewrite(FileRewrite.Request request, int first, long[] dropped, Path out) {
-    List<FileRewrite> strategies = List.of(new PageCopyRewrite(), new DuckDbFileRewrite());
-    for (FileRewrite strategy : strategies.subList(first, strategies.size())) {
-      java.util.Optional<DataFile> written = strategy.rewrite(request, dropped, out.toString(), out);
-      if (written.isPresent()) {
-        return written.get();
-      }
-    }
-    throw new IllegalStateException("No native strategy rewrote " + request.source());
+  /** The page copy of the file minus some positions. */
+  private static DataFile rewrite(FileRewrite.Request request, long[] dropped, Path out) {
+    return new PageCopyRewrite().rewrite(request, dropped, out.toString(), out)
+        .orElseThrow(() -> new IllegalStateException("Page copy declined " + request.source()));
   }
 }

@@ -188,7 +188,7 @@ public final class Compaction {
     // unsorted and large: files are read on two threads while this one encodes, in file order
     boolean readersAhead = large && !order.isSorted();
     // sorted and large: the sorted rows are encoded on a second thread
-    try (EditFiles files = new EditFiles(table, schema, TableUtil.formatVersion(table), null, lineage, false);
+    try (EditFiles files = new EditFiles(table, schema, TableUtil.formatVersion(table), null, lineage);
         OverlappedWriter writer = new OverlappedWriter(files::writeKept, false, large && !readersAhead)) {
       boolean utf8 = files.takesUtf8Strings();
       for (List<FileScanTask> group : groups) {

@@ -63,8 +63,6 @@ final class EditFiles implements Closeable {
 
   /** Data files written by native rewrites, committed with the lanes' files. */
   private final List<DataFile> rewritten = Collections.synchronizedList(new ArrayList<>());
-  /** Whether DuckDB may run for rewrites of this attempt. */
-  private final boolean duckDbAllowed;
 
   private Result result = null;
   private boolean kept = false;
@@ -81,14 +79,12 @@ final class EditFiles implements Closeable {
       Schema schema,
       int formatVersion,
       int[] equalityFieldIds,
-      boolean carryRowLineage,
-      boolean duckdbRewrites) {
+      boolean carryRowLineage) {
     this.table = table;
     this.schema = schema;
     this.rowLineage = carryRowLineage && TableUtil.supportsRowLineage(table);
     this.dataSchema = rowLineage ? MetadataColumns.schemaWithRowLineage(schema) : schema;
     this.spec = table.spec();
-    this.duckDbAllowed = duckdbRewrites;
     Schema equalityDeleteSchema =
         equalityFieldIds == null ? null : TypeUtil.select(schema, toSet(equalityFieldIds));
     GenericFileWriterFactory.Builder builder =
@@ -238,8 +234,7 @@ final class EditFiles implements Closeable {
    * @param probes whether the change finds its dropped rows by fewer columns than all
    */
   RewritePlanner.Plan plan(FileScanTask task, boolean probes) {
-    return RewritePlanner.plan(table, dataSchema, task, rowLineage || dataFormat() != FileFormat.PARQUET,
-        duckDbAllowed, probes);
+    return RewritePlanner.plan(table, dataSchema, task, rowLineage || dataFormat() != FileFormat.PARQUET, probes);
   }
 
   /**

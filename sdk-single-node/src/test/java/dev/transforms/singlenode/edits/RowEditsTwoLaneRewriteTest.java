@@ -45,10 +45,7 @@ class RowEditsTwoLaneRewriteTest {
 
   @TempDir Path dir;
 
-  /**
-   * The engine's two lanes: DuckDB is turned off for the edits, and page copy, which runs without it,
-   * here (RowEditsDuckDbRewriteTest and RowEditsPageCopyRewriteTest cover those).
-   */
+  /** The engine's two lanes: page copy is turned off here (RowEditsPageCopyRewriteTest covers it). */
   @BeforeEach
   void noPageCopy() {
     System.setProperty(PageCopyRewrite.SWITCH, "false");
@@ -70,8 +67,7 @@ class RowEditsTwoLaneRewriteTest {
       // partitioned: nearly every row in one partition, whose file is large enough for two lanes
       seed.add(row(id, id % 7 == 0 ? null : "näme " + id, partitioned && id % 1_000 == 0 ? "us" : "eu"));
     }
-    // the Java lanes (RowEditsDuckDbRewriteTest covers DuckDB's rewrite)
-    RowEdits edits = RowEdits.on(table).withDuckDbRewrites(false);
+    RowEdits edits = RowEdits.on(table);
     edits.append(seed);
     Map<Long, Long> rowIdsBefore = formatVersion >= 3 ? rowIds(table) : Map.of();
     int filesBefore = dataFiles(table).size();
@@ -132,7 +128,7 @@ class RowEditsTwoLaneRewriteTest {
     for (long id = 0; id < ROWS; id++) {
       seed.add(row(id, id % 7 == 0 ? null : "näme " + id, id % 3 == 0 ? "us" : "eu"));
     }
-    RowEdits edits = RowEdits.on(table).withDuckDbRewrites(false);
+    RowEdits edits = RowEdits.on(table);
     edits.append(seed);
     Map<Long, Long> rowIdsBefore = formatVersion >= 3 ? rowIds(table) : Map.of();
 

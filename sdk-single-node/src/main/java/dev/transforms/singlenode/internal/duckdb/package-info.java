@@ -1,8 +1,7 @@
 /**
  * Everything DuckDB does for the engine: its Parquet reads ({@link
- * dev.transforms.singlenode.internal.duckdb.DuckDbArrowRead}), writes ({@link
- * dev.transforms.singlenode.internal.duckdb.DuckDbParquetWriter}) and copy-on-write rewrites ({@link
- * dev.transforms.singlenode.internal.duckdb.DuckDbFileRewrite}), and the session behind {@code
+ * dev.transforms.singlenode.internal.duckdb.DuckDbArrowRead}) and writes ({@link
+ * dev.transforms.singlenode.internal.duckdb.DuckDbParquetWriter}), and the session behind {@code
  * SingleNodeTransformContext.sql()}: {@link
  * dev.transforms.singlenode.internal.duckdb.DuckDbSession} loads inputs into DuckDB through the Arrow C
  * data interface and exports query results the same way; {@link

@@ -3,7 +3,6 @@ package dev.transforms.singlenode.internal.parquet;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -11,15 +10,12 @@ import org.apache.iceberg.FieldMetrics;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.parquet.ParquetUtil;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
-import org.apache.iceberg.types.Type;
-import org.apache.iceberg.types.Types;
 
 /**
  * The Iceberg {@link DataFile} of a Parquet file a native writer or a page copy wrote: metrics from its
@@ -56,16 +52,5 @@ public final class WrittenFile {
         .withMetrics(ParquetUtil.footerMetrics(footer, floatMetrics, MetricsConfig.forTable(table)))
         .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
         .build();
-  }
-
-  /**
-   * The float and double columns of a schema.
-   *
-   * @param schema the schema
-   * @return its float and double columns, in order
-   */
-  public static List<Types.NestedField> floats(Schema schema) {
-    return schema.columns().stream()
-        .filter(c -> c.type().typeId() == Type.TypeID.FLOAT || c.type().typeId() == Type.TypeID.DOUBLE).toList();
   }
 }

@@ -24,10 +24,8 @@ public interface FileRewrite {
    * @param rows the rows it holds
    * @param spec its partition spec, the new file's
    * @param partition its partition, the new file's
-   * @param duckDbAllowed whether DuckDB may run (the build's {@code duckdb.parquet} setting)
    */
-  record Request(Table table, Schema schema, Path source, long rows, PartitionSpec spec, StructLike partition,
-      boolean duckDbAllowed) {}
+  record Request(Table table, Schema schema, Path source, long rows, PartitionSpec spec, StructLike partition) {}
 
   /**
    * The strategy this is.

@@ -1,6 +1,5 @@
 package dev.transforms.singlenode.internal.plan;
 
-import dev.transforms.singlenode.internal.duckdb.DuckDbFileRewrite;
 import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,7 +33,7 @@ public final class RewritePlanner {
 
   /** The native strategies, in the order they are asked. */
   private static final List<FileRewrite> NATIVE =
-      List.of(new PageCopyRewrite(), new DuckDbFileRewrite());
+      List.of(new PageCopyRewrite());
 
   private static final Map<RewriteStrategy, AtomicLong> REWRITES = new EnumMap<>(RewriteStrategy.class);
 
@@ -74,12 +73,10 @@ public final class RewritePlanner {
    * @param schema the columns written (the table's, with lineage columns when rows carry them)
    * @param task the file and its deletes
    * @param rowLineage whether rows carry lineage columns (or the table writes another format than Parquet)
-   * @param duckDbAllowed whether DuckDB may run
    * @param probes whether the change finds its dropped rows by fewer columns than all (a probe)
    * @return the plan
    */
-  public static Plan plan(Table table, Schema schema, FileScanTask task, boolean rowLineage, boolean duckDbAllowed,
-      boolean probes) {
+  public static Plan plan(Table table, Schema schema, FileScanTask task, boolean rowLineage, boolean probes) {
     RewriteStrategy only = forced;
     long rows = task.file().recordCount();
     if (only == RewriteStrategy.ENGINE) {
@@ -101,7 +98,7 @@ public final class RewritePlanner {
       return engine(RewriteStrategy.ENGINE_TWO_LANES, notNative == null ? "forced" : notNative);
     }
     FileRewrite.Request request = new FileRewrite.Request(table, schema, source.get(), rows, task.spec(),
-        task.file().partition(), duckDbAllowed);
+        task.file().partition());
     List<String> declined = new ArrayList<>();
     for (FileRewrite strategy : NATIVE) {
       if (only != null && strategy.strategy() != only) {

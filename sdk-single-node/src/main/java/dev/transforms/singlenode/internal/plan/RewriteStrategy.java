@@ -8,14 +8,14 @@ package dev.transforms.singlenode.internal.plan;
  * <table>
  *   <caption>The rewrite strategies</caption>
  *   <tr><th>strategy</th><th>when</th><th>why</th></tr>
- *   <tr><td>{@link #PAGE_COPY}</td><td>a large file whose change finds its dropped rows by a few columns;
- *       flat columns, zstd or uncompressed pages of version 1, whoever wrote them (page index or not); at
- *       most half the pages touched</td><td>copies the untouched compressed pages as they are: about the
- *       cost of copying the bytes; pure Java</td></tr>
- *   <tr><td>{@link #DUCKDB}</td><td>DuckDB on the class path, a codec and types it writes as Iceberg
- *       does</td><td>native decoding and encoding on all cores</td></tr>
- *   <tr><td>{@link #ENGINE_TWO_LANES}</td><td>a large file whose dropped rows a probe finds, no native
- *       strategy</td><td>two threads each encode half of the kept rows</td></tr>
+ *   <tr><td>{@link #PAGE_COPY}</td><td>a file of 400,000 rows or more whose change finds its dropped rows
+ *       by a few columns; flat columns, zstd or uncompressed pages of version 1, whoever wrote them (page
+ *       index or not)</td><td>copies the pages that hold no dropped row as they are and re-encodes the
+ *       others in their own encoding: pure Java, faster than decoding and encoding the file even where
+ *       every page is touched</td></tr>
+ *   <tr><td>{@link #ENGINE_TWO_LANES}</td><td>as page copy, where it does not apply: another codec,
+ *       nested columns, pages of version 2 or other encodings</td><td>two threads each encode half of the
+ *       kept rows</td></tr>
  *   <tr><td>{@link #ENGINE}</td><td>always: small files, changes that decide on whole rows, row
  *       lineage, equality deletes, remote files</td><td>the reference: one pass over whole rows</td></tr>
  * </table>
@@ -23,8 +23,6 @@ package dev.transforms.singlenode.internal.plan;
 public enum RewriteStrategy {
   /** Copies the pages that hold no dropped row ({@code internal.parquet.PageCopyRewrite}). */
   PAGE_COPY("page copy"),
-  /** DuckDB decodes, filters and encodes ({@code internal.duckdb.DuckDbFileRewrite}). */
-  DUCKDB("DuckDB"),
   /** The engine's writer in two lanes, after a probe found the dropped rows ({@code edits.CopyOnWriteRewrite}). */
   ENGINE_TWO_LANES("engine, two lanes"),
   /** The engine's writer, one pass over whole rows ({@code edits.CopyOnWriteRewrite}). */

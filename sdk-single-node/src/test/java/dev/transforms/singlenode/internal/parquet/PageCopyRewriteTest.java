@@ -33,7 +33,6 @@ import org.apache.iceberg.shaded.org.apache.parquet.format.Util;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,13 +56,6 @@ class PageCopyRewriteTest {
   private static final int ROWS = 5_000;
 
   @TempDir Path dir;
-
-  private final double share = PageCopyRewrite.maxTouchedShare();
-
-  @AfterEach
-  void shareBack() {
-    PageCopyRewrite.maxTouchedShare(share);
-  }
 
   private static Record row(long id) {
     GenericRecord record = GenericRecord.create(SCHEMA);
@@ -193,7 +185,6 @@ class PageCopyRewriteTest {
 
   @Test
   void everyPageReencodedGivesTheSameRowsUncompressed() throws IOException {
-    PageCopyRewrite.maxTouchedShare(1.0);
     long[] dropped = LongStream.range(0, ROWS).filter(i -> i % 37 == 5 || i % 41 == 0).toArray();
     rewritesLikeAWriterOfTheKeptRows("uncompressed", dropped);
   }
@@ -234,9 +225,6 @@ class PageCopyRewriteTest {
     Path source = write("source", all, "zstd");
     Path target = dir.resolve("never.parquet");
 
-    PageCopyRewrite.maxTouchedShare(0.5);
-    long[] everyPage = LongStream.range(0, ROWS).filter(i -> i % 50 == 0).toArray();
-    assertThat(PageCopyRewrite.rewrite(source, target, everyPage, SCHEMA, "zstd", 3)).as("every page touched").isEmpty();
     assertThat(PageCopyRewrite.rewrite(source, target, new long[] {7}, SCHEMA, "snappy", 3))
         .as("the table's codec is another").isEmpty();
     Schema dropped = new Schema(SCHEMA.columns().subList(0, 6));
