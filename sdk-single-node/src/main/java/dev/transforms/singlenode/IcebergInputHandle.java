@@ -29,15 +29,12 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
   private final Table table;
   private final RunMemory memory;
   private final RunAdvisories advisories;
-  /** Whether whole-snapshot reads may go to DuckDB's Parquet reader ({@code duckdb.parquet}, library present). */
-  private final boolean duckdbParquet;
 
-  IcebergInputHandle(BoundInput bound, RunMemory memory, RunAdvisories advisories, boolean duckdbParquet) {
+  IcebergInputHandle(BoundInput bound, RunMemory memory, RunAdvisories advisories) {
     this.bound = bound;
     this.table = bound.table().orElseThrow();
     this.memory = memory;
     this.advisories = advisories;
-    this.duckdbParquet = duckdbParquet;
   }
 
   /** The whole-input-in-memory rule: a read of every row held at once, larger than the threshold. */
@@ -113,7 +110,7 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
   /** A reader of one snapshot, the pinned one when none is given. */
   private ArrowTableReader reader(OptionalLong snapshotId) {
     OptionalLong snapshot = snapshotId.isPresent() ? snapshotId : bound.currentSnapshotId();
-    ArrowTableReader reader = ArrowTableReader.of(table).withDuckDb(duckdbParquet);
+    ArrowTableReader reader = ArrowTableReader.of(table);
     return snapshot.isPresent() ? reader.useSnapshot(snapshot.getAsLong()) : reader;
   }
 

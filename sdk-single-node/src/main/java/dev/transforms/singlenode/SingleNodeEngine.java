@@ -44,7 +44,7 @@ final class SingleNodeEngine implements Engine {
     boolean duckdbParquet = DuckDbLibrary.enabled(run.build().config().duckdbProperties());
     for (ParameterSpec p : run.spec().parameters()) {
       if (p.role() == Handle.Role.INPUT) {
-        IcebergInputHandle input = new IcebergInputHandle(run.input(p), memory, run.advisories(), duckdbParquet);
+        IcebergInputHandle input = new IcebergInputHandle(run.input(p), memory, run.advisories());
         inputs.put(p.name(), input);
         args[p.index()] = input;
       }

@@ -59,17 +59,17 @@ public final class ArrowTableReader {
   private final TableScan scan;
   private final List<String> selectedColumns;
   private final int batchSize;
-  private final boolean duckDb;
+  private final boolean nativeReads;
 
   private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize) {
     this(scan, selectedColumns, batchSize, true);
   }
 
-  private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize, boolean duckDb) {
+  private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize, boolean nativeReads) {
     this.scan = scan;
     this.selectedColumns = selectedColumns;
     this.batchSize = batchSize;
-    this.duckDb = duckDb;
+    this.nativeReads = nativeReads;
   }
 
   /**
@@ -107,7 +107,7 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader filter(Expression rowFilter) {
-    return new ArrowTableReader(scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize, nativeReads);
   }
 
   /**
@@ -130,7 +130,7 @@ public final class ArrowTableReader {
    */
   public ArrowTableReader select(Collection<String> columns) {
     List<String> selected = List.copyOf(columns);
-    return new ArrowTableReader(scan.select(selected), selected, batchSize, duckDb);
+    return new ArrowTableReader(scan.select(selected), selected, batchSize, nativeReads);
   }
 
   /**
@@ -141,7 +141,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table has no such snapshot
    */
   public ArrowTableReader useSnapshot(long snapshotId) {
-    return new ArrowTableReader(scan.useSnapshot(snapshotId), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.useSnapshot(snapshotId), selectedColumns, batchSize, nativeReads);
   }
 
   /**
@@ -152,7 +152,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table has no such branch or tag
    */
   public ArrowTableReader useRef(String ref) {
-    return new ArrowTableReader(scan.useRef(ref), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.useRef(ref), selectedColumns, batchSize, nativeReads);
   }
 
   /**
@@ -163,7 +163,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table had no snapshot then
    */
   public ArrowTableReader asOfTime(long timestampMillis) {
-    return new ArrowTableReader(scan.asOfTime(timestampMillis), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.asOfTime(timestampMillis), selectedColumns, batchSize, nativeReads);
   }
 
   /**
@@ -174,23 +174,21 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader caseSensitive(boolean caseSensitive) {
-    return new ArrowTableReader(scan.caseSensitive(caseSensitive), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.caseSensitive(caseSensitive), selectedColumns, batchSize, nativeReads);
   }
 
   /**
-   * Returns a reader whose {@link #readAll} may (the default) or may not hand the read to a native
-   * Parquet reader: Arrow C++'s, when {@code org.apache.arrow:arrow-dataset} is on the classpath and its
-   * native library has loaded (it loads in the background on first use) and no column read was ever
-   * renamed; otherwise DuckDB's, when {@code org.duckdb:duckdb_jdbc} is on the classpath (both need
-   * {@code org.apache.arrow:arrow-c-data}). Either is used only when the reader has no row filter and
-   * the snapshot's rows are exactly its local Parquet data files (no delete files) with columns of
-   * primitive types handed over as the same Arrow types; the root is then the same as this reader's
-   * own (schema, field ids, values, rows in file order), only faster to produce.
+   * Returns a reader whose {@link #readAll} may (the default) or may not hand the read to the engine's
+   * Parquet page decoder, which decodes the files' pages into Arrow on two threads, in Java. It reads
+   * only when the reader has no row filter, the snapshot's data files are local Parquet files with no
+   * equality delete against them (position deletes and deletion vectors are applied to what it decoded)
+   * and its columns are flat, of primitive types, in pages it decodes; the root is then the same as this
+   * reader's own (schema, field ids, values, rows in file order), only faster to produce.
    *
-   * @param enabled whether DuckDB may read
+   * @param enabled whether the page decoder may read
    * @return a new reader
    */
-  public ArrowTableReader withDuckDb(boolean enabled) {
+  public ArrowTableReader withNativeReads(boolean enabled) {
     return new ArrowTableReader(scan, selectedColumns, batchSize, enabled);
   }
 
@@ -206,7 +204,7 @@ public final class ArrowTableReader {
     if (rowsPerBatch < 1) {
       throw new IllegalArgumentException("Rows per batch must be at least 1: " + rowsPerBatch);
     }
-    return new ArrowTableReader(scan, selectedColumns, rowsPerBatch, duckDb);
+    return new ArrowTableReader(scan, selectedColumns, rowsPerBatch, nativeReads);
   }
 
   /**
@@ -273,7 +271,7 @@ public final class ArrowTableReader {
    */
   public VectorSchemaRoot readAll(BufferAllocator allocator) {
     Schema projected = projectedSchema();
-    ReadPlanner.Plan plan = ReadPlanner.plan(scan, projected, duckDb);
+    ReadPlanner.Plan plan = ReadPlanner.plan(scan, projected, nativeReads);
     return ReadPlanner.read(plan, scan.table(), allocator, () -> readWithEngine(projected, allocator));
   }
 

@@ -251,7 +251,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
           ? registration.input().direct(registration.mode(), registration.filter()) : Optional.empty();
       if (files.isPresent()) {
         execute("CREATE OR REPLACE VIEW " + SqlNames.quote(registration.name()) + " AS SELECT * FROM "
-            + DuckDbArrowRead.readParquet(files.get(), false), "read the Parquet files of " + registration.input().path() + " as "
+            + parquetScan(files.get()), "read the Parquet files of " + registration.input().path() + " as "
             + registration.name());
         loaded.put(SqlNames.key(registration.name()), new Loaded(registration.name(), true));
       } else {
@@ -467,4 +467,24 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     return OPEN.get();
   }
 
+  /**
+   * A DuckDB table function call that reads the files: {@code read_parquet} over the file list, with each
+   * column found by its field id and typed as the engine's reader would load it.
+   */
+  private static String parquetScan(DirectScan scan) {
+    StringBuilder sql = new StringBuilder("read_parquet([");
+    for (int i = 0; i < scan.files().size(); i++) {
+      sql.append(i == 0 ? "" : ", ").append(SqlNames.literal(scan.files().get(i).toString()));
+    }
+    sql.append("], schema = MAP {");
+    List<Types.NestedField> columns = scan.schema().columns();
+    for (int i = 0; i < columns.size(); i++) {
+      Types.NestedField column = columns.get(i);
+      sql.append(i == 0 ? "" : ", ").append(column.fieldId())
+          .append(": {name: ").append(SqlNames.literal(column.name()))
+          .append(", type: ").append(SqlNames.literal(DuckDbWritePlan.sqlType(column.type()).orElseThrow()))
+          .append(", default_value: NULL}");
+    }
+    return sql.append("})").toString();
+  }
 }

@@ -22,6 +22,8 @@ final class ArrowChunk {
   final Path file;
   final ColumnDescriptor descriptor;
   final Kind kind;
+  final int stored; // the bytes of a stored fixed-width value
+  final int width; // the bytes of the vector's value
   final CompressionCodecName codec;
   final long dictionaryOffset; // -1 without a dictionary page
   final long firstDataPage;
@@ -34,6 +36,9 @@ final class ArrowChunk {
     this.file = file;
     this.descriptor = descriptor;
     this.kind = kind;
+    int length = descriptor.getPrimitiveType().getTypeLength();
+    this.stored = kind == Kind.FIXED_BYTES || kind == Kind.DECIMAL_FROM_BYTES ? length : kind.stored;
+    this.width = kind == Kind.FIXED_BYTES ? length : kind.width;
     this.codec = codec;
     this.dictionaryOffset = dictionaryOffset;
     this.firstDataPage = firstDataPage;
@@ -56,14 +61,20 @@ final class ArrowChunk {
   enum Kind {
     /** Strings and binary: values of their own lengths, and offsets. */
     VARIABLE(0, 0),
+    /** Booleans: one bit each, staged as one byte per row. */
+    BOOLEAN(0, 0),
     /** Four-byte values copied as they are: ints, dates, floats. */
     FOUR(4, 4),
-    /** Eight-byte values copied as they are: longs, timestamps, doubles. */
+    /** Eight-byte values copied as they are: longs, timestamps, times, doubles. */
     EIGHT(8, 8),
     /** Decimals stored as ints, widened to Arrow's 16-byte decimals. */
     DECIMAL_FROM_INT(4, 16),
     /** Decimals stored as longs, widened to Arrow's 16-byte decimals. */
-    DECIMAL_FROM_LONG(8, 16);
+    DECIMAL_FROM_LONG(8, 16),
+    /** Fixed-length bytes copied as they are (UUIDs, fixed): the column's length ({@link #stored}). */
+    FIXED_BYTES(0, 0),
+    /** Decimals stored as big-endian fixed-length bytes, turned into Arrow's 16 little-endian bytes. */
+    DECIMAL_FROM_BYTES(0, 16);
 
     final int stored;
     final int width;
@@ -75,8 +86,8 @@ final class ArrowChunk {
   }
 
   /**
-   * A chunk's dictionary: strings and binary laid end to end, and where each starts; fixed-width
-   * values as longs (ints and floats' bits sign-extended).
+   * A chunk's dictionary: strings, binary and fixed-length bytes laid end to end, and where each starts;
+   * other fixed-width values as longs (ints and floats' bits sign-extended).
    */
   record Dictionary(byte[] bytes, int[] starts, long[] values, int size) {
     static Dictionary of(PageHeader header, byte[] file, int at, ArrowChunk chunk) throws IOException {
@@ -86,30 +97,33 @@ final class ArrowChunk {
       }
       int size = header.getDictionary_page_header().getNum_values();
       byte[] page = ArrowPageDecoding.decompress(chunk, file, at, header.getCompressed_page_size(), header.getUncompressed_page_size());
-      if (chunk.kind != Kind.VARIABLE) {
-        if (size < 0 || (long) size * chunk.kind.stored > page.length) {
-          throw new IllegalStateException("The dictionary of column " + chunk.descriptor + " of " + chunk.file
-              + " holds fewer bytes than its " + size + " values");
-        }
+      boolean bytes = chunk.kind == Kind.VARIABLE || chunk.kind == Kind.FIXED_BYTES
+          || chunk.kind == Kind.DECIMAL_FROM_BYTES;
+      if (size < 0 || (long) size * chunk.stored > page.length) {
+        throw new IllegalStateException("The dictionary of column " + chunk.descriptor + " of " + chunk.file
+            + " holds fewer bytes than its " + size + " values");
+      } else if (!bytes) {
         long[] values = new long[size];
         for (int i = 0; i < size; i++) {
-          values[i] = chunk.kind.stored == 4 ? (int) ArrowColumnPages.INT.get(page, 4 * i) : (long) ArrowColumnPages.LONG.get(page, 8 * i);
+          values[i] = chunk.stored == 4 ? (int) ArrowColumnPages.INT.get(page, 4 * i) : (long) ArrowColumnPages.LONG.get(page, 8 * i);
         }
         return new Dictionary(null, null, values, size);
       }
-      byte[] bytes = new byte[page.length + ArrowColumnPages.SLACK];
+      byte[] values = new byte[page.length + ArrowColumnPages.SLACK];
       int[] starts = new int[size + 1];
       int position = 0;
       int length = 0;
       for (int i = 0; i < size; i++) {
-        int n = ArrowPageDecoding.valueLength(page, position, page.length, chunk);
-        ArrowPageDecoding.copy(page, position + 4, bytes, length, n);
-        position += 4 + n;
+        int n = chunk.kind == Kind.VARIABLE ? ArrowPageDecoding.valueLength(page, position, page.length, chunk)
+            : chunk.stored;
+        position += chunk.kind == Kind.VARIABLE ? 4 : 0;
+        ArrowPageDecoding.copy(page, position, values, length, n);
+        position += n;
         starts[i] = length;
         length += n;
       }
       starts[size] = length;
-      return new Dictionary(bytes, starts, null, size);
+      return new Dictionary(values, starts, null, size);
     }
   }
 
@@ -120,8 +134,15 @@ final class ArrowChunk {
   static Kind kindOf(org.apache.iceberg.types.Type type, PrimitiveType stored) {
     PrimitiveTypeName physical = stored.getPrimitiveTypeName();
     LogicalTypeAnnotation logical = stored.getLogicalTypeAnnotation();
+    int length = stored.getTypeLength();
     return switch (type.typeId()) {
       case STRING, BINARY -> physical == PrimitiveTypeName.BINARY ? Kind.VARIABLE : null;
+      case BOOLEAN -> physical == PrimitiveTypeName.BOOLEAN ? Kind.BOOLEAN : null;
+      case UUID, FIXED -> physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+          && length == (type instanceof Types.FixedType fixed ? fixed.length() : 16) ? Kind.FIXED_BYTES : null;
+      case TIME -> physical == PrimitiveTypeName.INT64
+          && logical instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation time
+          && time.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS ? Kind.EIGHT : null;
       case INTEGER, DATE -> physical == PrimitiveTypeName.INT32 ? Kind.FOUR : null;
       case FLOAT -> physical == PrimitiveTypeName.FLOAT ? Kind.FOUR : null;
       case LONG -> physical == PrimitiveTypeName.INT64 ? Kind.EIGHT : null;
@@ -136,7 +157,8 @@ final class ArrowChunk {
           yield null;
         }
         yield physical == PrimitiveTypeName.INT32 ? Kind.DECIMAL_FROM_INT
-            : physical == PrimitiveTypeName.INT64 ? Kind.DECIMAL_FROM_LONG : null;
+            : physical == PrimitiveTypeName.INT64 ? Kind.DECIMAL_FROM_LONG
+            : physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && length <= 16 ? Kind.DECIMAL_FROM_BYTES : null;
       }
       default -> null;
     };

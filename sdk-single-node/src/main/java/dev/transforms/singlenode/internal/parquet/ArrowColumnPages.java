@@ -122,11 +122,11 @@ public final class ArrowColumnPages {
     Part(ArrowChunk.Kind kind, int rows, int bytes, long valuesAt) {
       this.capacity = rows;
       this.valuesAt = valuesAt;
+      this.ends = kind == ArrowChunk.Kind.VARIABLE ? new int[rows] : null;
       if (kind == ArrowChunk.Kind.VARIABLE) {
-        this.ends = new int[rows];
         this.bytes = new byte[Math.max(16, bytes)]; // grows as needed
-      } else {
-        this.ends = null;
+      } else if (kind == ArrowChunk.Kind.BOOLEAN) {
+        this.bytes = new byte[rows + 8]; // one per row, and room for eight read at once
       }
     }
 
@@ -147,7 +147,8 @@ public final class ArrowColumnPages {
   }
 
   private final Types.NestedField column;
-  private final int width; // of the vector's values; 0 for strings and binary
+  private final int width; // of the vector's values; 0 for strings, binary and booleans
+  private final boolean bits; // booleans
   private final List<Unit> units;
   private final long[] firstRows; // per unit, the column's row it starts at
   private final long uncompressedBytes;
@@ -158,10 +159,12 @@ public final class ArrowColumnPages {
     this.column = column;
     this.width = switch (column.type().typeId()) {
       case INTEGER, DATE, FLOAT -> 4;
-      case LONG, DOUBLE, TIMESTAMP -> 8;
-      case DECIMAL -> 16;
+      case LONG, DOUBLE, TIMESTAMP, TIME -> 8;
+      case DECIMAL, UUID -> 16;
+      case FIXED -> ((Types.FixedType) column.type()).length();
       default -> 0;
     };
+    this.bits = column.type().typeId() == org.apache.iceberg.types.Type.TypeID.BOOLEAN;
     this.units = units;
     this.firstRows = new long[units.size()];
     long row = 0;
@@ -353,7 +356,7 @@ public final class ArrowColumnPages {
    * @return whether {@link #copy} has parts to lay into the vector
    */
   public boolean staged() {
-    return width == 0;
+    return width == 0 && !bits;
   }
 
   /** The rows of a unit, a rough measure of its work. */
@@ -374,10 +377,14 @@ public final class ArrowColumnPages {
       throw new Unsupported("column " + column.name() + " of " + rows + " rows");
     }
     FieldVector vector = field.createVector(allocator);
-    if (width > 0) {
+    if (width > 0 || bits) {
       try {
         int count = (int) Math.max(1, rows);
-        giveBuffers(vector, allocator, count, (long) count * width);
+        giveBuffers(vector, allocator, count, bits ? BitVectorHelper.getValidityBufferSizeFromCount(count)
+            : (long) count * width);
+        if (bits) {
+          vector.getDataBuffer().setZero(0, vector.getDataBuffer().capacity()); // finish sets bits
+        }
       } catch (RuntimeException | Error e) {
         vector.close();
         throw e;
@@ -511,7 +518,7 @@ public final class ArrowColumnPages {
     if (parts.size() != units.size() || total != rows || bytes > Integer.MAX_VALUE) {
       throw new Unsupported("column " + column.name() + ": " + total + " rows of " + bytes + " bytes");
     }
-    if (width == 0) {
+    if (staged()) {
       int count = (int) Math.max(1, total);
       giveBuffers(vector, vector.getAllocator(), count, 4L * (count + 1), Math.max(1, bytes));
       MemoryUtil.putInt(vector.getOffsetBuffer().memoryAddress(), 0);
@@ -526,7 +533,7 @@ public final class ArrowColumnPages {
    * @param vector the column's vector
    */
   public void copy(Part part, FieldVector vector) {
-    if (width != 0) {
+    if (!staged()) {
       return;
     }
     MemoryUtil.copyToMemory(part.bytes, 0, vector.getDataBuffer().memoryAddress() + part.firstByte, part.length);
@@ -550,6 +557,9 @@ public final class ArrowColumnPages {
     int row = 0;
     for (Part part : parts) {
       setValid(validityAt, row, part.rows, part.nulls == 0 ? null : part.present);
+      if (bits) {
+        setValid(vector.getDataBuffer().memoryAddress(), row, part.rows, part.bytes);
+      }
       row += part.rows;
     }
     if (vector instanceof BaseVariableWidthVector variable) {

@@ -108,7 +108,9 @@ final class ArrowPageDecoding {
           + " its row group has rows");
     }
     int[] ids = dictionaryIds ? ids(page, position, end, present, dictionary, chunk, buffers) : null;
-    if (chunk.kind == Kind.VARIABLE) {
+    if (chunk.kind == Kind.BOOLEAN && ids == null) {
+      plainBooleans(page, position, end, count, present, flags, chunk, part);
+    } else if (chunk.kind == Kind.VARIABLE) {
       if (ids == null) {
         plainVariable(page, position, end, count, flags, chunk, part);
       } else {
@@ -116,8 +118,10 @@ final class ArrowPageDecoding {
       }
     } else if (ids == null) {
       plainFixed(page, position, end, count, present, flags, chunk, part);
+    } else if (chunk.kind != Kind.BOOLEAN) {
+      dictionaryFixed(ids, count, flags, dictionary, chunk, part);
     } else {
-      dictionaryFixed(ids, count, flags, dictionary.values(), chunk.kind, part);
+      throw new Unsupported("dictionary-encoded booleans in " + chunk.file);
     }
     part.rows += count;
   }
@@ -199,13 +203,13 @@ final class ArrowPageDecoding {
   static void plainFixed(byte[] page, int position, int end, int count, int present, byte[] flags,
       ArrowChunk chunk, Part part) {
     Kind kind = chunk.kind;
-    if ((long) present * kind.stored > end - position) {
+    if ((long) present * chunk.stored > end - position) {
       throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file + " holds "
-          + (end - position) + " bytes for " + present + " values of " + kind.stored);
+          + (end - position) + " bytes for " + present + " values of " + chunk.stored);
     }
-    long at = part.valuesAt + (long) part.rows * kind.width;
-    if (flags == null && kind.stored == kind.width) {
-      MemoryUtil.copyToMemory(page, position, at, (long) count * kind.width);
+    long at = part.valuesAt + (long) part.rows * chunk.width;
+    if (flags == null && chunk.stored == chunk.width) {
+      MemoryUtil.copyToMemory(page, position, at, (long) count * chunk.width);
       return;
     }
     int row = part.rows;
@@ -251,29 +255,76 @@ final class ArrowPageDecoding {
           }
         }
       }
-      default -> throw new IllegalStateException(kind.name());
+      default -> { // fixed-length bytes
+        for (int i = 0; i < count; i++, at += chunk.width) {
+          if (flags == null || flags[row + i] != 0) {
+            putBytes(at, page, position, chunk);
+            position += chunk.stored;
+          } else {
+            MemoryUtil.setMemory(at, chunk.width, (byte) 0);
+          }
+        }
+      }
     }
   }
 
-  /** Writes dictionary-encoded fixed-width values, each looked up by its id. */
-  static void dictionaryFixed(int[] ids, int count, byte[] flags, long[] values, Kind kind, Part part) {
-    long at = part.valuesAt + (long) part.rows * kind.width;
+  /** A fixed-length value: its bytes as they are, or a big-endian decimal as Arrow's 16 little-endian bytes. */
+  static void putBytes(long at, byte[] from, int position, ArrowChunk chunk) {
+    if (chunk.kind == Kind.FIXED_BYTES) {
+      MemoryUtil.copyToMemory(from, position, at, chunk.stored);
+      return;
+    }
+    byte sign = from[position] < 0 ? (byte) -1 : 0;
+    for (int i = 0; i < 16; i++) {
+      MemoryUtil.putByte(at + i, i < chunk.stored ? from[position + chunk.stored - 1 - i] : sign);
+    }
+  }
+
+  /** Decodes plain booleans, one bit each, into the part's bytes, one per row (0 for a null). */
+  static void plainBooleans(byte[] page, int position, int end, int count, int present, byte[] flags,
+      ArrowChunk chunk, Part part) {
+    if (position + (present + 7L) / 8 > end) {
+      throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file + " holds "
+          + (end - position) + " bytes for " + present + " booleans");
+    }
+    byte[] out = part.bytes;
+    for (int i = 0, bit = 0; i < count; i++) {
+      boolean value = flags == null || flags[part.rows + i] != 0;
+      out[part.rows + i] = value ? (byte) (page[position + (bit >>> 3)] >>> (bit & 7) & 1) : 0;
+      bit += value ? 1 : 0;
+    }
+  }
+
+  /** Writes dictionary-encoded fixed-width values, each looked up by its id: a loop for each kind. */
+  static void dictionaryFixed(int[] ids, int count, byte[] flags, Dictionary dictionary, ArrowChunk chunk,
+      Part part) {
+    long at = part.valuesAt + (long) part.rows * chunk.width;
+    long[] values = dictionary.values();
     int row = part.rows;
     int next = 0;
-    switch (kind.width) {
-      case 4 -> {
+    switch (chunk.kind) {
+      case FOUR -> {
         for (int i = 0; i < count; i++, at += 4) {
           MemoryUtil.putInt(at, flags == null || flags[row + i] != 0 ? (int) values[ids[next++]] : 0);
         }
       }
-      case 8 -> {
+      case EIGHT -> {
         for (int i = 0; i < count; i++, at += 8) {
           MemoryUtil.putLong(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
         }
       }
-      default -> {
+      case DECIMAL_FROM_INT, DECIMAL_FROM_LONG -> {
         for (int i = 0; i < count; i++, at += 16) {
           putDecimal(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
+        }
+      }
+      default -> {
+        for (int i = 0; i < count; i++, at += chunk.width) {
+          if (flags == null || flags[row + i] != 0) {
+            putBytes(at, dictionary.bytes(), dictionary.starts()[ids[next++]], chunk);
+          } else {
+            MemoryUtil.setMemory(at, chunk.width, (byte) 0);
+          }
         }
       }
     }

@@ -1,47 +1,35 @@
 package dev.transforms.singlenode.internal.parquet;
 
-import dev.transforms.singlenode.internal.plan.DirectScan;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
-import dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead;
+import dev.transforms.singlenode.internal.plan.DirectScan;
 import dev.transforms.singlenode.internal.plan.ReadStrategy;
 import dev.transforms.singlenode.internal.plan.SnapshotRead;
-import dev.transforms.singlenode.internal.parquet.ArrowColumnPages;
-import dev.transforms.singlenode.internal.read.ColumnHalves;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Future;
-import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.types.Types;
 
 /**
- * A large read whose columns are decoded page by page on two threads ({@link ArrowColumnPages}),
- * while Arrow C++ scanners read the columns the page decoder leaves out.
+ * The engine's native read: every column of a snapshot's files decoded page by page into Arrow vectors
+ * ({@link ArrowColumnPages}), on the calling thread and a background one, the columns found by field id.
  *
- * <p>A reader that decodes a column chunk on one thread takes, on a file of one large row group (what
- * Iceberg's writers make), the time of its heaviest column, and two of them side by side take the time
- * of the heavier half: Arrow C++ took about 60 ms for the million strings of the benchmark's 3-column
- * table, while the two other columns took 25 and 30. Cut into units of pages, every column is work
- * both threads share, and nothing waits on one column.
+ * <p>A reader that decodes a column chunk on one thread (Arrow C++'s, DuckDB's) takes, on a file of one
+ * large row group (what Iceberg's writers make), the time of its heaviest column. Cut into units of
+ * pages, every column is work both threads share, and nothing waits on one column: the units go the
+ * most rows first, each thread taking the next; strings are then laid into their vectors on both
+ * threads.
  *
- * <p>The work is two queues: the Arrow C++ scans of the columns left out (in two parts when they weigh
- * enough, {@link ColumnHalves}), which the calling thread takes first, and the units of pages, the
- * most rows first, which a background thread takes first; each thread takes from the other queue
- * when its own is empty. Arrow C++ scans run one at a time that way, beside the pages rather than
- * beside each other. Strings are then laid into their vectors on both threads.
- *
- * <p>The read gives up (empty, nothing left allocated) when an Arrow C++ scan gives up, or when a
- * column turns out to hold pages the page decoder does not read ({@link ArrowColumnPages.Unsupported});
- * the planner then hands the read on.
+ * <p>The read gives up (empty, nothing left allocated) when a column is of a type or stored in a way it
+ * does not decode, or turns out to hold pages it does not read ({@link ArrowColumnPages.Unsupported}),
+ * or when its strings would take more than a quarter of the heap while staged; the engine's reader then
+ * reads.
  */
 public final class PagedColumnsRead implements SnapshotRead {
 
@@ -49,7 +37,7 @@ public final class PagedColumnsRead implements SnapshotRead {
 
   /**
    * The JVM system property that turns the page decoder off when {@code false}:
-   * {@code -Dtransforms.arrow-page-decoder=false}; Arrow C++ (or DuckDB) then decodes every column.
+   * {@code -Dtransforms.arrow-page-decoder=false}; the engine's reader then reads every snapshot.
    */
   public static final String SWITCH = "transforms.arrow-page-decoder";
 
@@ -63,111 +51,59 @@ public final class PagedColumnsRead implements SnapshotRead {
 
   @Override
   public Optional<String> declines(Table table, DirectScan scan, boolean forced) {
-    if (!enabled()) {
-      return Optional.of("turned off (-D" + SWITCH + "=false, or one core)");
-    } else if (!forced && scan.rows() < ColumnHalves.TWO_SCANS_MIN_ROWS) {
-      return Optional.of(String.format("%,d rows, under %,d: one scanner reads them as fast", scan.rows(),
-          ColumnHalves.TWO_SCANS_MIN_ROWS));
-    }
-    return Optional.empty();
+    return enabled() ? Optional.empty() : Optional.of("turned off (-D" + SWITCH + "=false)");
   }
 
   /**
-   * Whether the page decoder may read: the system property {@value #SWITCH} is not {@code false}, and
-   * there are two cores to read on.
+   * Whether the page decoder may read: the system property {@value #SWITCH} is not {@code false}.
    *
    * @return whether the decoder may read
    */
   public static boolean enabled() {
-    return !"false".equalsIgnoreCase(System.getProperty(SWITCH, "true").strip())
-        && Runtime.getRuntime().availableProcessors() >= 2;
+    return !"false".equalsIgnoreCase(System.getProperty(SWITCH, "true").strip());
   }
 
-  /**
-   * Reads every row of the scan, or gives up: the columns the page decoder leaves out are read by Arrow
-   * C++ when it is loaded and reads them as the engine does; otherwise the decoder must read them all.
-   */
+  /** Reads every row of the scan, or gives up when a column is one the page decoder does not read. */
   @Override
   public Optional<VectorSchemaRoot> read(Table table, DirectScan scan, BufferAllocator allocator) {
-    // strings are staged on the heap before they are laid into their vector: columns that would take
-    // more than a quarter of the heap are left to the other reader, whose memory is native
-    List<ArrowColumnPages> paged = withinStaging(ArrowColumnPages.plan(scan.files(), scan.schema().columns()),
-        Runtime.getRuntime().maxMemory() / 4);
-    if (paged.isEmpty()) {
+    List<ArrowColumnPages> paged = ArrowColumnPages.plan(scan.files(), scan.schema().columns());
+    // strings are staged on the heap before they are laid into their vector
+    long staged = paged.stream().filter(ArrowColumnPages::staged).mapToLong(ArrowColumnPages::uncompressedBytes).sum();
+    if (paged.size() < scan.schema().columns().size() || staged > Runtime.getRuntime().maxMemory() / 4) {
+      LOG.debug("The page decoder leaves {} to the engine: {} of {} columns decoded, {} bytes staged", scan.files(),
+          paged.size(), scan.schema().columns().size(), staged);
       return Optional.empty();
     }
-    List<Types.NestedField> others = new ArrayList<>(scan.schema().columns());
-    paged.forEach(plan -> others.remove(plan.column()));
-    Function<List<Types.NestedField>, Optional<VectorSchemaRoot>> scanner =
-        others.isEmpty() ? null : ArrowDatasetRead.scanner(table, scan, others, allocator);
-    if (scanner == null && !others.isEmpty()) {
-      return Optional.empty();
-    }
-    List<List<Types.NestedField>> scans = others.isEmpty() ? List.of() : ColumnHalves.split(others);
-    return new Work(scan, paged, scans, scanner, allocator).run();
-  }
-
-  /**
-   * The plans to read with the page decoder: every column of fixed-width values, and the string and
-   * binary columns, in order, while the bytes they stage on the heap ({@link
-   * ArrowColumnPages#uncompressedBytes}) stay within the budget; a column past it is left out, and
-   * the columns after it are still weighed.
-   *
-   * @param plans the columns' plans
-   * @param stagingBytes the most the staged columns may take together
-   * @return the plans kept, in their order
-   */
-  public static List<ArrowColumnPages> withinStaging(List<ArrowColumnPages> plans, long stagingBytes) {
-    List<ArrowColumnPages> kept = new ArrayList<>();
-    long staging = 0;
-    for (ArrowColumnPages plan : plans) {
-      if (!plan.staged()) {
-        kept.add(plan);
-      } else if (staging + plan.uncompressedBytes() <= stagingBytes) {
-        staging += plan.uncompressedBytes();
-        kept.add(plan);
-      }
-    }
-    return kept;
+    return new Work(scan, paged, allocator).run();
   }
 
   /** The tasks of one read and their results. */
   private static final class Work {
     private final DirectScan scan;
-    private final List<ArrowColumnPages> paged;
-    private final List<List<Types.NestedField>> scans;
-    private final Function<List<Types.NestedField>, Optional<VectorSchemaRoot>> scanner;
+    private final List<ArrowColumnPages> paged; // in the columns' order
     private final BufferAllocator allocator;
-    /** Per task: the scans' roots first, then each paged column's parts. */
-    private final Object[] results;
-    private final int[] firstUnit; // per paged column, its first task
-    private final FieldVector[] vectors; // per paged column, allocated before the units are decoded
-    private final int[] unitsLargestFirst; // the tasks of units of pages, the most rows first
-    private int nextScan; // the next scan not taken
+    private final ArrowColumnPages.Part[] results; // per task: a unit of one column
+    private final int[] firstUnit; // per column, its first task
+    private final FieldVector[] vectors; // per column, allocated before the units are decoded
+    private final int[] unitsLargestFirst; // the tasks, the most rows first
     private int nextUnit; // the next of unitsLargestFirst not taken
     private volatile boolean stopped;
 
-    Work(DirectScan scan, List<ArrowColumnPages> paged, List<List<Types.NestedField>> scans,
-        Function<List<Types.NestedField>, Optional<VectorSchemaRoot>> scanner, BufferAllocator allocator) {
+    Work(DirectScan scan, List<ArrowColumnPages> paged, BufferAllocator allocator) {
       this.scan = scan;
       this.paged = paged;
-      this.scans = scans;
-      this.scanner = scanner;
       this.allocator = allocator;
       this.firstUnit = new int[paged.size()];
       this.vectors = new FieldVector[paged.size()];
-      int tasks = scans.size();
-      for (int c = 0; c < paged.size(); c++) {
-        firstUnit[c] = tasks;
-        tasks += paged.get(c).units();
-      }
-      this.results = new Object[tasks];
+      int tasks = 0;
       List<int[]> units = new ArrayList<>(); // {task, column}
       for (int c = 0; c < paged.size(); c++) {
+        firstUnit[c] = tasks;
         for (int u = 0; u < paged.get(c).units(); u++) {
-          units.add(new int[] {firstUnit[c] + u, c});
+          units.add(new int[] {tasks++, c});
         }
       }
+      this.results = new ArrowColumnPages.Part[tasks];
       // the longest first, so that no thread ends on a long one while the other waits
       units.sort(java.util.Comparator.comparingLong(
           (int[] task) -> paged.get(task[1]).unitRows(task[0] - firstUnit[task[1]])).reversed());
@@ -178,61 +114,47 @@ public final class PagedColumnsRead implements SnapshotRead {
       Schema wanted = ArrowSchemas.toArrow(scan.schema());
       try {
         for (int c = 0; c < paged.size(); c++) {
-          Field field = wanted.getFields().get(scan.schema().columns().indexOf(paged.get(c).column()));
-          vectors[c] = paged.get(c).allocate(field, allocator);
+          vectors[c] = paged.get(c).allocate(wanted.getFields().get(c), allocator);
         }
-      } catch (RuntimeException | Error e) {
-        closeAll(new ArrayList<>());
-        throw e;
-      }
-      Future<?> helper = BackgroundThreads.run(() -> work(false));
-      RuntimeException failure = null;
-      try {
-        work(true);
-      } catch (RuntimeException | Error e) {
-        failure = e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
-      }
-      try {
-        BackgroundThreads.await(helper);
-      } catch (RuntimeException | Error e) {
-        if (failure == null) {
-          failure = e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
-        } else {
-          failure.addSuppressed(e);
+        RuntimeException failure = null;
+        try {
+          onTwoThreads(this::work);
+        } catch (RuntimeException e) {
+          failure = e;
         }
-      }
-      List<FieldVector> made = new ArrayList<>();
-      try {
         if (failure instanceof ArrowColumnPages.Unsupported) {
-          LOG.debug("The page decoder leaves {} to another reader: {}", scan.files(), failure.getMessage());
+          LOG.debug("The page decoder leaves {} to the engine: {}", scan.files(), failure.getMessage());
           return Optional.empty();
         } else if (failure != null) {
           throw failure;
         }
-        return assemble(wanted, made);
+        return Optional.of(assemble(wanted));
       } finally {
-        closeAll(made);
+        for (FieldVector vector : vectors) {
+          if (vector != null) {
+            vector.close(); // what a failure left; assemble hands the root its vectors
+          }
+        }
       }
     }
 
-    /**
-     * Takes the next task until none is left, or another thread failed: with {@code scansFirst} the
-     * scans, then units of pages; otherwise units of pages, then scans. Units go the largest first.
-     */
-    private void work(boolean scansFirst) {
+    /** Decodes the next unit until none is left, or another thread failed. */
+    private void work() {
       ArrowColumnPages.Buffers buffers = new ArrowColumnPages.Buffers(); // this thread's, unit after unit
       while (!stopped) {
         int task;
         synchronized (this) {
-          boolean scansLeft = nextScan < scans.size();
-          boolean unitsLeft = nextUnit < unitsLargestFirst.length;
-          if (!scansLeft && !unitsLeft) {
+          if (nextUnit == unitsLargestFirst.length) {
             return;
           }
-          task = scansLeft && (scansFirst || !unitsLeft) ? nextScan++ : unitsLargestFirst[nextUnit++];
+          task = unitsLargestFirst[nextUnit++];
         }
         try {
-          results[task] = task < scans.size() ? scanner.apply(scans.get(task)) : decode(task, buffers);
+          int c = paged.size() - 1;
+          while (firstUnit[c] > task) {
+            c--;
+          }
+          results[task] = paged.get(c).decode(task - firstUnit[c], vectors[c], buffers);
         } catch (RuntimeException | Error e) {
           stopped = true;
           throw e;
@@ -240,107 +162,58 @@ public final class PagedColumnsRead implements SnapshotRead {
       }
     }
 
-    private ArrowColumnPages.Part decode(int task, ArrowColumnPages.Buffers buffers) {
-      int c = paged.size() - 1;
-      while (firstUnit[c] > task) {
-        c--;
-      }
-      return paged.get(c).decode(task - firstUnit[c], vectors[c], buffers);
-    }
-
-    /**
-     * The root of every column, or empty when a scan gave up or read another row count. The vectors
-     * made on the way are listed in {@code made} until the root owns them, so that the caller closes
-     * what a failure leaves.
-     */
-    @SuppressWarnings("unchecked")
-    private Optional<VectorSchemaRoot> assemble(Schema wanted, List<FieldVector> made) {
-      Map<String, FieldVector> byName = new HashMap<>();
-      boolean complete = true;
-      for (int t = 0; t < scans.size(); t++) {
-        Optional<VectorSchemaRoot> root = (Optional<VectorSchemaRoot>) results[t];
-        results[t] = null;
-        if (root.isEmpty()) {
-          complete = false;
-          continue;
-        }
-        made.addAll(root.get().getFieldVectors());
-        complete &= root.get().getRowCount() == scan.rows();
-        root.get().getFieldVectors().forEach(vector -> byName.put(vector.getName(), vector));
-      }
-      if (!complete) {
-        return Optional.empty();
-      }
+    /** The root of every column, once every unit is decoded: strings laid into their vectors on two threads. */
+    private VectorSchemaRoot assemble(Schema wanted) {
       List<List<ArrowColumnPages.Part>> parts = new ArrayList<>();
       List<Runnable> copies = new ArrayList<>();
       for (int c = 0; c < paged.size(); c++) {
         ArrowColumnPages plan = paged.get(c);
-        List<ArrowColumnPages.Part> columnParts = new ArrayList<>();
-        for (int u = 0; u < plan.units(); u++) {
-          columnParts.add((ArrowColumnPages.Part) results[firstUnit[c] + u]);
-          results[firstUnit[c] + u] = null;
-        }
+        List<ArrowColumnPages.Part> columnParts =
+            List.of(Arrays.copyOfRange(results, firstUnit[c], firstUnit[c] + plan.units()));
         parts.add(columnParts);
         plan.prepare(columnParts, vectors[c]);
-        if (plan.staged()) {
-          FieldVector vector = vectors[c];
-          columnParts.forEach(part -> copies.add(() -> plan.copy(part, vector)));
-        }
-      }
-      onTwoThreads(copies);
-      for (int c = 0; c < paged.size(); c++) {
-        paged.get(c).finish(parts.get(c), vectors[c]);
-        byName.put(vectors[c].getName(), vectors[c]);
-      }
-      List<FieldVector> columns = new ArrayList<>();
-      for (Field field : wanted.getFields()) {
-        columns.add(byName.get(field.getName()));
-      }
-      VectorSchemaRoot root = new VectorSchemaRoot(wanted.getFields(), columns, (int) scan.rows());
-      made.clear(); // the root owns them
-      java.util.Arrays.fill(vectors, null);
-      return Optional.of(root);
-    }
-
-    /** Runs the tasks on this thread and a background one, each taking the next until none is left. */
-    private static void onTwoThreads(List<Runnable> tasks) {
-      if (tasks.isEmpty()) {
-        return;
+        FieldVector vector = vectors[c];
+        columnParts.forEach(part -> copies.add(() -> plan.copy(part, vector)));
       }
       java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-      Runnable worker = () -> {
-        for (int t = next.getAndIncrement(); t < tasks.size(); t = next.getAndIncrement()) {
-          tasks.get(t).run();
+      onTwoThreads(() -> {
+        for (int t = next.getAndIncrement(); t < copies.size(); t = next.getAndIncrement()) {
+          copies.get(t).run();
         }
-      };
-      Future<?> helper = BackgroundThreads.run(worker);
-      try {
-        worker.run();
-      } catch (RuntimeException | Error e) {
-        next.set(tasks.size()); // the helper stops at its next task
-        try {
-          BackgroundThreads.await(helper);
-        } catch (RuntimeException | Error other) {
-          e.addSuppressed(other);
-        }
-        throw e;
+      });
+      List<FieldVector> columns = new ArrayList<>();
+      for (int c = 0; c < paged.size(); c++) {
+        paged.get(c).finish(parts.get(c), vectors[c]);
+        columns.add(vectors[c]);
       }
-      BackgroundThreads.await(helper);
+      Arrays.fill(vectors, null); // the root owns them
+      return new VectorSchemaRoot(wanted.getFields(), columns, (int) scan.rows());
     }
 
-    /** Closes what a failed read made: vectors taken out of roots, and roots still in the results. */
-    @SuppressWarnings("unchecked")
-    private void closeAll(List<FieldVector> made) {
-      made.forEach(FieldVector::close);
-      for (FieldVector vector : vectors) {
-        if (vector != null) {
-          vector.close();
+    /**
+     * Runs a worker on this thread and a background one at once; a failure of either is thrown once both
+     * are done (the worker must stop early when the other fails).
+     */
+    private void onTwoThreads(Runnable worker) {
+      Future<?> helper = BackgroundThreads.run(worker);
+      RuntimeException failure = null;
+      try {
+        worker.run();
+      } catch (RuntimeException e) {
+        failure = e;
+        stopped = true;
+      }
+      try {
+        BackgroundThreads.await(helper);
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
         }
       }
-      for (int t = 0; t < scans.size(); t++) {
-        if (results[t] instanceof Optional<?> root) {
-          ((Optional<VectorSchemaRoot>) root).ifPresent(VectorSchemaRoot::close);
-        }
+      if (failure != null) {
+        throw failure;
       }
     }
   }

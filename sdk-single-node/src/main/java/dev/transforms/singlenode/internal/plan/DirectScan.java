@@ -114,21 +114,6 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
     return Optional.empty();
   }
 
-  /**
-   * Whether Arrow C++ and DuckDB hand a column of this type over in the engine's Arrow type (UUIDs
-   * come out as text, fixed-length binaries as variable-length ones, times otherwise).
-   *
-   * @param type a column's type
-   * @return whether their Arrow export is the engine's
-   */
-  public static boolean exportedAsEngine(Type type) {
-    return EXPORTED_AS_ENGINE.contains(type.typeId());
-  }
-
-  private static final java.util.Set<Type.TypeID> EXPORTED_AS_ENGINE = java.util.EnumSet.of(Type.TypeID.BOOLEAN,
-      Type.TypeID.INTEGER, Type.TypeID.LONG, Type.TypeID.FLOAT, Type.TypeID.DOUBLE, Type.TypeID.DECIMAL,
-      Type.TypeID.DATE, Type.TypeID.TIMESTAMP, Type.TypeID.STRING, Type.TypeID.BINARY);
-
   /** The types native readers read to the values the engine's reader gives. */
   private static final java.util.Set<Type.TypeID> NATIVE_TYPES = java.util.EnumSet.of(Type.TypeID.BOOLEAN,
       Type.TypeID.INTEGER, Type.TypeID.LONG, Type.TypeID.FLOAT, Type.TypeID.DOUBLE, Type.TypeID.DATE, Type.TypeID.TIME,

@@ -1,7 +1,5 @@
 package dev.transforms.singlenode.internal.plan;
 
-import dev.transforms.singlenode.internal.arrowcpp.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.duckdb.DuckDbArrowRead;
 import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import dev.transforms.singlenode.internal.read.LiveRuns;
 import java.util.ArrayList;
@@ -32,8 +30,7 @@ public final class ReadPlanner {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReadPlanner.class);
 
   /** The native strategies, in the order they are asked. */
-  private static final List<SnapshotRead> NATIVE =
-      List.of(new PagedColumnsRead(), new ArrowDatasetRead(), new DuckDbArrowRead());
+  private static final List<SnapshotRead> NATIVE = List.of(new PagedColumnsRead());
 
   private static final Map<ReadStrategy, AtomicLong> READS = new EnumMap<>(ReadStrategy.class);
 

@@ -4,7 +4,7 @@
  * dev.transforms.singlenode.internal.plan.ReadStrategy}) and how a copy-on-write rewrites a file ({@link
  * dev.transforms.singlenode.internal.plan.RewritePlanner}, table {@link
  * dev.transforms.singlenode.internal.plan.RewriteStrategy}): one named strategy and the reason. The
- * strategies live in the packages of what they are (Parquet pages, Arrow C++, DuckDB); operations ask
+ * strategies live in the packages of what they are (Parquet pages, the engine's rows); operations ask
  * the planners and never name them. {@link dev.transforms.singlenode.internal.plan.DirectScan} holds the
  * files of a snapshot a native read can take, found once per snapshot.
  *
