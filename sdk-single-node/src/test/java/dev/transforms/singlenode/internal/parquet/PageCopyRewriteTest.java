@@ -2,12 +2,8 @@ package dev.transforms.singlenode.internal.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,13 +22,10 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileAppender;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.parquet.ParquetUtil;
-import org.apache.iceberg.shaded.org.apache.parquet.format.ColumnChunk;
-import org.apache.iceberg.shaded.org.apache.parquet.format.FileMetaData;
-import org.apache.iceberg.shaded.org.apache.parquet.format.RowGroup;
-import org.apache.iceberg.shaded.org.apache.parquet.format.Util;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
 import org.apache.iceberg.types.Types;
+import dev.transforms.singlenode.internal.plan.WrittenFileCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -147,27 +140,9 @@ class PageCopyRewriteTest {
    * (and without statistics in its page headers, which Iceberg's writer leaves out).
    */
   private Path withoutPageIndex(Path file) throws IOException {
-    byte[] bytes = Files.readAllBytes(file);
-    int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    int footerStart = bytes.length - 8 - footerLength;
-    FileMetaData footer = Util.readFileMetaData(new ByteArrayInputStream(bytes, footerStart, footerLength));
-    for (RowGroup group : footer.getRow_groups()) {
-      for (ColumnChunk chunk : group.getColumns()) {
-        chunk.unsetOffset_index_offset();
-        chunk.unsetOffset_index_length();
-        chunk.unsetColumn_index_offset();
-        chunk.unsetColumn_index_length();
-      }
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(bytes, 0, footerStart);
-    ByteArrayOutputStream written = new ByteArrayOutputStream();
-    Util.writeFileMetaData(footer, written);
-    out.write(written.toByteArray());
-    out.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(written.size()).array());
-    out.write("PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     Path stripped = dir.resolve("no-index-" + file.getFileName());
-    Files.write(stripped, out.toByteArray());
+    Files.copy(file, stripped);
+    WrittenFileCheck.stripPageIndex(stripped);
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(stripped))) {
       var chunk = reader.getRowGroups().get(0).getColumns().get(0);
       assertThat(reader.readOffsetIndex(chunk)).as("the copy's offset index").isNull();

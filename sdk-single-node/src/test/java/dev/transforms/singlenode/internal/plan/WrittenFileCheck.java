@@ -45,9 +45,10 @@ import org.apache.iceberg.types.Types;
  * Checks every data file of a table's current snapshot against its own values, read by Iceberg's
  * generic Parquet reader: the row count, each column's value, null and NaN counts and bounds (exact
  * where nothing truncates them), and, where the file has page indexes, each page's null count and
- * bounds in the column index.
+ * bounds in the column index; that files the SDK wrote carry an offset index. And strips a file of its
+ * page index, as pyarrow and DuckDB write files.
  */
-final class WrittenFileCheck {
+public final class WrittenFileCheck {
 
   private WrittenFileCheck() {}
 
@@ -56,8 +57,9 @@ final class WrittenFileCheck {
    *
    * @param table the table
    * @param what the step, for failure messages
+   * @param foreign the locations of files another writer wrote, which need no page index
    */
-  static void everyDataFile(Table table, String what) {
+  public static void everyDataFile(Table table, String what, java.util.Set<String> foreign) {
     List<DataFile> files = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
       tasks.forEach(task -> files.add(task.file()));
@@ -65,11 +67,27 @@ final class WrittenFileCheck {
       throw new UncheckedIOException(e);
     }
     for (DataFile file : files) {
-      check(table.schema(), file, what + ", file " + file.location());
+      check(table.schema(), file, !foreign.contains(file.location()), what + ", file " + file.location());
     }
   }
 
-  private static void check(Schema schema, DataFile file, String what) {
+  /**
+   * The locations of the data files of a table's current snapshot.
+   *
+   * @param table the table
+   * @return the locations
+   */
+  public static java.util.Set<String> dataFiles(Table table) {
+    java.util.Set<String> locations = new java.util.HashSet<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(task -> locations.add(task.file().location()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return locations;
+  }
+
+  private static void check(Schema schema, DataFile file, boolean pageIndex, String what) {
     Path path = Path.of(java.net.URI.create(file.location()));
     List<Record> rows = new ArrayList<>();
     try (CloseableIterable<Record> records = Parquet.read(org.apache.iceberg.Files.localInput(path.toFile()))
@@ -99,6 +117,7 @@ final class WrittenFileCheck {
           int at = schema.columns().indexOf(schema.findField(id));
           OffsetIndex offsets = reader.readOffsetIndex(chunk);
           ColumnIndex index = reader.readColumnIndex(chunk);
+          assertThat(offsets != null || !pageIndex).as("%s: the offset index of %s", what, chunk.getPath()).isTrue();
           if (at >= 0 && offsets != null && index != null) {
             List<Object> values = values(rows, at).subList((int) firstRow, (int) (firstRow + group.getRowCount()));
             checkPages(chunk.getPrimitiveType(), offsets, index, values, group.getRowCount(),
@@ -252,5 +271,41 @@ final class WrittenFileCheck {
     byte[] bytes = new byte[buffer.remaining()];
     buffer.get(bytes);
     return bytes;
+  }
+
+  /**
+   * Rewrites a Parquet file in place so that its footer points to no page index (the index bytes stay
+   * where they are, unread), as pyarrow and DuckDB write files.
+   *
+   * @param file the file
+   * @return its new size
+   */
+  public static long stripPageIndex(Path file) {
+    try {
+      byte[] bytes = java.nio.file.Files.readAllBytes(file);
+      int footerLength = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      int footerStart = bytes.length - 8 - footerLength;
+      var footer = org.apache.iceberg.shaded.org.apache.parquet.format.Util.readFileMetaData(
+          new java.io.ByteArrayInputStream(bytes, footerStart, footerLength));
+      for (var group : footer.getRow_groups()) {
+        for (var chunk : group.getColumns()) {
+          chunk.unsetOffset_index_offset();
+          chunk.unsetOffset_index_length();
+          chunk.unsetColumn_index_offset();
+          chunk.unsetColumn_index_length();
+        }
+      }
+      java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+      org.apache.iceberg.shaded.org.apache.parquet.format.Util.writeFileMetaData(footer, written);
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      out.write(bytes, 0, footerStart);
+      out.write(written.toByteArray());
+      out.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(written.size()).array());
+      out.write("PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      java.nio.file.Files.write(file, out.toByteArray());
+      return out.size();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
