@@ -132,7 +132,7 @@ public final class ReadPlanner {
         if (root.isPresent()) {
           LOG.debug("Read {} with {}", table.name(), plan.reason());
           READS.get(strategy.strategy()).incrementAndGet();
-          return plan.live() == null ? root.get() : plan.live().keep(root.get(), allocator);
+          return plan.live() == null ? root.get() : plan.live().keep(root.get());
         }
         LOG.debug("The {} gave up reading {}: its files hold what it does not read as the engine does",
             strategy.strategy().label(), table.name());

@@ -3,7 +3,6 @@ package dev.transforms.singlenode.internal.read;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -18,9 +17,8 @@ import org.apache.iceberg.deletes.PositionDeleteIndex;
 /**
  * The live rows of data files read one after the other, as runs of rows between the positions their
  * position deletes and deletion vectors remove: the deletes are loaded before a native reader decodes
- * the files ({@link #of}), and the root it decoded is cut to the runs afterwards ({@link #keep}), so a
- * merge-on-read snapshot reads through the same fast paths as a copy-on-write one. Cutting copies each
- * run's values with one memory copy per run (and per row for the offsets of strings and binary).
+ * the files ({@link #of}), and the root it decoded is cut to the runs afterwards, in place
+ * ({@link #keep}), so a merge-on-read snapshot reads through the same fast path as a copy-on-write one.
  *
  * @param starts the first row of each run, in the rows of the files one after the other
  * @param ends the row after each run
@@ -81,123 +79,90 @@ public record LiveRuns(int[] starts, int[] ends, int rows) {
   }
 
   /**
-   * The rows of the runs, in a new root; the root given is closed. A root whose rows are all live is
-   * returned as it is.
+   * Cuts a root to the rows of the runs, in place: each run's values move down to follow the run before
+   * (one memory move per run, and per row for the offsets of strings and binary), so no memory is
+   * allocated and touched anew.
    *
    * @param decoded every row of the files, one file after the other
-   * @param allocator where the new root's memory is accounted
-   * @return the live rows
+   * @return the same root, holding the live rows
    * @throws IllegalArgumentException if a column is not of a flat type
    */
-  public VectorSchemaRoot keep(VectorSchemaRoot decoded, BufferAllocator allocator) {
+  public VectorSchemaRoot keep(VectorSchemaRoot decoded) {
     if (rows == decoded.getRowCount()) {
       return decoded;
     }
-    try (decoded) {
-      List<FieldVector> kept = new ArrayList<>();
-      try {
-        for (FieldVector vector : decoded.getFieldVectors()) {
-          kept.add(keep(vector, allocator));
-        }
-        return new VectorSchemaRoot(decoded.getSchema().getFields(), kept, rows);
-      } catch (RuntimeException | Error e) {
-        kept.forEach(FieldVector::close);
-        throw e;
-      }
-    }
-  }
-
-  private FieldVector keep(FieldVector from, BufferAllocator allocator) {
-    FieldVector to = from.getField().createVector(allocator);
-    try {
-      int capacity = Math.max(1, rows);
-      if (from instanceof BaseVariableWidthVector source && to instanceof BaseVariableWidthVector target) {
-        long bytes = 0;
-        for (int r = 0; r < starts.length; r++) {
-          bytes += source.getStartOffset(ends[r]) - source.getStartOffset(starts[r]);
-        }
-        target.allocateNew(Math.max(1, bytes), capacity);
-        long offsets = target.getOffsetBufferAddress();
+    for (FieldVector vector : decoded.getFieldVectors()) {
+      byte[] validity = vector.getNullCount() == 0 ? null : compacted(vector.getValidityBufferAddress());
+      if (vector instanceof BaseVariableWidthVector variable) {
+        long offsets = variable.getOffsetBufferAddress();
+        long data = variable.getDataBufferAddress();
         int at = 0;
         int written = 0;
         for (int r = 0; r < starts.length; r++) {
-          int base = source.getStartOffset(starts[r]);
-          int length = source.getStartOffset(ends[r]) - base;
-          MemoryUtil.copyMemory(source.getDataBufferAddress() + base, target.getDataBufferAddress() + written, length);
+          int base = MemoryUtil.getInt(offsets + 4L * starts[r]);
+          int length = MemoryUtil.getInt(offsets + 4L * ends[r]) - base;
+          MemoryUtil.copyMemory(data + base, data + written, length); // down: a move that overlaps is safe
           for (int row = starts[r]; row < ends[r]; row++) {
-            MemoryUtil.putInt(offsets + 4L * ++at, written + source.getStartOffset(row + 1) - base);
+            MemoryUtil.putInt(offsets + 4L * ++at, written + MemoryUtil.getInt(offsets + 4L * (row + 1)) - base);
           }
           written += length;
         }
-        copyValidity(from, to);
-        target.setLastSet(rows - 1);
-      } else if (from instanceof BaseFixedWidthVector source && to instanceof BaseFixedWidthVector target) {
-        target.allocateNew(capacity);
-        int width = source.getTypeWidth();
-        int at = 0;
+        variable.setLastSet(rows - 1);
+      } else if (vector instanceof BitVector bits) {
+        byte[] values = compacted(bits.getDataBufferAddress());
+        MemoryUtil.copyToMemory(values, 0, bits.getDataBufferAddress(), values.length);
+      } else if (vector instanceof BaseFixedWidthVector fixed) {
+        int width = fixed.getTypeWidth();
+        long data = fixed.getDataBufferAddress();
+        long at = 0;
         for (int r = 0; r < starts.length; r++) {
-          int count = ends[r] - starts[r];
-          if (source instanceof BitVector) {
-            copyBits(source.getDataBufferAddress(), starts[r], target.getDataBufferAddress(), at, count);
-          } else {
-            MemoryUtil.copyMemory(source.getDataBufferAddress() + (long) starts[r] * width,
-                target.getDataBufferAddress() + (long) at * width, (long) count * width);
-          }
-          at += count;
+          MemoryUtil.copyMemory(data + (long) starts[r] * width, data + at * width, (long) (ends[r] - starts[r]) * width);
+          at += ends[r] - starts[r];
         }
-        copyValidity(from, to);
       } else {
-        throw new IllegalArgumentException("Cannot cut column " + from.getField() + " to its live rows");
+        throw new IllegalArgumentException("Cannot cut column " + vector.getField() + " to its live rows");
       }
-      to.setValueCount(rows);
-      return to;
-    } catch (RuntimeException | Error e) {
-      to.close();
-      throw e;
+      long valid = vector.getValidityBufferAddress();
+      if (validity == null) {
+        MemoryUtil.setMemory(valid, (rows + 7) / 8, (byte) 0xFF);
+      } else {
+        MemoryUtil.copyToMemory(validity, 0, valid, (rows + 7) / 8);
+      }
+      vector.setValueCount(rows);
     }
+    decoded.setRowCount(rows);
+    return decoded;
   }
 
-  private void copyValidity(FieldVector from, FieldVector to) {
-    long target = to.getValidityBufferAddress();
-    if (from.getNullCount() == 0) {
-      MemoryUtil.setMemory(target, (rows + 7) / 8, (byte) 0xFF);
-      return;
-    }
-    int at = 0;
+  /** The bits of the runs' rows in a bit map at {@code source}, one after the other in a new bit map. */
+  private byte[] compacted(long source) {
+    byte[] out = new byte[(rows + 7) / 8 + 1];
+    int to = 0;
     for (int r = 0; r < starts.length; r++) {
-      copyBits(from.getValidityBufferAddress(), starts[r], target, at, ends[r] - starts[r]);
-      at += ends[r] - starts[r];
-    }
-  }
-
-  /** Copies {@code count} bits from bit {@code from} at {@code source} to bit {@code to} at {@code target}, zeroed. */
-  static void copyBits(long source, int from, long target, int to, int count) {
-    int i = 0;
-    for (; i < count && ((to + i) & 7) != 0; i++) {
-      copyBit(source, from + i, target, to + i);
-    }
-    int shift = (from + i) & 7;
-    if (shift == 0) {
-      int bytes = (count - i) >>> 3;
-      MemoryUtil.copyMemory(source + ((from + i) >>> 3), target + ((to + i) >>> 3), bytes);
-      i += bytes << 3;
-    } else {
-      for (; i + 8 <= count; i += 8) {
+      int from = starts[r];
+      int count = ends[r] - from;
+      int i = 0;
+      for (; i < count && ((to + i) & 7) != 0; i++) {
+        copyBit(source, from + i, out, to + i);
+      }
+      int shift = (from + i) & 7;
+      for (; i + 8 <= count; i += 8) { // eight bits at once, from one or two source bytes
         long at = source + ((from + i) >>> 3);
         int low = MemoryUtil.getByte(at) & 0xFF;
-        int high = MemoryUtil.getByte(at + 1) & 0xFF;
-        MemoryUtil.putByte(target + ((to + i) >>> 3), (byte) ((low >>> shift) | (high << (8 - shift))));
+        int high = shift == 0 ? 0 : MemoryUtil.getByte(at + 1) & 0xFF;
+        out[(to + i) >>> 3] = (byte) ((low >>> shift) | (high << (8 - shift)));
       }
+      for (; i < count; i++) {
+        copyBit(source, from + i, out, to + i);
+      }
+      to += count;
     }
-    for (; i < count; i++) {
-      copyBit(source, from + i, target, to + i);
-    }
+    return out;
   }
 
-  private static void copyBit(long source, int from, long target, int to) {
+  private static void copyBit(long source, int from, byte[] out, int to) {
     if ((MemoryUtil.getByte(source + (from >>> 3)) >>> (from & 7) & 1) != 0) {
-      long at = target + (to >>> 3);
-      MemoryUtil.putByte(at, (byte) (MemoryUtil.getByte(at) | 1 << (to & 7)));
+      out[to >>> 3] |= (byte) (1 << (to & 7));
     }
   }
 

@@ -19,7 +19,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Cutting a decoded root to the runs of live rows ({@link LiveRuns#keep}), value by value. */
+/** Cutting a decoded root to the runs of live rows, in place ({@link LiveRuns#keep}), value by value. */
 class LiveRunsTest {
 
   @RegisterExtension final LeakCheckedAllocator memory = new LeakCheckedAllocator();
@@ -57,7 +57,8 @@ class LiveRunsTest {
     assertKeeps(rows, List.of());
     try (VectorSchemaRoot decoded = ArrowRecords.toRoot(rows, SCHEMA, memory.get())) {
       LiveRuns all = new LiveRuns(new int[] {0}, new int[] {100}, 100);
-      assertThat(all.keep(decoded, memory.get())).isSameAs(decoded);
+      assertThat(all.keep(decoded)).isSameAs(decoded);
+      assertThat(decoded.getRowCount()).isEqualTo(100);
     }
   }
 
@@ -68,8 +69,8 @@ class LiveRunsTest {
     runs.forEach(run -> expected.addAll(rows.subList(run[0], run[1])));
     LiveRuns live = new LiveRuns(starts, ends, expected.size());
     try (VectorSchemaRoot decoded = ArrowRecords.toRoot(rows, SCHEMA, memory.get());
-        VectorSchemaRoot wanted = ArrowRecords.toRoot(expected, SCHEMA, memory.get());
-        VectorSchemaRoot kept = live.keep(decoded, memory.get())) {
+        VectorSchemaRoot wanted = ArrowRecords.toRoot(expected, SCHEMA, memory.get())) {
+      VectorSchemaRoot kept = live.keep(decoded);
       assertThat(kept.getRowCount()).isEqualTo(expected.size());
       for (int c = 0; c < SCHEMA.columns().size(); c++) {
         FieldVector got = kept.getVector(c);
