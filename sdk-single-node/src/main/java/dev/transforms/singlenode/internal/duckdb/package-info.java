@@ -1,6 +1,5 @@
 /**
- * Everything DuckDB does for the engine: its Parquet reads ({@link
- * dev.transforms.singlenode.internal.duckdb.DuckDbArrowRead}) and writes ({@link
+ * Everything DuckDB does for the engine: its Parquet writes ({@link
  * dev.transforms.singlenode.internal.duckdb.DuckDbParquetWriter}), and the session behind {@code
  * SingleNodeTransformContext.sql()}: {@link
  * dev.transforms.singlenode.internal.duckdb.DuckDbSession} loads inputs into DuckDB through the Arrow C
