@@ -4,6 +4,7 @@ import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.spark.SparkSessions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -15,6 +16,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * What running independent transforms at once saves: 4 independent chains of 6 transforms (24 in all),
@@ -37,20 +39,24 @@ public final class ParallelBuildBenchmark {
   /**
    * Runs the benchmark.
    *
-   * @param args rows per root table (100000), measured pairs (5), threads of the parallel builds (4)
+   * @param args rows per root table (100000), measured pairs (5), threads of the parallel builds (4),
+   *     {@code shared} to run every build in one Spark session created first
    * @throws Exception if a build fails
    */
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     int threads = args.length > 2 ? Integer.parseInt(args[2]) : 4;
+    boolean sharedSession = args.length > 3 && args[3].equals("shared");
     Path warehouse = Files.createTempDirectory("transforms-bench");
     Path classes = Files.createTempDirectory("transforms-bench-classes");
     Harness.deleteOnExit(warehouse);
     Harness.deleteOnExit(classes);
     List<Class<?>> steps = GeneratedChains.compile(classes, CHAINS, LENGTH,
         (chain, step) -> (chain + step) % 2 == 0 ? GeneratedChains::sparkStep : GeneratedChains::singleNodeStep);
-    try (Transforms transforms = Transforms.open(TransformsConfig.embedded(warehouse));
+    TransformsConfig config = TransformsConfig.embedded(warehouse);
+    SparkSession session = sharedSession ? SparkSessions.builder(config).getOrCreate() : null;
+    try (Transforms transforms = Transforms.open(config);
         BufferAllocator allocator = new RootAllocator()) {
       Catalog catalog = transforms.catalog(TransformsConfig.DEFAULT_CATALOG);
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("bench"));
@@ -78,6 +84,10 @@ public final class ParallelBuildBenchmark {
       Harness.row("24 transforms, threads(" + threads + ")", many);
       System.out.printf("threads(%d) / threads(1) (medians): %.2fx; %d rows per root, %d pairs, %d cores%n", threads,
           Harness.median(many) / Harness.median(one), rows, runs, Runtime.getRuntime().availableProcessors());
+    } finally {
+      if (session != null) {
+        session.stop();
+      }
     }
   }
 

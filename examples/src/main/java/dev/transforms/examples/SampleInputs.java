@@ -86,6 +86,21 @@ public final class SampleInputs {
     } else {
       deliver();
     }
+    if (!exists(CustomerDimensions.CUSTOMERS)) {
+      create(CustomerDimensions.CUSTOMERS, "id BIGINT NOT NULL, name STRING, tier STRING, updated_at BIGINT",
+          "(1, 'Ada', 'gold', 1), (2, 'Bo', 'silver', 1), (3, 'Cy', 'bronze', 1)");
+      String table = id(CustomerDimensions.CUSTOMERS);
+      spark.sql("ALTER TABLE " + table + " SET IDENTIFIER FIELDS id");
+      spark.sql("ALTER TABLE " + table + " SET TBLPROPERTIES ('write.merge.mode' = 'merge-on-read', "
+          + "'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read')");
+    } else {
+      // An upsert and a delete, written as merge-on-read deletes: the dimensions stay incremental.
+      String table = id(CustomerDimensions.CUSTOMERS);
+      spark.sql("MERGE INTO " + table + " t USING (SELECT * FROM VALUES (2L, 'Bo', 'gold', 2L), (4L, 'Di', 'bronze', 2L) "
+          + "AS s(id, name, tier, updated_at)) s ON t.id = s.id "
+          + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
+      spark.sql("DELETE FROM " + table + " WHERE id = 3");
+    }
   }
 
   private String id(String path) {

@@ -2,12 +2,10 @@ package dev.transforms.examples;
 
 import static dev.transforms.testing.TransformsAssertions.assertThatTable;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.testing.Row;
 import dev.transforms.testing.TestWarehouse;
 import dev.transforms.testing.TransformsTest;
-import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.Changelog;
 import dev.transforms.singlenode.edits.RowEdits;
 import java.time.LocalDate;
@@ -60,16 +58,20 @@ class SingleNodeChangelogTest {
   }
 
   @Test
-  void aMergeOnReadInputIsRefusedNamingTheTableAndTheFix() {
+  void aMergeOnReadInputIsReadWithItsDeleteFiles() {
     Table input = warehouse.createTable(SingleNodeChangelog.UPDATES, SparkRowEditsTest.UPDATES,
-        PartitionSpec.unpartitioned(), Map.of("write.delete.mode", "merge-on-read"),
+        PartitionSpec.unpartitioned(), Map.of("write.delete.mode", "merge-on-read", "write.update.mode", "merge-on-read"),
         List.of(Row.of(1, "2026-04-01", "Active"), Row.of(2, "2026-04-02", "Active")));
+    long first = input.currentSnapshot().snapshotId();
     RowEdits.on(input).delete("id = 1");
+    Table deleted = warehouse.table(SingleNodeChangelog.UPDATES);
+    long second = deleted.currentSnapshot().snapshotId();
+    assertThat(deleted.currentSnapshot().deleteManifests(deleted.io())).isNotEmpty();
 
-    assertThatThrownBy(() -> Changelog.of(warehouse.table(SingleNodeChangelog.UPDATES)).changes())
-        .isInstanceOf(TransformsException.class)
-        .hasMessageStartingWith("Cannot read the changelog of local.Examples.iceberg.row-updates: ")
-        .hasMessageContaining("has delete files (merge-on-read)")
-        .hasMessageEndingWith("or Spark's create_changelog_view");
+    List<Changelog.Change> changes = Changelog.of(deleted).between(java.util.OptionalLong.of(first), second).changes();
+    assertThat(changes).hasSize(1);
+    assertThat(changes.get(0).type()).isEqualTo(Changelog.ChangeType.DELETE);
+    assertThat(changes.get(0).row().getField("id")).isEqualTo(1L);
+    assertThat(changes.get(0).snapshotId()).isEqualTo(second);
   }
 }

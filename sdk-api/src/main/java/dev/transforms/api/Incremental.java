@@ -13,8 +13,10 @@ import java.lang.annotation.Target;
  * <p>A build is incremental only when the state stored by the last successful build exists in every
  * output, {@link #semanticVersion()} is unchanged, and every input (other than the
  * {@link #snapshotInputs()}) changed only by appends since the stored snapshot, which must still
- * exist. Otherwise the build is a full build and the report says why, or it fails when
- * {@link #requireIncremental()} is set. See {@code docs/incremental.md}.
+ * exist. A transform that reads its inputs' {@link #changes()} stays incremental when they are
+ * edited too (updated, deleted, merged, overwritten). Otherwise the build is a full build and the
+ * report says why, or it fails when {@link #requireIncremental()} is set. See
+ * {@code docs/incremental.md}.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -49,4 +51,15 @@ public @interface Incremental {
    * @return {@code true} to fail rather than run a full build
    */
   boolean requireIncremental() default false;
+
+  /**
+   * Whether the transform reads what changed in its inputs (rows inserted, deleted and updated) rather
+   * than only the rows appended: an input edited since the last build (an upsert, a delete, a
+   * {@code MERGE}, an overwrite) then keeps the build incremental, and the transform reads the edits
+   * through its input handle's {@code changes()}. The build is still full when the snapshot the last
+   * build read has expired or is no longer in the input's history.
+   *
+   * @return {@code true} to read changes
+   */
+  boolean changes() default false;
 }

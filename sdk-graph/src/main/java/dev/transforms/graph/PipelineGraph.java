@@ -118,7 +118,7 @@ public record PipelineGraph(List<GraphNode> nodes, List<GraphEdge> edges) {
       if (!upstream.containsKey(name)) {
         throw new IllegalArgumentException("--select " + selection + ": no transform is named '" + name
             + "'; use NAME, NAME+ (and downstream), +NAME (and upstream) or +NAME+, with one of: "
-            + String.join(", ", new java.util.TreeSet<>(upstream.keySet())));
+            + dev.transforms.runtime.internal.plan.NameChoices.describe(name, upstream.keySet()));
       }
       wanted.add(name);
       if (up) {

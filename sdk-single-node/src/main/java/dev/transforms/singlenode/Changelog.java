@@ -1,10 +1,9 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.internal.changes.ChangeRange;
 import dev.transforms.singlenode.arrow.ArrowRecords;
-import dev.transforms.singlenode.internal.read.LiveRows;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.transforms.singlenode.internal.changes.SnapshotDiff;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,22 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.iceberg.AddedRowsScanTask;
-import org.apache.iceberg.ChangelogScanTask;
-import org.apache.iceberg.ContentScanTask;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.DeletedDataFileScanTask;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.IncrementalChangelogScan;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -49,8 +39,8 @@ import org.apache.iceberg.types.Types;
  *
  * <p>Copy-on-write rewrites a whole file to change one row, so a snapshot "deletes" and "inserts"
  * every other row of that file unchanged. Such carried-over pairs are dropped: only real changes are
- * returned. Tables with delete files (merge-on-read) are not supported by Iceberg's changelog scan in
- * Java; {@link #changes()} says so, naming the table.
+ * returned. Merge-on-read tables (position deletes, deletion vectors, equality deletes) are read as
+ * well: Iceberg's own changelog scan refuses them, this one compares each file's live rows.
  *
  * <p>Instances are immutable; the {@code between}/{@code identifiedBy} methods return new ones.
  */
@@ -109,6 +99,24 @@ public final class Changelog {
   }
 
   /**
+   * The table whose changes these are.
+   *
+   * @return the table
+   */
+  public Table table() {
+    return table;
+  }
+
+  /**
+   * The columns that pair a deleted and an inserted row into an update.
+   *
+   * @return the identifier columns; empty when updates are not paired
+   */
+  public List<String> identifierColumns() {
+    return identifierColumns;
+  }
+
+  /**
    * Limits the changelog to the snapshots after {@code fromExclusive} up to {@code toInclusive}.
    *
    * @param fromExclusive the last snapshot already seen; empty to start at the table's first snapshot
@@ -141,45 +149,50 @@ public final class Changelog {
    * Reads the changes, ordered by snapshot; within a snapshot, update pairs (before, then after),
    * then deletes, then inserts.
    *
+   * <p>Every kind of table is read: copy-on-write and merge-on-read (position deletes, deletion
+   * vectors, equality deletes). A snapshot's changes are the rows live in its parent and not in it
+   * (deleted) and the reverse (inserted), comparing each data file whose live rows can differ.
+   * Snapshots that only rewrite files ({@code replace}: compaction) change no row and are skipped.
+   * Without a start, the range begins at the oldest snapshot still in the table's history: if its
+   * parent has expired, that snapshot's rows are all inserts.
+   *
    * @return the changes; empty when the range holds no snapshot
-   * @throws TransformsException if a snapshot in the range has delete files (merge-on-read)
+   * @throws TransformsException if the start is not in the history of the end (expired, or the table
+   *     was rolled back or replaced)
    */
   public List<Change> changes() {
     if (table.currentSnapshot() == null
         || (fromExclusive.isPresent() && toInclusive.isPresent() && fromExclusive.getAsLong() == toInclusive.getAsLong())) {
       return List.of();
     }
-    IncrementalChangelogScan scan = table.newIncrementalChangelogScan();
-    if (fromExclusive.isPresent()) {
-      scan = scan.fromSnapshotExclusive(fromExclusive.getAsLong());
-    }
-    if (toInclusive.isPresent()) {
-      scan = scan.toSnapshot(toInclusive.getAsLong());
-    }
+    List<org.apache.iceberg.Snapshot> range = range();
     Schema schema = table.schema();
-    Map<Integer, Snapshot> bySnapshot = new TreeMap<>();
-    try (CloseableIterable<ChangelogScanTask> tasks = scan.planFiles()) {
-      for (ChangelogScanTask task : tasks) {
-        Snapshot changes = bySnapshot.computeIfAbsent(task.changeOrdinal(), o -> new Snapshot(task.commitSnapshotId()));
-        if (task instanceof AddedRowsScanTask added) {
-          requireNoDeletes(added.deletes().isEmpty(), task);
-          read(added, added.deletes(), schema, changes.inserted);
-        } else if (task instanceof DeletedDataFileScanTask deleted) {
-          requireNoDeletes(deleted.existingDeletes().isEmpty(), task);
-          read(deleted, deleted.existingDeletes(), schema, changes.deleted);
-        } else {
-          requireNoDeletes(false, task);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot plan the changelog of " + table.name(), e);
-    } catch (UnsupportedOperationException e) {
-      // Iceberg refuses delete files while planning, before any task names its snapshot.
-      throw mergeOnRead("a snapshot in the range", e);
-    }
+    SnapshotDiff diff = new SnapshotDiff(table, schema);
     List<Change> changes = new ArrayList<>();
-    bySnapshot.forEach((ordinal, snapshot) -> snapshot.resolve(ordinal, identifierColumns, changes));
+    SnapshotDiff.Files before = null;
+    for (int ordinal = 0; ordinal < range.size(); ordinal++) {
+      org.apache.iceberg.Snapshot snapshot = range.get(ordinal);
+      if (DataOperations.REPLACE.equals(snapshot.operation())) {
+        before = null;
+        continue;
+      }
+      if (before == null) {
+        Long parent = snapshot.parentId();
+        before = parent == null || table.snapshot(parent) == null ? SnapshotDiff.Files.NONE
+            : SnapshotDiff.Files.of(table, parent);
+      }
+      SnapshotDiff.Files after = SnapshotDiff.Files.of(table, snapshot.snapshotId());
+      Snapshot found = new Snapshot(snapshot.snapshotId());
+      diff.read(before, after, found.deleted, found.inserted);
+      found.resolve(ordinal, identifierColumns, changes);
+      before = after;
+    }
     return changes;
+  }
+
+  /** The snapshots of the range, oldest first. */
+  private List<org.apache.iceberg.Snapshot> range() {
+    return ChangeRange.of(table, fromExclusive, toInclusive.orElse(table.currentSnapshot().snapshotId()));
   }
 
   /**
@@ -219,33 +232,6 @@ public final class Changelog {
     fields.add(Types.NestedField.required(next + 1, CHANGE_ORDINAL, Types.IntegerType.get()));
     fields.add(Types.NestedField.required(next + 2, COMMIT_SNAPSHOT_ID, Types.LongType.get()));
     return new Schema(fields);
-  }
-
-  private void requireNoDeletes(boolean none, ChangelogScanTask task) {
-    if (!none) {
-      throw mergeOnRead("snapshot " + task.commitSnapshotId(), null);
-    }
-  }
-
-  private TransformsException mergeOnRead(String where, Throwable cause) {
-    return new TransformsException("Cannot read the changelog of " + table.name() + ": " + where
-        + " has delete files (merge-on-read), which Iceberg's changelog scan in Java does not support; use "
-        + "copy-on-write on this table (write.delete.mode, write.update.mode, write.merge.mode) or Spark's "
-        + "create_changelog_view", cause);
-  }
-
-  private void read(ContentScanTask<DataFile> task, List<DeleteFile> deletes, Schema schema, List<Record> into) {
-    if (task.file().format() != FileFormat.PARQUET) {
-      throw new UnsupportedOperationException("The single-node engine reads Parquet data files only, not "
-          + task.file().location());
-    }
-    // each row a record of its own: rows are kept
-    try (CloseableIterable<Record> records =
-        LiveRows.of(table.io(), schema, task, deletes, schema).records(false, false)) {
-      records.forEach(into::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + task.file().location(), e);
-    }
   }
 
   /** The rows one snapshot deleted and inserted, before carried-over rows are dropped. */

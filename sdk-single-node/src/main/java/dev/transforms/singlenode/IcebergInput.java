@@ -75,6 +75,23 @@ public interface IcebergInput {
   VectorSchemaRoot addedRows();
 
   /**
+   * What changed in the table for this build: rows inserted, deleted and updated, each with its kind,
+   * snapshot and position in the range (the columns of Spark's {@code create_changelog_view}). On an
+   * incremental build, the changes after {@link #previousSnapshotId()} up to {@link
+   * #currentSnapshotId()}; on a full build, those of the table's whole history still kept, up to
+   * {@link #currentSnapshotId()} (when older snapshots have expired, the oldest one kept counts as
+   * inserting all its rows). Copy-on-write and merge-on-read tables alike.
+   *
+   * <p>Updates are paired by the table's identifier fields when it has them; otherwise call {@link
+   * Changelog#identifiedBy} with the key columns. A transform that reads changes declares
+   * {@code @Incremental(changes = true)}, so that edits to its inputs keep its builds incremental.
+   *
+   * @return the changelog of this build; read it with {@link Changelog#changes()} or {@link
+   *     Changelog#toArrow}
+   */
+  Changelog changes();
+
+  /**
    * Reads the table at {@link #currentSnapshotId()} in batches, for tables larger than memory.
    * Call {@link ArrowReader#loadNextBatch()} until it returns {@code false}; each batch replaces the
    * previous one in {@link ArrowReader#getVectorSchemaRoot()}.

@@ -1,6 +1,7 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.api.ReadMode;
+import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.internal.advice.AdvisoryRule;
 import dev.transforms.runtime.internal.advice.RunAdvisories;
 import dev.transforms.runtime.internal.engine.BoundInput;
@@ -16,7 +17,9 @@ import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
@@ -78,15 +81,39 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
   }
 
   @Override
+  public Changelog changes() {
+    Changelog changelog = Changelog.of(table);
+    if (bound.currentSnapshotId().isPresent()) {
+      changelog = changelog.between(bound.readsAdded() ? bound.previousSnapshotId() : OptionalLong.empty(),
+          bound.currentSnapshotId().getAsLong());
+    }
+    List<String> keys = List.copyOf(table.schema().identifierFieldNames());
+    return keys.isEmpty() ? changelog : changelog.identifiedBy(keys.toArray(String[]::new));
+  }
+
+  @Override
   public VectorSchemaRoot addedRows() {
     if (!bound.readsAdded() || bound.previousSnapshotId().isEmpty() || bound.currentSnapshotId().isEmpty()) {
       return whole("addedRows", read(Expressions.alwaysTrue(), OptionalLong.empty(), List.of()));
     }
     long from = bound.previousSnapshotId().getAsLong();
     long to = bound.currentSnapshotId().getAsLong();
+    requireOnlyAppends(from, to);
     Schema schema = schemaAt(bound.currentSnapshotId());
     List<Record> rows = from == to ? List.of() : ArrowBridge.appendedRows(table, from, to, schema);
     return whole("addedRows", memory.own(ArrowRecords.toRoot(rows, schema, memory.runtime())));
+  }
+
+  /** Added rows of a range with edits would silently miss what the edits wrote. */
+  private void requireOnlyAppends(long from, long to) {
+    for (Snapshot s = table.snapshot(to); s != null && s.snapshotId() != from;
+        s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+      if (!DataOperations.APPEND.equals(s.operation())) {
+        throw new TransformsException("Input " + bound.parameter().requirePath() + " ("
+            + table.name() + ") was edited since the last build (snapshot " + s.snapshotId() + ": '" + s.operation()
+            + "'), so its added rows are not all of its changes; read them with changes() instead of addedRows()");
+      }
+    }
   }
 
   @Override

@@ -22,6 +22,11 @@ final class TableInputHandle implements TableTransformInput {
     this.input = input;
   }
 
+  /** The Iceberg table this input resolved to. */
+  Table table() {
+    return input.table().orElseThrow();
+  }
+
   @Override
   public String identifier() {
     return input.resolved().sparkIdentifier();
@@ -82,6 +87,29 @@ final class TableInputHandle implements TableTransformInput {
   @Override
   public Dataset<Row> dataframeAsOf(Instant instant) {
     return dataframeAsOf(instant.toEpochMilli());
+  }
+
+  @Override
+  public Dataset<Row> changes() {
+    Table table = input.table().orElseThrow();
+    return changes(table.schema().identifierFieldNames().toArray(String[]::new));
+  }
+
+  @Override
+  public Dataset<Row> changes(String... identifierColumns) {
+    Table table = input.table().orElseThrow();
+    for (String column : identifierColumns) {
+      if (table.schema().findField(column) == null) {
+        throw new TransformsException("Identifier column '" + column + "' is not a column of input "
+            + input.parameter().requirePath() + " (" + identifier() + ")");
+      }
+    }
+    if (input.currentSnapshotId().isEmpty()) {
+      return SparkChanges.between(session, identifier(), table, OptionalLong.empty(), -1L, List.of(identifierColumns));
+    }
+    return SparkChanges.between(session, identifier(), table,
+        input.readsAdded() ? input.previousSnapshotId() : OptionalLong.empty(),
+        input.currentSnapshotId().getAsLong(), List.of(identifierColumns));
   }
 
   @Override

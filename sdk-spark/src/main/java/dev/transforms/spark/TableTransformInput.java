@@ -75,6 +75,27 @@ public interface TableTransformInput {
   Dataset<Row> dataframeAsOf(Instant instant);
 
   /**
+   * What changed in the table for this build, with the columns of Iceberg's
+   * {@code create_changelog_view} ({@code _change_type}, {@code _change_ordinal},
+   * {@code _commit_snapshot_id}): on an incremental build, the changes after {@link
+   * #previousSnapshotId()} up to {@link #currentSnapshotId()}; on a full build, those of the table's
+   * whole history still kept. Copy-on-write and merge-on-read tables alike ({@link SparkChanges}).
+   * Updates are paired by the table's identifier fields when it has them. A transform that reads
+   * changes declares {@code @Incremental(changes = true)}, so that edits keep it incremental.
+   *
+   * @return the changes
+   */
+  Dataset<Row> changes();
+
+  /**
+   * {@link #changes()}, with updates paired by these columns.
+   *
+   * @param identifierColumns the columns that identify a row, such as {@code "id"}
+   * @return the changes
+   */
+  Dataset<Row> changes(String... identifierColumns);
+
+  /**
    * The snapshot this build reads, pinned when the transform started.
    *
    * @return the snapshot id, or empty when the table has no snapshot

@@ -2,6 +2,8 @@
 // string-filter variants; the work is done by EditOperation and the classes it hands files to.
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.singlenode.Changelog;
+
 import dev.transforms.singlenode.StagedOutputTable;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
@@ -418,6 +420,23 @@ public final class RowEdits {
       reader = reader.useRef(branch);
     }
     return reader.readAll(allocator);
+  }
+
+  /**
+   * Applies a table's changes to this table by key, as a slowly changing dimension of type 1 or 2:
+   * the rows of the keys the changes touch are replaced, in one commit, by what the changes leave of
+   * them. See {@link ApplyChanges} for the semantics.
+   *
+   * <pre>{@code
+   * RowEdits.on(dimension).applyChanges(Changelog.of(source).between(last, now), ApplyChanges.scd1("id"));
+   * }</pre>
+   *
+   * @param changes the changes, such as {@code input.changes()}
+   * @param how the keys, the type and the sequence column
+   * @return what was applied
+   */
+  public ApplyChanges.AppliedChanges applyChanges(Changelog changes, ApplyChanges how) {
+    return how.applyTo(this, changes);
   }
 
   private List<Record> records(VectorSchemaRoot data) {

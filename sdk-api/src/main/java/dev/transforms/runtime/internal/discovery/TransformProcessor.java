@@ -125,7 +125,8 @@ public final class TransformProcessor extends AbstractProcessor {
           (Boolean) v.getOrDefault("v2Semantics", true),
           (Integer) v.getOrDefault("semanticVersion", 1),
           strings(v.get("snapshotInputs")),
-          (Boolean) v.getOrDefault("requireIncremental", false));
+          (Boolean) v.getOrDefault("requireIncremental", false),
+          (Boolean) v.getOrDefault("changes", false));
     });
     List<ParameterModel> parameters = new ArrayList<>();
     List<? extends VariableElement> declared = method.getParameters();

@@ -144,7 +144,8 @@ public final class IncrementalDecider {
       }
       OptionalLong from = state.inputSnapshots().get(path);
       OptionalLong to = current.getOrDefault(path, OptionalLong.empty());
-      Optional<String> problem = appendsOnly(path, table, from, to);
+      Optional<String> problem = options.readsChanges() ? inHistory(path, table, from, to)
+          : appendsOnly(path, table, from, to);
       SchemaDiff schema = schemaChange(table, from, to);
       if (problem.isPresent()) {
         return IncrementalDecision.full(problem.get()
@@ -159,11 +160,9 @@ public final class IncrementalDecider {
             + " (earlier rows read as null)");
       }
     }
-    if (!schemaNotes.isEmpty()) {
-      return new IncrementalDecision(true, IncrementalDecision.incrementalBuild().reason() + "; "
-          + String.join("; ", schemaNotes));
-    }
-    return IncrementalDecision.incrementalBuild();
+    String reason = options.readsChanges() ? "reading the inputs' changes since the last build"
+        : IncrementalDecision.incrementalBuild().reason();
+    return new IncrementalDecision(true, schemaNotes.isEmpty() ? reason : reason + "; " + String.join("; ", schemaNotes));
   }
 
   /**
@@ -188,6 +187,20 @@ public final class IncrementalDecider {
   }
 
   /**
+   * Checks that the snapshot the last build read is still in a table's history, so that the changes
+   * since then can be read, whatever they are.
+   *
+   * @param path the input's path, for the reason
+   * @param table the input table
+   * @param from the snapshot the last build read (exclusive); empty if the table was empty then
+   * @param to the snapshot this build reads (inclusive); empty if the table is empty now
+   * @return empty if the changes can be read, or the reason otherwise
+   */
+  static Optional<String> inHistory(DatasetPath path, Table table, OptionalLong from, OptionalLong to) {
+    return walk(path, table, from, to, false);
+  }
+
+  /**
    * Checks that a table changed only by appends between two snapshots.
    *
    * @param path the input's path, for the reason
@@ -197,6 +210,11 @@ public final class IncrementalDecider {
    * @return empty if only appends happened, or the reason otherwise
    */
   static Optional<String> appendsOnly(DatasetPath path, Table table, OptionalLong from, OptionalLong to) {
+    return walk(path, table, from, to, true);
+  }
+
+  private static Optional<String> walk(
+      DatasetPath path, Table table, OptionalLong from, OptionalLong to, boolean onlyAppends) {
     if (to.isEmpty()) {
       return from.isEmpty() ? Optional.empty()
           : Optional.of("input " + path + " has no snapshot any more (it was replaced or emptied)");
@@ -209,7 +227,7 @@ public final class IncrementalDecider {
     Snapshot snapshot = table.snapshot(to.getAsLong());
     while (snapshot != null && snapshot.snapshotId() != stop) {
       String operation = snapshot.operation();
-      if (!DataOperations.APPEND.equals(operation)) {
+      if (onlyAppends && !DataOperations.APPEND.equals(operation)) {
         return Optional.of("input " + path + " changed by '" + operation + "' in snapshot " + snapshot.snapshotId()
             + ", not only by appends");
       }

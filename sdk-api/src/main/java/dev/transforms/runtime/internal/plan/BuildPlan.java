@@ -167,8 +167,8 @@ public final class BuildPlan {
       found = transforms.stream().filter(t -> describe(t).equals(name)).distinct().toList();
     }
     if (found.isEmpty()) {
-      throw new PlanException("No transform is named " + name + "; transforms: " + String.join(", ",
-          transforms.stream().map(TransformSpec::name).collect(java.util.stream.Collectors.toCollection(TreeSet::new))));
+      throw new PlanException("No transform is named " + name + "; transforms: " + NameChoices.describe(name,
+          transforms.stream().map(TransformSpec::name).toList()));
     }
     if (found.size() > 1) {
       throw new PlanException("Two transforms are named " + name + ": " + describe(found.get(0)) + " and "
@@ -211,7 +211,8 @@ public final class BuildPlan {
     Deque<String> queue = new ArrayDeque<>();
     for (String name : names) {
       if (!upstream.containsKey(name)) {
-        throw new PlanException("No transform is named " + name + "; transforms: " + String.join(", ", upstream.keySet()));
+        throw new PlanException("No transform is named " + name + "; transforms: "
+            + NameChoices.describe(name, upstream.keySet()));
       }
       queue.add(name);
     }

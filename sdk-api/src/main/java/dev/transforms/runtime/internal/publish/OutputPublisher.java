@@ -165,8 +165,14 @@ public final class OutputPublisher implements OutputStaging {
       throw new IllegalStateException("Output " + describe(entry) + " exists already in this run; write to it");
     }
     ResolvedTable resolved = entry.output.resolved();
-    StagedCreateOperations created = StagedCreateOperations.start(entry.output.catalog(), resolved.identifier(),
-        schema, spec, properties, buildId, describe(entry));
+    StagedCreateOperations created;
+    try {
+      created = StagedCreateOperations.start(entry.output.catalog(), resolved.identifier(), schema, spec, properties,
+          buildId, describe(entry));
+    } catch (org.apache.iceberg.exceptions.AlreadyExistsException e) {
+      // A racing build published the output after this run found none: its table, not ours.
+      throw createdElsewhere(entry, e);
+    }
     String location = created.current().location();
     for (String note : StagedCreateFiles.removeDead(created.io(), location, buildId,
         () -> entry.output.catalog().tableExists(resolved.identifier()))) {

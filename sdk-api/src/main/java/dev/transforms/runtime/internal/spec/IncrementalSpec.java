@@ -9,8 +9,11 @@ import java.util.Set;
  * @param semanticVersion the version of the transform's logic; a change forces a full build
  * @param snapshotInputs inputs always read whole, whose changes never force a full build
  * @param requireIncremental whether a build that cannot be incremental fails
+ * @param readsChanges whether the transform reads its inputs' changes, so edited inputs keep builds
+ *     incremental
  */
-public record IncrementalSpec(int semanticVersion, Set<DatasetPath> snapshotInputs, boolean requireIncremental) {
+public record IncrementalSpec(
+    int semanticVersion, Set<DatasetPath> snapshotInputs, boolean requireIncremental, boolean readsChanges) {
 
   /**
    * Copies the set so the spec stays immutable.
@@ -18,6 +21,7 @@ public record IncrementalSpec(int semanticVersion, Set<DatasetPath> snapshotInpu
    * @param semanticVersion the semantic version
    * @param snapshotInputs the snapshot inputs
    * @param requireIncremental whether to fail instead of running a full build
+   * @param readsChanges whether the transform reads its inputs' changes
    */
   public IncrementalSpec {
     snapshotInputs = Set.copyOf(snapshotInputs);

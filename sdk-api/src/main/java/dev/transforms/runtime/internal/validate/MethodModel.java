@@ -53,7 +53,8 @@ public record MethodModel(
    * @param semanticVersion the semanticVersion value
    * @param snapshotInputs the snapshotInputs values
    * @param requireIncremental the requireIncremental value
+   * @param changes the changes value
    */
-  public record IncrementalModel(
-      boolean v2Semantics, int semanticVersion, List<String> snapshotInputs, boolean requireIncremental) {}
+  public record IncrementalModel(boolean v2Semantics, int semanticVersion, List<String> snapshotInputs,
+      boolean requireIncremental, boolean changes) {}
 }

@@ -101,7 +101,7 @@ public final class ReflectiveModels {
         transform == null ? "" : transform.name(),
         transform == null ? "" : transform.description(),
         Optional.ofNullable(incremental).map(inc -> new MethodModel.IncrementalModel(inc.v2Semantics(),
-            inc.semanticVersion(), List.of(inc.snapshotInputs()), inc.requireIncremental())),
+            inc.semanticVersion(), List.of(inc.snapshotInputs()), inc.requireIncremental(), inc.changes())),
         parameters);
   }
 

@@ -194,7 +194,7 @@ public final class TransformValidator {
         }
       }
       incremental = Optional.of(new IncrementalSpec(options.semanticVersion(), snapshotInputs,
-          options.requireIncremental()));
+          options.requireIncremental(), options.changes()));
     }
 
     if (!problems.isEmpty()) {

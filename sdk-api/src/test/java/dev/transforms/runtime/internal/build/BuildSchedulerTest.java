@@ -191,12 +191,15 @@ public class BuildSchedulerTest {
         RandomPlans.spec("c", List.of("/src/s1"), ANY.get(0), "test")));
     BuildCancellation cancellation = new BuildCancellation();
     List<String> ran = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch cRuns = new CountDownLatch(1);
     List<TransformResult> results = BuildScheduler.run(plan, BuildOptions.NONE.withThreads(2), cancellation,
         BuildListener.NONE, (spec, lane) -> {
           ran.add(spec.name());
           if (spec.name().equals("a")) {
+            await(cRuns);  // cancel while c runs: it must be waited for, not dropped
             cancellation.cancel("test says stop");
           } else {
+            cRuns.countDown();
             sleep(30);
           }
           return result(spec, TransformResult.Status.SUCCEEDED);
@@ -227,7 +230,7 @@ public class BuildSchedulerTest {
 
   @Test
   void lanesAreNeverSharedByTransformsRunningAtOnceAndTheCriticalPathStartsFirst() {
-    // One long chain (x0 -> x1 -> x2) and two single transforms: with two threads, x0 starts first.
+    // One long chain (x0 -> x1 -> x2) and two single transforms: with two threads, x0 is among the first two.
     BuildPlan plan = BuildPlan.of(List.of(
         RandomPlans.spec("a-single", List.of("/src/s0"), ANY.get(0), "test"),
         RandomPlans.spec("b-single", List.of("/src/s1"), ANY.get(0), "test"),
@@ -246,8 +249,9 @@ public class BuildSchedulerTest {
           lanes.remove(lane);
           return result(spec, TransformResult.Status.SUCCEEDED);
         });
-    assertThat(started.get(0)).isEqualTo("x0");
+    // x0 takes one of the two threads first; which of the two started threads records first is a race.
     assertThat(started).hasSize(5);
+    assertThat(started.subList(0, 2)).contains("x0");
   }
 
   private static void sleep(int millis) {
