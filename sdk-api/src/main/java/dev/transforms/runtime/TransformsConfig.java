@@ -63,6 +63,10 @@ import org.apache.iceberg.CatalogUtil;
  *       spec asks, and copy-on-write rewrites of large files by row edits, have their Parquet files
  *       written by DuckDB (faster, same column metrics). {@code false} sends every row through the
  *       engine's reader and Iceberg's Java writer.
+ *   <li>{@code openlineage.*}: OpenLineage events of every build ({@link #lineageProperties()}), off unless
+ *       {@code openlineage.enabled=true}: {@code openlineage.namespace} (default {@link #pipelineName()}),
+ *       {@code openlineage.timeout}, and the client's transport keys under {@code openlineage.transport.}
+ *       ({@code type=http|file|console|kafka}, {@code url}, {@code auth.apiKey}, {@code headers.NAME}...).
  * </ul>
  * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides
@@ -126,6 +130,12 @@ public final class TransformsConfig {
    */
   public static final String SINGLE_NODE_MEMORY = "singlenode.memory-limit";
 
+  /**
+   * Prefix of the OpenLineage keys ({@code openlineage.enabled}, {@code openlineage.namespace},
+   * {@code openlineage.timeout}, {@code openlineage.transport.*}).
+   */
+  public static final String OPENLINEAGE_PREFIX = "openlineage.";
+
   /** The prefix of environment variables that override configuration keys. */
   public static final String ENV_PREFIX = "TRANSFORMS_";
 
@@ -154,6 +164,8 @@ public final class TransformsConfig {
   private final SchemaChangePolicy onSchemaChange;
   private final int buildThreads;
   private final long singleNodeMemory;
+  private final Map<String, String> lineageProperties;
+  private final String pipelineName;
   private final SecretMasker masker;
   /** Where each key's value came from, as errors name it. */
   private final Map<String, String> origins;
@@ -171,6 +183,8 @@ public final class TransformsConfig {
       SchemaChangePolicy onSchemaChange,
       int buildThreads,
       long singleNodeMemory,
+      Map<String, String> lineageProperties,
+      String pipelineName,
       SecretMasker masker,
       Map<String, String> origins) {
     this.source = source;
@@ -185,6 +199,8 @@ public final class TransformsConfig {
     this.onSchemaChange = onSchemaChange;
     this.buildThreads = buildThreads;
     this.singleNodeMemory = singleNodeMemory;
+    this.lineageProperties = lineageProperties;
+    this.pipelineName = pipelineName;
     this.masker = masker;
     this.origins = origins;
   }
@@ -245,6 +261,9 @@ public final class TransformsConfig {
     Set<String> overridable = new LinkedHashSet<>(merged.keySet());
     overridable.add("files.root");
     overridable.add(ON_SCHEMA_CHANGE);
+    // The switch and the namespace, so that a deployment turns lineage on without editing the file.
+    overridable.add(OPENLINEAGE_PREFIX + "enabled");
+    overridable.add(OPENLINEAGE_PREFIX + "namespace");
     if (!fileMounts) {
       overridable.add(DEFAULT_MOUNT_KEY);
     }
@@ -296,6 +315,7 @@ public final class TransformsConfig {
     Map<String, String> maintenance = new TreeMap<>();
     Map<String, String> advisories = new TreeMap<>();
     Map<String, String> duckdb = new TreeMap<>();
+    Map<String, String> lineage = new TreeMap<>();
     SchemaChangePolicy onSchemaChange = SchemaChangePolicy.FAIL;
     int buildThreads = 0;
     long singleNodeMemory = 0;
@@ -318,6 +338,11 @@ public final class TransformsConfig {
         maintenance.put(key, value);
       } else if (key.equals(ADVISORIES) || key.startsWith(ADVISORIES + ".")) {
         advisories.put(key, value);
+      } else if (key.startsWith(OPENLINEAGE_PREFIX)) {
+        lineage.put(key, value.strip());
+        if (SecretMasker.isSecretKey(key)) {
+          secretValues.add(value.strip());
+        }
       } else if (key.startsWith(DUCKDB_PREFIX)) {
         duckdb.put(key, checkDuckdbKey(key, value, origins.get(key)));
       } else if (key.equals(ON_SCHEMA_CHANGE)) {
@@ -329,7 +354,7 @@ public final class TransformsConfig {
       } else if (!key.equals("warehouse")) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
-            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet, " + ON_SCHEMA_CHANGE + ", " + BUILD_THREADS + ", " + SINGLE_NODE_MEMORY + " and spark.*");
+            + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet, " + ON_SCHEMA_CHANGE + ", " + BUILD_THREADS + ", " + SINGLE_NODE_MEMORY + ", openlineage.* and spark.*");
       }
     }
     catalogs.putAll(declared);
@@ -368,15 +393,27 @@ public final class TransformsConfig {
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
     TransformsConfig config = new TransformsConfig(source, warehousePath, filesRoot,
         java.util.Collections.unmodifiableMap(frozen), List.copyOf(mounts), Map.copyOf(spark), Map.copyOf(maintenance),
-        Map.copyOf(advisories), Map.copyOf(duckdb), onSchemaChange, buildThreads, singleNodeMemory, masker,
+        Map.copyOf(advisories), Map.copyOf(duckdb), onSchemaChange, buildThreads, singleNodeMemory,
+        java.util.Collections.unmodifiableMap(lineage), pipelineName(source, workingDirectory), masker,
         Map.copyOf(origins));
-    // The advisory keys are checked now, so that plan refuses what a build would.
+    // The advisory and lineage keys are checked now, so that plan refuses what a build would.
     try {
       dev.transforms.runtime.internal.advice.AdvisorySettings.of(config);
+      dev.transforms.runtime.internal.lineage.LineageSettings.of(config);
     } catch (ConfigurationException e) {
       throw withOrigin(e, config);
     }
     return config;
+  }
+
+  /** The folder holding the configuration file, or the working directory without one: the pipeline's name. */
+  private static String pipelineName(Optional<Path> source, Path workingDirectory) {
+    Path folder = source.map(s -> s.toAbsolutePath().normalize().getParent()).orElse(null);
+    if (folder == null) {
+      folder = workingDirectory.toAbsolutePath().normalize();
+    }
+    Path name = folder.getFileName();
+    return name == null || name.toString().isBlank() ? "transforms" : name.toString();
   }
 
   /** A {@code build.threads} value: a whole number from 1 to 256. */
@@ -830,6 +867,29 @@ public final class TransformsConfig {
   }
 
   /**
+   * The {@code openlineage.*} keys, as the file and environment set them (secrets unmasked: never print
+   * them, use {@link #masker()}): {@code openlineage.enabled} (the switch, {@code false} unless set),
+   * {@code openlineage.namespace}, {@code openlineage.timeout} and the transport's keys under
+   * {@code openlineage.transport.}. They are checked when the configuration is loaded; what a build emits
+   * is described in {@code docs/lineage.md}.
+   *
+   * @return the keys with their values, trimmed
+   */
+  public Map<String, String> lineageProperties() {
+    return lineageProperties;
+  }
+
+  /**
+   * The pipeline's name, the default OpenLineage namespace of its jobs: the name of the folder holding
+   * the configuration file, or of the working directory when there is none.
+   *
+   * @return the name, never empty
+   */
+  public String pipelineName() {
+    return pipelineName;
+  }
+
+  /**
    * The schema-change policy of incremental builds for table outputs that declare none
    * ({@code build.on-schema-change}): {@link SchemaChangePolicy#FAIL} unless set.
    *
@@ -897,6 +957,8 @@ public final class TransformsConfig {
         .append(m.namespace().isEmpty() ? "" : ":" + String.join(".", m.namespace())).append('\n'));
     masker.maskAll(sparkProperties).forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
     new TreeMap<>(duckdbProperties).forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
+    masker.maskAll(new TreeMap<>(lineageProperties)).forEach((k, v) -> out.append(k).append(" = ").append(v)
+        .append('\n'));
     if (singleNodeMemory > 0) {
       out.append(SINGLE_NODE_MEMORY).append(" = ").append(singleNodeMemory >> 20).append("m\n");
     }

@@ -124,6 +124,7 @@ final class SparkEngine implements Engine {
     context.setLocalProperty(POOL, run.spec().name());
     BuildCancellation.Registration cancel = run.build().cancellation().onCancel(() -> context.cancelJobGroup(group));
     SparkAdvice advice = SparkAdvice.start(session, run);
+    AutoCloseable lineage = dev.transforms.spark.internal.lineage.SparkLineageSupport.start(session, run);
     try {
       CommitMetadata.withCommitProperties(run.commitProperties(), () -> {
         run.invoke(arguments);
@@ -135,6 +136,7 @@ final class SparkEngine implements Engine {
       if (advice != null) {
         advice.finish();
       }
+      closeQuietly(lineage);
       session.conf().unset(RunningOutputs.SESSION_KEY);
       running.unregister();
       cancel.close();
@@ -146,6 +148,17 @@ final class SparkEngine implements Engine {
         SparkSession.clearActiveSession();
       }
       TransformsSessionExtensions.forgetMerge();
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable lineage) {
+    if (lineage == null) {
+      return;
+    }
+    try {
+      lineage.close();
+    } catch (Exception e) {
+      LOG.debug("Ending the lineage of a transform's Spark jobs failed", e);
     }
   }
 

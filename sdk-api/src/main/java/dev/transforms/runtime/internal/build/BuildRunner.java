@@ -32,6 +32,8 @@ import dev.transforms.runtime.internal.incremental.Freshness;
 import dev.transforms.runtime.internal.incremental.IncrementalDecider;
 import dev.transforms.runtime.internal.incremental.IncrementalDecision;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.internal.lineage.BuildLineage;
+import dev.transforms.runtime.internal.lineage.DatasetFacts;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.publish.BuildRecovery;
 import dev.transforms.runtime.internal.publish.CrashPoints;
@@ -158,15 +160,19 @@ public final class BuildRunner implements AutoCloseable {
   public BuildReport run(BuildPlan plan, BuildListener listener, BuildOptions options, BuildCancellation cancellation) {
     long start = System.nanoTime();
     String buildId = HexFormat.of().formatHex(randomBytes());
+    BuildLineage lineage = BuildLineage.start(config, resolver, plan.transforms(), buildId);
     BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver,
-        Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation);
+        Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation, lineage);
     AdvisorySettings advice = AdvisorySettings.of(config);
-    List<TransformResult> results;
+    List<TransformResult> results = List.of();
     try (EngineRegistry engines = providers == null ? new EngineRegistry(environment, loader)
         : new EngineRegistry(environment, providers)) {
-      results = BuildScheduler.run(plan, options, cancellation, listener,
+      results = BuildScheduler.run(plan, options, cancellation, lineage.listener(listener),
           (spec, lane) -> runOne(environment, engines, spec, advice, options.full().contains(spec.name()),
               options.forced().contains(spec.name()) || options.full().contains(spec.name()), lane));
+    } finally {
+      // The build's last event, then at most openlineage.timeout for what is still queued.
+      lineage.finish(results);
     }
     return new BuildReport(buildId, results, Duration.ofNanos(System.nanoTime() - start));
   }
@@ -189,6 +195,10 @@ public final class BuildRunner implements AutoCloseable {
     try {
       List<LoadedInput> loaded = loadInputs(spec);
       List<BoundOutput> outputs = loadOutputs(spec);
+      BuildLineage lineage = environment.lineage();
+      if (lineage.enabled()) {
+        lineage.started(spec.name(), inputFacts(loaded), outputFacts(outputs));
+      }
 
       // What dead builds left on the outputs goes first: their branches, or the rest of their publication.
       notes = BuildRecovery.recover(spec.name(), environment.buildId(), staged(outputs)).notes();
@@ -212,6 +222,9 @@ public final class BuildRunner implements AutoCloseable {
       String code = codeFingerprint(spec);
       Freshness freshness = Freshness.of(spec, stored, existingOutputs, current, files, code);
       if (freshness.upToDate() && !forced) {
+        if (lineage.enabled()) {
+          lineage.published(spec.name(), outputFacts(outputs), Map.of());
+        }
         // Nothing to do: no engine is started, nothing is committed.
         return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.UP_TO_DATE, false,
             freshness.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.empty(), notes,
@@ -256,6 +269,9 @@ public final class BuildRunner implements AutoCloseable {
       checkNotCancelled(environment, spec, "ran but was not published; its writes are discarded");
       publisher = null;
       List<OutputWrites> writes = publishing.publish(state, OutputAudit.properties(checks), policies);
+      if (lineage.enabled()) {
+        publishedFacts(lineage, spec, outputs, writes, publishing.published());
+      }
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
           decision.incremental(), decision.reason(), writes, Duration.ofNanos(System.nanoTime() - start),
           Optional.empty(), notes, checks, advisories.list());
@@ -269,6 +285,61 @@ public final class BuildRunner implements AutoCloseable {
           decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes,
           checks, advisories.list());
     }
+  }
+
+  /** The inputs as lineage names them: tables at the snapshot pinned, or files. */
+  private static List<DatasetFacts> inputFacts(List<LoadedInput> loaded) {
+    List<DatasetFacts> facts = new ArrayList<>();
+    for (LoadedInput input : loaded) {
+      DatasetPath path = input.parameter().requirePath();
+      facts.add(input.table().map(t -> DatasetFacts.table(path, input.resolved(), DatasetFacts.schemaAt(t,
+          input.snapshot()), input.snapshot()))
+          .orElseGet(() -> DatasetFacts.files(path, input.resolved(), input.files().orElseThrow())));
+    }
+    return facts;
+  }
+
+  /** The outputs as they are before the run (or when up to date). */
+  private static List<DatasetFacts> outputFacts(List<BoundOutput> outputs) {
+    List<DatasetFacts> facts = new ArrayList<>();
+    for (BoundOutput output : outputs) {
+      DatasetPath path = output.parameter().requirePath();
+      if (output.fileLocation().isPresent()) {
+        facts.add(DatasetFacts.files(path, output.resolved(), output.fileLocation().get()));
+      } else if (output.existing().isPresent()) {
+        Table table = output.existing().get();
+        facts.add(DatasetFacts.table(path, output.resolved(), table.schema(), currentSnapshot(table)));
+      } else {
+        facts.add(DatasetFacts.named(path, output.resolved()));
+      }
+    }
+    return facts;
+  }
+
+  /** The outputs as published: the schema readers see and the snapshot published. */
+  private static void publishedFacts(BuildLineage lineage, TransformSpec spec, List<BoundOutput> outputs,
+      List<OutputWrites> writes, Map<DatasetPath, OutputPublisher.Published> published) {
+    List<DatasetFacts> facts = new ArrayList<>();
+    Map<DatasetPath, Long> bytes = new LinkedHashMap<>();
+    for (BoundOutput output : outputs) {
+      DatasetPath path = output.parameter().requirePath();
+      if (output.fileLocation().isPresent()) {
+        facts.add(DatasetFacts.files(path, output.resolved(), output.fileLocation().get()));
+        continue;
+      }
+      OptionalLong snapshot = writes.stream().filter(w -> w.path().equals(path)).findFirst()
+          .map(OutputWrites::snapshotId).orElse(OptionalLong.empty());
+      OutputPublisher.Published done = published.get(path);
+      if (done != null) {
+        facts.add(DatasetFacts.table(path, output.resolved(), done.schema(), snapshot));
+        bytes.put(path, done.bytesAdded());
+      } else if (output.existing().isPresent()) {
+        facts.add(DatasetFacts.table(path, output.resolved(), output.existing().get().schema(), snapshot));
+      } else {
+        facts.add(DatasetFacts.named(path, output.resolved()));
+      }
+    }
+    lineage.published(spec.name(), facts, bytes);
   }
 
   private static void checkNotCancelled(BuildEnvironment environment, TransformSpec spec, String what) {

@@ -14,9 +14,27 @@ import dev.transforms.runtime.internal.catalog.TableResolver;
  * @param threads how many transforms the build runs at once, at most: engines share their memory and
  *     threads among that many runs ({@link TransformRun#lane()} says which one a run is)
  * @param cancellation cancels the build: engines register what stops a running transform's work
+ * @param lineage the build's OpenLineage events: engines send their own through it (Spark jobs')
  */
 public record BuildEnvironment(String buildId, TransformsConfig config, Catalogs catalogs, TableResolver resolver,
-    int threads, dev.transforms.runtime.BuildCancellation cancellation) {
+    int threads, dev.transforms.runtime.BuildCancellation cancellation,
+    dev.transforms.runtime.internal.lineage.BuildLineage lineage) {
+
+  /**
+   * The environment of a build without lineage.
+   *
+   * @param buildId the build's identifier
+   * @param config the configuration
+   * @param catalogs the Iceberg catalogs
+   * @param resolver turns dataset paths into tables
+   * @param threads how many transforms run at once, at most
+   * @param cancellation cancels the build
+   */
+  public BuildEnvironment(String buildId, TransformsConfig config, Catalogs catalogs, TableResolver resolver,
+      int threads, dev.transforms.runtime.BuildCancellation cancellation) {
+    this(buildId, config, catalogs, resolver, threads, cancellation,
+        dev.transforms.runtime.internal.lineage.BuildLineage.OFF);
+  }
 
   /**
    * The environment of a build that runs one transform at a time.

@@ -707,6 +707,7 @@ public final class OutputPublisher implements OutputStaging {
     long added = 0;
     long deleted = 0;
     long files = 0;
+    long bytes = 0;
     int count = 0;
     Snapshot snapshot = metadata.currentSnapshot();
     while (snapshot != null && (entry.base == null || snapshot.snapshotId() != entry.base)) {
@@ -714,12 +715,14 @@ public final class OutputPublisher implements OutputStaging {
       added += number(summary, "added-records");
       deleted += number(summary, "deleted-records");
       files += number(summary, "added-data-files");
+      bytes += number(summary, "added-files-size");
       count++;
       snapshot = snapshot.parentId() == null ? null : metadata.snapshot(snapshot.parentId());
     }
     Snapshot current = metadata.currentSnapshot();
     List<String> schemaChanges = entry.created != null ? List.of()
         : SchemaDiff.between(entry.baseSchema, metadata.schema()).describe();
+    entry.summary = new Published(metadata.schema(), bytes);
     return new OutputWrites(entry.output.path(), identifier, added, deleted, files, count,
         current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()), entry.created != null,
         schemaChanges);
@@ -858,6 +861,29 @@ public final class OutputPublisher implements OutputStaging {
    */
   public record Output(DatasetPath path, ResolvedTable resolved, Catalog catalog, Table existing) {}
 
+  /**
+   * What a published output became, beyond the report's counts: for lineage.
+   *
+   * @param schema the schema readers of {@code main} see now
+   * @param bytesAdded bytes of the data files the publication added ({@code added-files-size})
+   */
+  public record Published(Schema schema, long bytesAdded) {}
+
+  /**
+   * What each output that this run published became, by path; empty before {@link #publish}.
+   *
+   * @return the published outputs
+   */
+  public synchronized Map<DatasetPath, Published> published() {
+    Map<DatasetPath, Published> published = new LinkedHashMap<>();
+    staged.forEach((path, entry) -> {
+      if (entry.summary != null) {
+        published.put(path, entry.summary);
+      }
+    });
+    return published;
+  }
+
   /** An output as this run stages it. */
   private static final class Staged {
     final Output output;
@@ -877,6 +903,8 @@ public final class OutputPublisher implements OutputStaging {
     /** The table-level metadata before the run, to tell a change made around this build. */
     TableShape shape;
     boolean published;
+    /** The schema readers see once published, and the bytes of data files the publication added. */
+    Published summary;
 
     Staged(Output output) {
       this.output = output;
