@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
@@ -146,6 +148,44 @@ public final class ReadPlanner {
     VectorSchemaRoot root = engine.get();
     READS.get(ReadStrategy.ENGINE).incrementAndGet();
     return root;
+  }
+
+  /**
+   * Reads every row of one data file, its deletes not applied, with the first native strategy that
+   * takes it: for a reader that needs the rows at some positions of a file, such as the rows a
+   * snapshot deleted from it. Row {@code i} of the root is the file's position {@code i}.
+   *
+   * @param table the table, for its schema history
+   * @param file the data file
+   * @param projected the columns to read
+   * @param allocator where the root's memory is accounted
+   * @return the file's rows in file order, the caller's to close; empty when only the engine reads it
+   */
+  public static Optional<VectorSchemaRoot> readFile(Table table, DataFile file, Schema projected,
+      BufferAllocator allocator) {
+    Optional<java.nio.file.Path> path = DirectScan.localPath(file.location());
+    if (forced == ReadStrategy.ENGINE || file.format() != FileFormat.PARQUET || path.isEmpty()
+        || projected.columns().isEmpty() || file.recordCount() > Integer.MAX_VALUE
+        || DirectScan.declines(table, projected).isPresent()) {
+      return Optional.empty();
+    }
+    DirectScan scan = new DirectScan(List.of(path.get()), projected, file.recordCount());
+    for (SnapshotRead strategy : NATIVE) {
+      if ((forced != null && strategy.strategy() != forced) || strategy.declines(table, scan, forced != null).isPresent()) {
+        continue;
+      }
+      try {
+        Optional<VectorSchemaRoot> root = strategy.read(table, scan, allocator);
+        if (root.isPresent()) {
+          LOG.debug("Read {} of {} with the {}", file.location(), table.name(), strategy.strategy().label());
+          READS.get(strategy.strategy()).incrementAndGet();
+          return root;
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("The {} could not read {}; reading it another way", strategy.strategy().label(), file.location(), e);
+      }
+    }
+    return Optional.empty();
   }
 
   private static Plan engine(String why) {
