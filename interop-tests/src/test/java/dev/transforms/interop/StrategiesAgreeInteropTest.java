@@ -13,13 +13,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
@@ -42,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rows the SDK's engine reads, every file the copy wrote included.
  */
 class StrategiesAgreeInteropTest {
-  private static final String CATALOG = "interop";
+  private static final String CATALOG = PyIceberg.CATALOG;
   private static final Namespace NAMESPACE = Namespace.of("interop");
 
   @TempDir static Path warehouse;
@@ -55,13 +52,7 @@ class StrategiesAgreeInteropTest {
     String python = PyIceberg.configuredPython();
     Assumptions.assumeTrue(python != null, "interop test skipped: no Python with PyIceberg given (.ci/interop-test)");
     py = new PyIceberg(python, System.getProperty("interop.script"), warehouse);
-    catalog = new JdbcCatalog();
-    catalog.setConf(new Configuration());
-    catalog.initialize(CATALOG, Map.of(
-        CatalogProperties.URI, "jdbc:sqlite:" + warehouse.resolve("catalog.db"),
-        CatalogProperties.WAREHOUSE_LOCATION, warehouse.toUri().toString(),
-        "jdbc.schema-version", "V1",
-        "jdbc.busy_timeout", "10000"));
+    catalog = py.openCatalog();
     catalog.createNamespace(NAMESPACE);
     allocator = new RootAllocator();
   }
@@ -94,19 +85,7 @@ class StrategiesAgreeInteropTest {
   void everyStrategyGivesTheEnginesRowsOnFilesSparkWrote() throws Exception {
     Table source = create("spark_source");
     RowEdits.on(source).append(StrategiesAgreeTest.rows(StrategiesAgreeTest.FLAT, 0, StrategiesAgreeTest.ROWS, 0));
-    SparkSession spark = SparkSession.builder().master("local[1]").appName("interop")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.sql.catalog." + CATALOG, "org.apache.iceberg.spark.SparkCatalog")
-        .config("spark.sql.catalog." + CATALOG + ".type", "jdbc")
-        .config("spark.sql.catalog." + CATALOG + ".uri", "jdbc:sqlite:" + warehouse.resolve("catalog.db"))
-        .config("spark.sql.catalog." + CATALOG + ".warehouse", warehouse.toUri().toString())
-        .config("spark.sql.catalog." + CATALOG + ".jdbc.schema-version", "V1")
-        .config("spark.sql.catalog." + CATALOG + ".jdbc.busy_timeout", "10000")
-        .config("spark.sql.catalog." + CATALOG + ".cache-enabled", "false")
-        .getOrCreate();
+    SparkSession spark = py.sparkSession();
     try {
       StrategiesAgreeTest.everyStrategy("spark writer", name -> {
         Table table = create(name);
