@@ -112,6 +112,11 @@ final class DuckDbDatabases {
     }
   }
 
+  /** The spill folders of the databases this JVM opened. */
+  static synchronized List<Path> spillFolders() {
+    return List.copyOf(SPILL_FOLDERS);
+  }
+
   private static void apply(Statement st, String key, String value, String setting, Map<String, String> given) {
     if (value == null) {
       return;

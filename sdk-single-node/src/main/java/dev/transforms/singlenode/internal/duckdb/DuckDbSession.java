@@ -7,6 +7,7 @@ import dev.transforms.singlenode.sql.SqlQueryException;
 import dev.transforms.singlenode.sql.SqlSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -465,6 +466,15 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
    */
   public static int openSessions() {
     return OPEN.get();
+  }
+
+  /**
+   * The spill folders of this JVM's DuckDB databases, one per database, deleted when the JVM exits.
+   *
+   * @return the folders, in the order the databases opened
+   */
+  public static List<Path> spillFolders() {
+    return DuckDbDatabases.spillFolders();
   }
 
   /**
