@@ -4,6 +4,7 @@ PyIceberg opens the same embedded SQLite catalog as the SDK and answers one comm
 
   compare WAREHOUSE TABLE ROWS.json...   read each TABLE with PyIceberg; exit 1 unless its rows equal ROWS.json
   create WAREHOUSE TABLE SPEC.json       create TABLE with PyIceberg and append SPEC's rows
+  append WAREHOUSE TABLE ROWS.arrow      append the rows of an Arrow IPC file to TABLE (pyarrow writes them)
   apply WAREHOUSE TABLE OPS.json [SPEC]  apply edits (append, upsert, delete, overwrite), creating TABLE
                                          from SPEC first when given; prints "upsert U I" per upsert
   scan WAREHOUSE TABLE FILTERS.json      one line per filter: "ids 1,2,3" (sorted) or "error ..."
@@ -182,6 +183,13 @@ def create(warehouse, table, spec_file):
     return 0
 
 
+def append(warehouse, table, arrow_file):
+    with pa.memory_map(arrow_file) as source:
+        rows = pa.ipc.open_file(source).read_all()
+    catalog(warehouse).load_table(f"{NAMESPACE}.{table}").append(rows)
+    return 0
+
+
 def apply(warehouse, table, ops_file, spec_file=None):
     if spec_file is not None:
         create(warehouse, table, spec_file)
@@ -256,7 +264,8 @@ def upserts(warehouse, cases_file):
 
 def main(argv):
     command, args = argv[1], argv[2:]
-    commands = {"compare": compare, "create": create, "apply": apply, "scan": scan, "upserts": upserts}
+    commands = {"compare": compare, "create": create, "append": append, "apply": apply, "scan": scan,
+                "upserts": upserts}
     if command not in commands:
         print(f"unknown command {command}; expected one of {', '.join(commands)}", file=sys.stderr)
         return 2

@@ -42,8 +42,8 @@ import org.apache.spark.sql.SparkSession;
  * identifier {@code id}, 4 data files), 10,000 of them upserted per round (position deletes and one new
  * file). Each round, side by side: the single-node {@code Changelog} of the upsert, the Spark
  * {@code SparkChanges} of it ({@code create_changelog_view} refuses merge-on-read snapshots), an
- * incremental SCD type 1 build ({@code @Incremental(changes = true)}) over it, and the same build forced
- * full.
+ * incremental SCD type 1 build ({@code @Incremental(changes = true)}) over it and the same build forced
+ * full, each for a dimension written copy-on-write (the default) and one set to merge-on-read.
  *
  * <pre>{@code java $OPENS -Xmx8g -cp "$CP" dev.transforms.benchmarks.ChangesBenchmark 1000000 10000 5}</pre>
  */
@@ -51,6 +51,7 @@ public final class ChangesBenchmark {
 
   static final String CUSTOMERS = "/bench/cdc/customers";
   static final String LATEST = "/bench/cdc/latest";
+  static final String LATEST_MOR = "/bench/cdc/latest-mor";
 
   static final Schema SCHEMA = new Schema(List.of(
       Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -72,6 +73,29 @@ public final class ChangesBenchmark {
     public void latest(SingleNodeTransformContext ctx, @TableInput(CUSTOMERS) IcebergInput customers,
         @TableOutput(LATEST) IcebergOutput latest) {
       ApplyChanges.scd1("id").applyTo(ctx, latest, customers.changes());
+    }
+  }
+
+  /**
+   * The same dimension kept merge-on-read: a full build sets the output's write modes, so that an
+   * incremental build's upsert writes position deletes instead of rewriting the files it touches.
+   */
+  public static class LatestMergeOnRead {
+    /**
+     * Applies the customers' changes.
+     *
+     * @param ctx the context
+     * @param customers the input
+     * @param latest the dimension
+     */
+    @Transform
+    @Incremental(changes = true)
+    public void latest(SingleNodeTransformContext ctx, @TableInput(CUSTOMERS) IcebergInput customers,
+        @TableOutput(LATEST_MOR) IcebergOutput latest) {
+      ApplyChanges.scd1("id").applyTo(ctx, latest, customers.changes());
+      latest.table().filter(table -> !"merge-on-read".equals(table.properties().get("write.update.mode")))
+          .ifPresent(table -> table.updateProperties().set("write.delete.mode", "merge-on-read")
+              .set("write.update.mode", "merge-on-read").set("write.merge.mode", "merge-on-read").commit());
     }
   }
 
@@ -107,13 +131,17 @@ public final class ChangesBenchmark {
         RowEdits.on(table).append(batch);
       }
       Transforms.Selection scd1 = Transforms.Selection.of(List.of(Latest.class));
+      Transforms.Selection scd1Mor = Transforms.Selection.of(List.of(LatestMergeOnRead.class));
       expect(transforms.build(scd1), false);
+      expect(transforms.build(scd1Mor), false);
       String identifier = "local.bench.cdc.customers";
       Random random = new Random(42);
       double[] single = new double[rounds];
       double[] sparkChanges = new double[rounds];
       double[] incremental = new double[rounds];
       double[] full = new double[rounds];
+      double[] incrementalMor = new double[rounds];
+      double[] fullMor = new double[rounds];
       for (int round = -1; round < rounds; round++) {
         table.refresh();
         long before = table.currentSnapshot().snapshotId();
@@ -134,25 +162,36 @@ public final class ChangesBenchmark {
           throw new IllegalStateException("single node found " + counted[0] + " changes, Spark " + counted[1]);
         }
         double inc = Harness.time(() -> expect(transforms.build(scd1), true));
+        double incMor = Harness.time(() -> expect(transforms.build(scd1Mor), true));
         double whole = Harness.time(() -> expect(transforms.build(scd1.full()), false));
+        double wholeMor = Harness.time(() -> expect(transforms.build(scd1Mor.full()), false));
+        if (round == -1 && !"merge-on-read".equals(catalog.loadTable(TableIdentifier.of(Namespace.of("bench", "cdc"),
+            "latest-mor")).properties().get("write.update.mode"))) {
+          throw new IllegalStateException("the merge-on-read dimension is not merge-on-read after a full build");
+        }
         if (round >= 0) {
           single[round] = s;
           sparkChanges[round] = k;
           incremental[round] = inc;
           full[round] = whole;
+          incrementalMor[round] = incMor;
+          fullMor[round] = wholeMor;
         }
       }
-      for (double[] each : List.of(single, sparkChanges, incremental, full)) {
+      for (double[] each : List.of(single, sparkChanges, incremental, full, incrementalMor, fullMor)) {
         Arrays.sort(each);
       }
       Harness.header();
       Harness.row("single-node Changelog of the upsert", single);
       Harness.row("Spark SparkChanges of the upsert (count)", sparkChanges);
-      Harness.row("SCD1 build, incremental", incremental);
-      Harness.row("SCD1 build, forced full", full);
-      System.out.printf("Spark / single node (medians): %.1fx; full / incremental: %.1fx; %d rows, %d upserted%n",
+      Harness.row("SCD1 build, incremental, copy-on-write output", incremental);
+      Harness.row("SCD1 build, forced full, copy-on-write output", full);
+      Harness.row("SCD1 build, incremental, merge-on-read output", incrementalMor);
+      Harness.row("SCD1 build, forced full, merge-on-read output", fullMor);
+      System.out.printf("Spark / single node (medians): %.1fx; full / incremental: %.1fx (copy-on-write output), "
+          + "%.1fx (merge-on-read output); %d rows, %d upserted%n",
           Harness.median(sparkChanges) / Harness.median(single), Harness.median(full) / Harness.median(incremental),
-          rows, upserted);
+          Harness.median(fullMor) / Harness.median(incrementalMor), rows, upserted);
     } finally {
       spark.stop();
     }

@@ -11,8 +11,8 @@ import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import dev.transforms.singlenode.edits.OverwriteResult;
 import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.edits.UpsertResult;
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.PagedColumnsRead;
+import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
+import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import dev.transforms.spark.SparkSessions;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -82,12 +82,11 @@ import org.apache.spark.sql.SparkSession;
  * </ul>
  * Tables (format v2): {@code py_cow_N} for PyIceberg (which always writes copy-on-write), {@code sdk_cow_N}
  * and {@code sdk_mor_N} (copy-on-write and merge-on-read, {@code write.*.mode}); Spark's MERGE runs on
- * {@code sdk_mor_N}. Another column, {@code sdk_cow_duckdb_N}, is a second copy-on-write table edited
- * and read with Arrow C++'s Parquet reader and the engine's page decoder switched off
- * ({@code -Dtransforms.arrow-dataset=false} and {@code -Dtransforms.arrow-page-decoder=false} for the
- * timed call): DuckDB decodes what it rewrites and reads, as before those readers came in, so the run
- * shows what they give side by side. The last column, for {@code arrow()} only, reads {@code sdk_cow_N}
- * with the page decoder switched off: Arrow C++ decodes every column. Before every run the table is
+ * {@code sdk_mor_N}. The last column, {@code sdk_cow_native_off_N}, is a second copy-on-write table edited
+ * and read with the engine's page decoder and page copy switched off
+ * ({@code -Dtransforms.arrow-page-decoder=false} and {@code -Dtransforms.page-copy=false} for the timed
+ * call): the engine's own reader and writer, so the run shows what the native paths give side by side.
+ * Before every run the table is
  * rolled back to its base snapshot and the files the last run wrote are deleted (not timed); after it the
  * live row count is checked against the snapshot summary.
  *
@@ -95,32 +94,43 @@ import org.apache.spark.sql.SparkSession;
  * IPC file read once): upsert 10k (5k updates spread over the table, 5k inserts), upsert 100k (50k and 50k),
  * upsert 1M into 1M (every row changed), delete 1% by the filter {@code id >= 495000 and id < 505000},
  * overwrite of the same 1% with 10k new rows by that filter, {@code arrow()} of the whole table
- * ({@code scan().to_arrow()}), and {@code writeTable} of 1M rows into a new empty table
- * ({@code append}).
+ * ({@code scan().to_arrow()}), {@code arrow()} after that 1% delete (copy-on-write and merge-on-read, the
+ * delete untimed), and {@code writeTable} of 1M rows into a new empty table ({@code append}).
  *
  * <p>Arguments: {@code --python PATH} (required), {@code --worker PATH} (default
  * {@code benchmarks/pyiceberg/worker.py}), {@code --runs N} (default 5; each operation also gets warm-up
  * runs: 2, none for the every-row upsert, which comes last, when both sides are warm, and
  * takes PyIceberg most of a minute at 1M rows), {@code --shapes 3,7}, {@code --operations} (a comma-separated
- * subset of {@link #OPERATIONS}: {@code upsert-small, upsert-medium, delete, overwrite, arrow, write,
- * every-row}), {@code --no-spark}, {@code --quick} (100k-row tables, 2 runs after 1 warm-up: a smoke run),
+ * subset of {@link #OPERATIONS}: {@code upsert-small, upsert-medium, delete, overwrite, arrow,
+ * arrow-deleted, write, every-row}), {@code --no-spark}, {@code --quick} (100k-row tables, 2 runs after 1 warm-up: a smoke run),
  * {@code --no-jvm-warmup} (leaves out the round of every operation on 100k-row tables that otherwise runs
  * before the first measurement, see {@link #warmUp}),
- * {@code --no-every-row} (leaves out the every-row upsert, for profiling the others).
+ * {@code --no-every-row} (leaves out the every-row upsert, for profiling the others),
+ * {@code --pyiceberg-base} (PyIceberg writes the base file, as a team moving from Python has it: no page
+ * index, pyarrow's pages and row groups), {@code --rename} (column {@code name} renamed in every measured
+ * table before the runs; use with {@code --operations arrow}).
  */
 public final class PyIcebergBenchmark {
+
+  /** Whether PyIceberg writes the base file ({@code --pyiceberg-base}) instead of the SDK's Java writer. */
+  private static boolean pyIcebergBase;
+
+  /**
+   * Whether column {@code name} is renamed to {@code label} in every measured table before the runs
+   * ({@code --rename}); only {@code arrow} is measured then, since the sources still say {@code name}.
+   */
+  private static boolean renamed;
 
   static final String PY = "PyIceberg";
   static final String COW = "SDK copy-on-write";
   static final String MOR = "SDK merge-on-read v2";
   static final String SPARK = "Spark MERGE merge-on-read v2";
-  static final String COW_DUCKDB = "SDK copy-on-write, Arrow C++ reader and page decoder off";
-  static final String PAGES_OFF = "SDK, page decoder off (Arrow C++ alone)";
-  static final List<String> ENGINES = List.of(PY, COW, MOR, SPARK, COW_DUCKDB, PAGES_OFF);
+  static final String COW_DUCKDB = "SDK copy-on-write, page decoder and page copy off";
+  static final List<String> ENGINES = List.of(PY, COW, MOR, SPARK, COW_DUCKDB);
 
   /** The operations, as {@code --operations} names them, in the order they run. */
   static final List<String> OPERATIONS =
-      List.of("upsert-small", "upsert-medium", "delete", "overwrite", "arrow", "write", "every-row");
+      List.of("upsert-small", "upsert-medium", "delete", "overwrite", "arrow", "arrow-deleted", "write", "every-row");
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -167,6 +177,8 @@ public final class PyIcebergBenchmark {
     int warmup = quick ? 1 : 2;
     int slowWarmup = 0; // the every-row upsert: PyIceberg takes most of a minute per run at 1M rows
     boolean withSpark = !options.containsKey("no-spark");
+    pyIcebergBase = options.containsKey("pyiceberg-base");
+    renamed = options.containsKey("rename");
     boolean jvmWarmup = !quick && !options.containsKey("no-jvm-warmup");
     Set<String> operations = new LinkedHashSet<>();
     for (String operation : options.getOrDefault("operations", String.join(",", OPERATIONS)).split(",")) {
@@ -207,13 +219,10 @@ public final class PyIcebergBenchmark {
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("bench"));
       JsonNode versions = py.call(command("open").put("warehouse", warehouse.toString())
           .put("catalog", TransformsConfig.DEFAULT_CATALOG));
-      // the worker has imported pyarrow; the SDK's arrow() likewise gets Arrow C++'s reader loaded before timing
-      boolean arrowCpp = ArrowDatasetRead.awaitReady();
       String header = String.format(Locale.ROOT, "PyIceberg %s, pyarrow %s, Python %s; Java %s; %d rows; %d runs"
-              + " after %d warm-up (the 1M-row upsert: %d); arrow() by %s; load average at the start %s",
+              + " after %d warm-up (the 1M-row upsert: %d); load average at the start %s",
           versions.get("pyiceberg").asText(), versions.get("pyarrow").asText(), versions.get("python").asText(),
-          System.getProperty("java.version"), rows, runs, warmup, slowWarmup,
-          arrowCpp ? "Arrow C++ (arrow-dataset)" : "DuckDB", loadAverage());
+          System.getProperty("java.version"), rows, runs, warmup, slowWarmup, loadAverage());
       System.err.println(header);
       report.append(header).append('\n');
       if (withSpark) {
@@ -288,18 +297,34 @@ public final class PyIcebergBenchmark {
     try {
       VectorSchemaRoot base = rows(memory, shape, range(0, rows), 0);
       Table seed = create(catalog, "seed" + suffix, schema, "copy-on-write");
-      List<DataFile> files = writeOneFile(seed, base);
-      Harness.appendFiles(seed, files);
-      tableLine = String.format(Locale.ROOT, "%d columns: %,d rows in %d Parquet file(s), %.1f MB", schema.columns().size(),
-          rows, files.size(), files.stream().mapToLong(DataFile::fileSizeInBytes).sum() / 1e6);
+      List<DataFile> files;
+      if (pyIcebergBase) { // the base file as a team moving from Python has it: pyarrow's, no page index
+        sendSource(py, dir, "seed" + suffix, base);
+        py.call(command("append").put("table", "bench." + name(seed)).put("source", "seed" + suffix));
+        seed.refresh();
+        files = new ArrayList<>();
+        try (var tasks = seed.newScan().planFiles()) {
+          tasks.forEach(task -> files.add(task.file()));
+        }
+      } else {
+        files = writeOneFile(seed, base);
+        Harness.appendFiles(seed, files);
+      }
+      tableLine = String.format(Locale.ROOT, "%d columns: %,d rows in %d Parquet file(s) written by %s, %.1f MB%s",
+          schema.columns().size(), rows, files.size(), pyIcebergBase ? "PyIceberg" : "the SDK's Java writer",
+          files.stream().mapToLong(DataFile::fileSizeInBytes).sum() / 1e6,
+          renamed ? ", column name renamed to label" : "");
       System.err.println(tableLine);
       Table pyCow = copy(catalog, "py_cow" + suffix, schema, "copy-on-write", files);
       Table sdkCow = copy(catalog, "sdk_cow" + suffix, schema, "copy-on-write", files);
       Table sdkMor = copy(catalog, "sdk_mor" + suffix, schema, "merge-on-read", files);
-      Table sdkCow3 = create(catalog, "sdk_cow_duckdb" + suffix, schema, "copy-on-write", Map.of());
+      Table sdkCow3 = create(catalog, "sdk_cow_native_off" + suffix, schema, "copy-on-write", Map.of());
       Harness.appendFiles(sdkCow3, files);
       Map<Table, Long> bases = new LinkedHashMap<>();
       for (Table table : List.of(pyCow, sdkCow, sdkMor, sdkCow3)) {
+        if (renamed) { // a schema change adds no snapshot: the base snapshot reads with the new name
+          table.updateSchema().renameColumn("name", "label").commit();
+        }
         bases.put(table, table.currentSnapshot().snapshotId());
       }
 
@@ -389,14 +414,22 @@ public final class PyIcebergBenchmark {
                   try (VectorSchemaRoot result = read[0]) {
                     check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
                   }
-                }),
-            new Case(PAGES_OFF, () -> reset(sdkCow, bases.get(sdkCow)),
-                () -> Harness.time(() -> read[0] = ArrowTableReader.of(sdkCow).readAll(memory)),
-                () -> {
-                  try (VectorSchemaRoot result = read[0]) {
-                    check(result.getRowCount() == rows, "SDK read " + result.getRowCount() + " rows");
-                  }
                 })), results);
+      }
+
+      if (operations.contains("arrow-deleted")) {
+        List<Case> cases = new ArrayList<>();
+        for (Table table : List.of(sdkCow, sdkMor)) {
+          cases.add(new Case(table == sdkCow ? COW : MOR, () -> {
+            reset(table, bases.get(table));
+            check(RowEdits.on(table).delete(filter) == deleted, "SDK rows deleted before reading");
+          }, () -> Harness.time(() -> read[0] = ArrowTableReader.of(table).readAll(memory)), () -> {
+            try (VectorSchemaRoot result = read[0]) {
+              check(result.getRowCount() == rows - deleted, "SDK read " + result.getRowCount() + " rows");
+            }
+          }));
+        }
+        measure("arrow() after deleting 1% by filter", warmup, runs, cases, results);
       }
 
       int[] number = {0};
@@ -493,14 +526,12 @@ public final class PyIcebergBenchmark {
   // Measuring and printing
 
   /**
-   * The case's timed call; for {@link #COW_DUCKDB}, with Arrow C++'s Parquet reader and the engine's
-   * page decoder switched off (DuckDB reads and rewrites); for {@link #PAGES_OFF}, with the page decoder
-   * switched off (Arrow C++ reads every column).
+   * The case's timed call; for {@link #COW_DUCKDB}, with the engine's page decoder and page copy switched
+   * off (the engine's own reader and writer).
    */
   private static double timed(Case current) throws Exception {
     List<String> off = switch (current.engine()) {
-      case COW_DUCKDB -> List.of(ArrowDatasetRead.SWITCH, PagedColumnsRead.SWITCH);
-      case PAGES_OFF -> List.of(PagedColumnsRead.SWITCH);
+      case COW_DUCKDB -> List.of(PagedColumnsRead.SWITCH, PageCopyRewrite.SWITCH);
       default -> List.of();
     };
     off.forEach(property -> System.setProperty(property, "false"));
@@ -891,7 +922,8 @@ public final class PyIcebergBenchmark {
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
-        case "--quick", "--no-spark", "--no-every-row", "--no-jvm-warmup" -> options.put(arg.substring(2), "true");
+        case "--quick", "--no-spark", "--no-every-row", "--no-jvm-warmup", "--pyiceberg-base", "--rename" ->
+            options.put(arg.substring(2), "true");
         case "--python", "--worker", "--runs", "--shapes", "--operations" -> {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
@@ -900,7 +932,7 @@ public final class PyIcebergBenchmark {
         }
         default -> throw new IllegalArgumentException("unknown argument '" + arg + "' (known: --python PATH,"
             + " --worker PATH, --runs N, --shapes 3,7, --operations " + String.join(",", OPERATIONS)
-            + ", --no-spark, --no-every-row, --no-jvm-warmup, --quick)");
+            + ", --no-spark, --no-every-row, --no-jvm-warmup, --quick, --pyiceberg-base, --rename)");
       }
     }
     return options;

@@ -3,9 +3,10 @@ package dev.transforms.benchmarks;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.singlenode.edits.RowEdits;
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.DuckDbFileRewrite;
-import dev.transforms.singlenode.internal.sql.RootSlices;
+import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
+import dev.transforms.singlenode.internal.plan.DirectScan;
+import dev.transforms.singlenode.internal.plan.FileRewrite;
+import dev.transforms.singlenode.internal.duckdb.RootSlices;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,10 +30,10 @@ import org.duckdb.DuckDBConnection;
 /**
  * Where the time of a copy-on-write delete of 1% of a 1M-row file goes, on the shapes of
  * {@link PyIcebergBenchmark} (one file written by Iceberg's Java writer, one row group): the whole
- * {@code RowEdits.delete} by filter; the rewrite alone ({@code DuckDbFileRewrite.rewrite}) of the file
- * minus a run of 10k positions and minus 10k positions spread over it; each by copying the pages that
- * hold no dropped row, by Arrow C++ decoding the old file for DuckDB to encode, and by DuckDB decoding
- * and encoding it, alternating run by run; and DuckDB's COPY of the same rows from
+ * {@code RowEdits.delete} by filter; the rewrite alone (the rewrite planner's native strategies, {@code FileRewrite.rewrite}) of the file
+ * minus a run of 10k positions and minus 10k positions spread over it, by copying the pages that hold no
+ * dropped row (re-encoding the others); the delete again with page copy off (the engine's two lanes
+ * decode and encode the file), alternating run by run; and DuckDB's COPY of the same rows from
  * Arrow to a zstd Parquet file, encoding only, with the CPU time it used.
  *
  * <pre>
@@ -47,10 +48,6 @@ public final class RewriteBenchmark {
     int rows = 1_000_000;
     boolean seven = args.length > 0 && args[0].equals("7");
     int runs = args.length > 1 ? Integer.parseInt(args[1]) : 7;
-    boolean arrowCpp = ArrowDatasetRead.awaitReady();
-    if (!arrowCpp) {
-      throw new IllegalStateException("Arrow C++'s reader did not load (arrow-dataset on the class path?)");
-    }
     Path dir = Files.createTempDirectory("transforms-rewrite-bench");
     Runtime.getRuntime().addShutdownHook(new Thread(() -> Harness.deleteRecursively(dir)));
     TransformsConfig config = TransformsConfig.embedded(dir.resolve("warehouse"));
@@ -69,7 +66,8 @@ public final class RewriteBenchmark {
         List<DataFile> files = PyIcebergBenchmark.writeOneFile(table, base);
         Harness.appendFiles(table, files);
         long baseSnapshot = table.currentSnapshot().snapshotId();
-        Path source = DuckDbFileRewrite.localPath(files.get(0).location()).orElseThrow();
+        Path source = DirectScan.localPath(files.get(0).location()).orElseThrow();
+        FileRewrite.Request request = new FileRewrite.Request(table, table.schema(), source, rows, table.spec(), null);
         long from = rows / 2 - rows / 200;
         long[] run = new long[rows / 100];
         Arrays.setAll(run, i -> from + i);
@@ -81,30 +79,31 @@ public final class RewriteBenchmark {
             files.get(0).fileSizeInBytes() / 1e6, runs, os.getSystemLoadAverage());
 
         String[] names = {"delete 1% by filter (RowEdits)", "  rewrite minus a run of 1%", "  rewrite minus 1% spread"};
-        double[][] millis = new double[10][runs];
+        double[][] millis = new double[7][runs];
         double[] copyCpu = new double[runs];
         int[] written = {0};
         for (int r = -2; r < runs; r++) {
-          for (int path = 0; path < 3; path++) {
-            // 0: the default, pages copied where few hold a dropped row (else as 1); 1: page copy off, Arrow
-            // C++ decodes and DuckDB encodes; 2: both off, DuckDB decodes and encodes
-            System.setProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH, path == 0 ? "true" : "false");
-            System.setProperty(ArrowDatasetRead.SWITCH, path == 2 ? "false" : "true");
+          for (int path = 0; path < 2; path++) {
+            // 0: the default, pages copied; 1: page copy off, the engine's two lanes decode and encode
+            System.setProperty(PageCopyRewrite.SWITCH, path == 0 ? "true" : "false");
             try {
               Harness.rollBack(table, baseSnapshot);
               double delete = Harness.time(() -> RowEdits.on(table).delete(filter));
-              double rewriteRun = Harness.time(() -> DuckDbFileRewrite.rewrite(table, table.schema(), source, run,
-                  dir.resolve("out-" + written[0]++ + ".parquet").toString(), table.spec(), null));
-              double rewriteSpread = Harness.time(() -> DuckDbFileRewrite.rewrite(table, table.schema(), source,
-                  spread, dir.resolve("out-" + written[0]++ + ".parquet").toString(), table.spec(), null));
               if (r >= 0) {
                 millis[path * 3][r] = delete;
-                millis[path * 3 + 1][r] = rewriteRun;
-                millis[path * 3 + 2][r] = rewriteSpread;
+              }
+              if (path == 0) {
+                double rewriteRun = Harness.time(() -> rewrite(request, run,
+                    dir.resolve("out-" + written[0]++ + ".parquet")));
+                double rewriteSpread = Harness.time(() -> rewrite(request, spread,
+                    dir.resolve("out-" + written[0]++ + ".parquet")));
+                if (r >= 0) {
+                  millis[1][r] = rewriteRun;
+                  millis[2][r] = rewriteSpread;
+                }
               }
             } finally {
-              System.clearProperty(ArrowDatasetRead.SWITCH);
-              System.clearProperty(DuckDbFileRewrite.PAGE_COPY_SWITCH);
+              System.clearProperty(PageCopyRewrite.SWITCH);
             }
           }
           long cpu = os.getProcessCpuTime();
@@ -117,8 +116,8 @@ public final class RewriteBenchmark {
                 + "' (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1)");
           }
           if (r >= 0) {
-            millis[9][r] = (System.nanoTime() - start) / 1e6;
-            copyCpu[r] = (os.getProcessCpuTime() - cpu) / 1e6 / millis[9][r];
+            millis[6][r] = (System.nanoTime() - start) / 1e6;
+            copyCpu[r] = (os.getProcessCpuTime() - cpu) / 1e6 / millis[6][r];
           }
         }
         for (double[] times : millis) {
@@ -126,21 +125,23 @@ public final class RewriteBenchmark {
         }
         Arrays.sort(copyCpu);
         Harness.header();
-        String[] paths = {" [default: pages copied]", " [Arrow C++ decodes]", " [DuckDB decodes]"};
-        for (int path = 0; path < 3; path++) {
-          for (int i = 0; i < 3; i++) {
+        String[] paths = {" [default: pages copied]", " [page copy off: two lanes]"};
+        for (int path = 0; path < 2; path++) {
+          for (int i = 0; i < (path == 0 ? 3 : 1); i++) {
             Harness.row(names[i] + paths[path], millis[path * 3 + i]);
           }
         }
-        Harness.row("DuckDB COPY of the rows from Arrow (encoding only)", millis[9]);
-        System.out.printf(Locale.ROOT, "delete, DuckDB decodes / pages copied (medians): %.2fx; rewrite minus a run,"
-                + " DuckDB decodes / Arrow C++ decodes: %.2fx, / pages copied: %.2fx; minus 1%% spread: %.2fx, %.2fx;"
-                + " CPU cores busy during the COPY (median): %.2f; load average at the end %.2f%n",
-            Harness.median(millis[6]) / Harness.median(millis[0]),
-            Harness.median(millis[7]) / Harness.median(millis[4]), Harness.median(millis[7]) / Harness.median(millis[1]),
-            Harness.median(millis[8]) / Harness.median(millis[5]), Harness.median(millis[8]) / Harness.median(millis[2]),
-            Harness.median(copyCpu), os.getSystemLoadAverage());
+        Harness.row("DuckDB COPY of the rows from Arrow (encoding only)", millis[6]);
+        System.out.printf(Locale.ROOT, "delete, two lanes / pages copied (medians): %.2fx; CPU cores busy during the"
+                + " COPY (median): %.2f; load average at the end %.2f%n",
+            Harness.median(millis[3]) / Harness.median(millis[0]), Harness.median(copyCpu), os.getSystemLoadAverage());
       }
     }
+  }
+
+  /** The page copy of the file minus some positions. */
+  private static DataFile rewrite(FileRewrite.Request request, long[] dropped, Path out) {
+    return new PageCopyRewrite().rewrite(request, dropped, out.toString(), out)
+        .orElseThrow(() -> new IllegalStateException("Page copy declined " + request.source()));
   }
 }

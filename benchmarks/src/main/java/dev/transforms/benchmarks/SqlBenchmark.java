@@ -167,10 +167,9 @@ public final class SqlBenchmark {
       spark.sql("CREATE TABLE " + customers + " USING iceberg AS SELECT id AS customer_id, concat('c', id) AS name,"
           + " concat('country-', id % 50) AS country FROM range(" + rows + ") ORDER BY id");
       long files = spark.sql("SELECT * FROM " + orders + ".files").count();
-      boolean arrowCpp = dev.transforms.singlenode.internal.sql.ArrowDatasetRead.awaitReady();
-      System.out.printf("rows per table: %d (orders in %d data files); cores: %d; arrow() by %s;"
+      System.out.printf("rows per table: %d (orders in %d data files); cores: %d;"
               + " load average at start: %.2f%n",
-          rows, files, Runtime.getRuntime().availableProcessors(), arrowCpp ? "Arrow C++" : "DuckDB",
+          rows, files, Runtime.getRuntime().availableProcessors(),
           java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 
       BuildPlan sql = BuildPlan.of(ReflectiveModels.transformsOf(SingleNodeJoin.class));
@@ -209,12 +208,12 @@ public final class SqlBenchmark {
       for (int i = 0; i < runs; i++) {
         succeed(runner.run(arrow, BuildListener.NONE, BuildOptions.forcing(arrow)));
         arrowTimes[i] = inside;
-        // the same read with Arrow C++'s reader switched off: DuckDB's (what arrow() used before)
-        System.setProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH, "false");
+        // the same read with the page decoder switched off: the engine's own reader
+        System.setProperty(dev.transforms.singlenode.internal.parquet.PagedColumnsRead.SWITCH, "false");
         try {
           succeed(runner.run(arrow, BuildListener.NONE, BuildOptions.forcing(arrow)));
         } finally {
-          System.clearProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH);
+          System.clearProperty(dev.transforms.singlenode.internal.parquet.PagedColumnsRead.SWITCH);
         }
         duckArrowTimes[i] = inside;
         succeed(runner.run(load, BuildListener.NONE, BuildOptions.forcing(load)));
@@ -232,7 +231,7 @@ public final class SqlBenchmark {
       Harness.row("  of which: the query and writing its result", queries);
       Harness.row("join + group-by, build with Spark local[*]", sparkTimes);
       Harness.row("orders: arrow() (1 input)", arrowTimes);
-      Harness.row("orders: arrow(), Arrow C++ reader off (DuckDB's)", duckArrowTimes);
+      Harness.row("orders: arrow(), page decoder off (the engine's reader)", duckArrowTimes);
       Harness.row("orders: loaded into the SQL session", loadTimes);
       Harness.row("orders: Arrow stream scanned once by DuckDB", streamTimes);
       Harness.row("opening the SQL session (once per run)", openTimes);

@@ -9,7 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.spark.sql.SparkSession;
 
 /** Runs {@code interop/pyiceberg_check.py} with the Python of the interop virtual environment. */
 final class PyIceberg {
@@ -27,6 +32,48 @@ final class PyIceberg {
   static String configuredPython() {
     String python = System.getProperty("interop.python", "");
     return python.isBlank() || python.startsWith("${") ? null : python;
+  }
+
+  /** The name of the catalog the script and the tests share. */
+  static final String CATALOG = "interop";
+
+  /** The JDBC URI of the SQLite catalog in the warehouse folder, which the script opens too. */
+  String catalogUri() {
+    return "jdbc:sqlite:" + warehouse.resolve("catalog.db");
+  }
+
+  /** Opens the catalog the script uses, as a Java {@link JdbcCatalog}; the caller closes it. */
+  JdbcCatalog openCatalog() {
+    JdbcCatalog catalog = new JdbcCatalog();
+    catalog.setConf(new Configuration());
+    catalog.initialize(CATALOG, Map.of(
+        CatalogProperties.URI, catalogUri(),
+        CatalogProperties.WAREHOUSE_LOCATION, warehouse.toUri().toString(),
+        "jdbc.schema-version", "V1",
+        "jdbc.busy_timeout", "10000"));
+    return catalog;
+  }
+
+  /**
+   * A local Spark session (one core, loopback, no UI) with Iceberg's extensions and the shared catalog
+   * as {@link #CATALOG}, not caching tables, so that it sees what the script and the SDK commit.
+   */
+  SparkSession sparkSession() {
+    String catalog = "spark.sql.catalog." + CATALOG;
+    return SparkSession.builder().master("local[1]").appName("interop")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+        .config(catalog, "org.apache.iceberg.spark.SparkCatalog")
+        .config(catalog + ".type", "jdbc")
+        .config(catalog + ".uri", catalogUri())
+        .config(catalog + ".warehouse", warehouse.toUri().toString())
+        .config(catalog + ".jdbc.schema-version", "V1")
+        .config(catalog + ".jdbc.busy_timeout", "10000")
+        .config(catalog + ".cache-enabled", "false")
+        .getOrCreate();
   }
 
   /** Runs a command and returns its output lines; fails with the output unless it exits 0. */

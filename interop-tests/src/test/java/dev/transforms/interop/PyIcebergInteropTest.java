@@ -28,8 +28,6 @@ import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -55,7 +53,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * test is skipped with a message saying so.
  */
 class PyIcebergInteropTest {
-  private static final String CATALOG = "interop";
+  private static final String CATALOG = PyIceberg.CATALOG;
   private static final Namespace NAMESPACE = Namespace.of("interop");
 
   @TempDir static Path warehouse;
@@ -74,15 +72,7 @@ class PyIcebergInteropTest {
     }
     Assumptions.assumeTrue(python != null, skipped);
     py = new PyIceberg(python, System.getProperty("interop.script"), warehouse);
-    catalog = new JdbcCatalog();
-    catalog.setConf(new Configuration());
-    catalog.initialize(
-        CATALOG,
-        Map.of(
-            CatalogProperties.URI, "jdbc:sqlite:" + warehouse.resolve("catalog.db"),
-            CatalogProperties.WAREHOUSE_LOCATION, warehouse.toUri().toString(),
-            "jdbc.schema-version", "V1",
-            "jdbc.busy_timeout", "10000"));
+    catalog = py.openCatalog();
     catalog.createNamespace(NAMESPACE);
     allocator = new RootAllocator();
   }
@@ -755,22 +745,7 @@ class PyIcebergInteropTest {
 
   @Test
   void pyIcebergReadsWhatSparkWritesAsTheSdkReadsIt() {
-    org.apache.spark.sql.SparkSession spark =
-        org.apache.spark.sql.SparkSession.builder()
-            .master("local[1]")
-            .appName("interop")
-            .config("spark.ui.enabled", "false")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.sql.shuffle.partitions", "1")
-            .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-            .config("spark.sql.catalog." + CATALOG, "org.apache.iceberg.spark.SparkCatalog")
-            .config("spark.sql.catalog." + CATALOG + ".type", "jdbc")
-            .config("spark.sql.catalog." + CATALOG + ".uri", "jdbc:sqlite:" + warehouse.resolve("catalog.db"))
-            .config("spark.sql.catalog." + CATALOG + ".warehouse", warehouse.toUri().toString())
-            .config("spark.sql.catalog." + CATALOG + ".jdbc.schema-version", "V1")
-            .config("spark.sql.catalog." + CATALOG + ".jdbc.busy_timeout", "10000")
-            .getOrCreate();
+    org.apache.spark.sql.SparkSession spark = py.sparkSession();
     try {
       for (int version : new int[] {2, 3}) {
         String name = "spark_v" + version;

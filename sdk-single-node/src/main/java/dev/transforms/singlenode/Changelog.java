@@ -167,27 +167,29 @@ public final class Changelog {
     }
     List<org.apache.iceberg.Snapshot> range = range();
     Schema schema = table.schema();
-    SnapshotDiff diff = new SnapshotDiff(table, schema);
-    List<Change> changes = new ArrayList<>();
-    SnapshotDiff.Files before = null;
-    for (int ordinal = 0; ordinal < range.size(); ordinal++) {
-      org.apache.iceberg.Snapshot snapshot = range.get(ordinal);
-      if (DataOperations.REPLACE.equals(snapshot.operation())) {
-        before = null;
-        continue;
+    try (BufferAllocator allocator = ArrowMemory.newRoot()) {
+      SnapshotDiff diff = new SnapshotDiff(table, schema, allocator);
+      List<Change> changes = new ArrayList<>();
+      SnapshotDiff.Files before = null;
+      for (int ordinal = 0; ordinal < range.size(); ordinal++) {
+        org.apache.iceberg.Snapshot snapshot = range.get(ordinal);
+        if (DataOperations.REPLACE.equals(snapshot.operation())) {
+          before = null;
+          continue;
+        }
+        if (before == null) {
+          Long parent = snapshot.parentId();
+          before = parent == null || table.snapshot(parent) == null ? SnapshotDiff.Files.NONE
+              : SnapshotDiff.Files.of(table, parent);
+        }
+        SnapshotDiff.Files after = SnapshotDiff.Files.of(table, snapshot.snapshotId());
+        Snapshot found = new Snapshot(snapshot.snapshotId());
+        diff.read(before, after, found.deleted, found.inserted);
+        found.resolve(ordinal, identifierColumns, changes);
+        before = after;
       }
-      if (before == null) {
-        Long parent = snapshot.parentId();
-        before = parent == null || table.snapshot(parent) == null ? SnapshotDiff.Files.NONE
-            : SnapshotDiff.Files.of(table, parent);
-      }
-      SnapshotDiff.Files after = SnapshotDiff.Files.of(table, snapshot.snapshotId());
-      Snapshot found = new Snapshot(snapshot.snapshotId());
-      diff.read(before, after, found.deleted, found.inserted);
-      found.resolve(ordinal, identifierColumns, changes);
-      before = after;
+      return changes;
     }
-    return changes;
   }
 
   /** The snapshots of the range, oldest first. */

@@ -8,9 +8,9 @@ import dev.transforms.runtime.internal.engine.BoundInput;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
-import dev.transforms.singlenode.internal.sql.DirectScan;
-import dev.transforms.singlenode.internal.sql.OneBatchReader;
-import dev.transforms.singlenode.internal.sql.SessionInput;
+import dev.transforms.singlenode.internal.plan.DirectScan;
+import dev.transforms.singlenode.internal.duckdb.OneBatchReader;
+import dev.transforms.singlenode.internal.duckdb.SessionInput;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -32,15 +32,12 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
   private final Table table;
   private final RunMemory memory;
   private final RunAdvisories advisories;
-  /** Whether whole-snapshot reads may go to DuckDB's Parquet reader ({@code duckdb.parquet}, library present). */
-  private final boolean duckdbParquet;
 
-  IcebergInputHandle(BoundInput bound, RunMemory memory, RunAdvisories advisories, boolean duckdbParquet) {
+  IcebergInputHandle(BoundInput bound, RunMemory memory, RunAdvisories advisories) {
     this.bound = bound;
     this.table = bound.table().orElseThrow();
     this.memory = memory;
     this.advisories = advisories;
-    this.duckdbParquet = duckdbParquet;
   }
 
   /** The whole-input-in-memory rule: a read of every row held at once, larger than the threshold. */
@@ -140,7 +137,7 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
   /** A reader of one snapshot, the pinned one when none is given. */
   private ArrowTableReader reader(OptionalLong snapshotId) {
     OptionalLong snapshot = snapshotId.isPresent() ? snapshotId : bound.currentSnapshotId();
-    ArrowTableReader reader = ArrowTableReader.of(table).withDuckDb(duckdbParquet);
+    ArrowTableReader reader = ArrowTableReader.of(table);
     return snapshot.isPresent() ? reader.useSnapshot(snapshot.getAsLong()) : reader;
   }
 

@@ -6,7 +6,7 @@ import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
-import dev.transforms.singlenode.internal.sql.TableConformer;
+import dev.transforms.singlenode.internal.duckdb.TableConformer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

@@ -10,7 +10,7 @@ import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.runtime.internal.spec.CheckSpec;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.singlenode.internal.checks.StagedChecks;
-import dev.transforms.singlenode.internal.sql.DuckDbLibrary;
+import dev.transforms.singlenode.internal.duckdb.DuckDbLibrary;
 import dev.transforms.singlenode.sql.SqlSession;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,7 +44,7 @@ final class SingleNodeEngine implements Engine {
     boolean duckdbParquet = DuckDbLibrary.enabled(run.build().config().duckdbProperties());
     for (ParameterSpec p : run.spec().parameters()) {
       if (p.role() == Handle.Role.INPUT) {
-        IcebergInputHandle input = new IcebergInputHandle(run.input(p), memory, run.advisories(), duckdbParquet);
+        IcebergInputHandle input = new IcebergInputHandle(run.input(p), memory, run.advisories());
         inputs.put(p.name(), input);
         args[p.index()] = input;
       }

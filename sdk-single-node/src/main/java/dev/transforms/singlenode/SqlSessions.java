@@ -1,8 +1,8 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.runtime.internal.engine.TransformRun;
-import dev.transforms.singlenode.internal.sql.DuckDbSession;
-import dev.transforms.singlenode.internal.sql.SqlNames;
+import dev.transforms.singlenode.internal.duckdb.DuckDbSession;
+import dev.transforms.singlenode.internal.duckdb.SqlNames;
 import dev.transforms.singlenode.sql.SqlSession;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -9,8 +9,11 @@ import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.Changelog.ChangeType;
 import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.edits.RowEditsTables;
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
+import dev.transforms.singlenode.internal.plan.ReadStrategy;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +21,7 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -29,7 +33,8 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random edit sequences (appends, upserts, deletes, overwrites) on copy-on-write and merge-on-read
@@ -64,9 +69,27 @@ class ChangelogOracleTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(Mode.class)
-  void changesEqualTheModelAfterEveryEdit(Mode mode, @TempDir Path dir) {
+  /** Every mode, with the data files read natively where the page decoder takes them, and by the engine only. */
+  static Stream<Arguments> modesAndReaders() {
+    return Arrays.stream(Mode.values()).flatMap(mode -> Stream.of(Arguments.of(mode, false), Arguments.of(mode, true)));
+  }
+
+  @ParameterizedTest(name = "{0}, engine only: {1}")
+  @MethodSource("modesAndReaders")
+  void changesEqualTheModelAfterEveryEdit(Mode mode, boolean engineOnly, @TempDir Path dir) throws Exception {
+    long nativeReads = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+    try (AutoCloseable forced = engineOnly ? ReadPlanner.force(ReadStrategy.ENGINE) : () -> { }) {
+      changesEqualTheModel(mode, dir);
+    }
+    long read = ReadPlanner.reads(ReadStrategy.PAGE_DECODER) - nativeReads;
+    if (engineOnly) {
+      assertThat(read).as("data files the page decoder read").isZero();
+    } else {
+      assertThat(read).as("data files the page decoder read").isPositive();
+    }
+  }
+
+  private void changesEqualTheModel(Mode mode, Path dir) {
     Table table = RowEditsTables.create(dir, "changes", SCHEMA,
         mode.bucketed ? PartitionSpec.builderFor(SCHEMA).bucket("id", 3).build() : PartitionSpec.unpartitioned(),
         mode.formatVersion, mode.mergeOnRead,

@@ -49,6 +49,29 @@ public final class ArrowRecords {
   }
 
   /**
+   * Reads some rows of a root as records of an Iceberg schema, checking the schema once.
+   *
+   * @param root the Arrow rows; not closed or changed
+   * @param schema the Iceberg schema of the records
+   * @param rows the row indexes, each from 0 to {@code root.getRowCount() - 1}
+   * @return one new record per index, in the order of {@code rows}
+   * @throws SchemaMismatchException if the root cannot hold the schema's values
+   * @throws IndexOutOfBoundsException if a row index is out of range
+   */
+  public static List<Record> toRecords(VectorSchemaRoot root, Schema schema, int[] rows) {
+    ArrowValueReaders.RowReader reader = rowReader(root, schema);
+    List<Record> records = new ArrayList<>(rows.length);
+    for (int row : rows) {
+      if (row < 0 || row >= root.getRowCount()) {
+        throw new IndexOutOfBoundsException(
+            "Row " + row + " is out of range; the root has " + root.getRowCount() + " rows");
+      }
+      records.add(reader.read(row));
+    }
+    return records;
+  }
+
+  /**
    * Reads one row of a root as a record of an Iceberg schema. For many rows, prefer {@link
    * #toRecords}, which checks the schema once.
    *

@@ -2,11 +2,7 @@ package dev.transforms.singlenode.arrow;
 
 import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.filter.SqlNulls;
-import dev.transforms.singlenode.internal.sql.DirectScan;
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.PagedColumnsRead;
-import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
-import dev.transforms.singlenode.internal.sql.DuckDbLibrary;
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -14,7 +10,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -61,22 +56,20 @@ public final class ArrowTableReader {
   /** The most rows {@link #readAll} allocates room for before it starts reading. */
   private static final int MAX_INITIAL_ROWS = 1 << 20;
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ArrowTableReader.class);
-
   private final TableScan scan;
   private final List<String> selectedColumns;
   private final int batchSize;
-  private final boolean duckDb;
+  private final boolean nativeReads;
 
   private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize) {
     this(scan, selectedColumns, batchSize, true);
   }
 
-  private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize, boolean duckDb) {
+  private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize, boolean nativeReads) {
     this.scan = scan;
     this.selectedColumns = selectedColumns;
     this.batchSize = batchSize;
-    this.duckDb = duckDb;
+    this.nativeReads = nativeReads;
   }
 
   /**
@@ -114,7 +107,7 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader filter(Expression rowFilter) {
-    return new ArrowTableReader(scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize, nativeReads);
   }
 
   /**
@@ -137,7 +130,7 @@ public final class ArrowTableReader {
    */
   public ArrowTableReader select(Collection<String> columns) {
     List<String> selected = List.copyOf(columns);
-    return new ArrowTableReader(scan.select(selected), selected, batchSize, duckDb);
+    return new ArrowTableReader(scan.select(selected), selected, batchSize, nativeReads);
   }
 
   /**
@@ -148,7 +141,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table has no such snapshot
    */
   public ArrowTableReader useSnapshot(long snapshotId) {
-    return new ArrowTableReader(scan.useSnapshot(snapshotId), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.useSnapshot(snapshotId), selectedColumns, batchSize, nativeReads);
   }
 
   /**
@@ -159,7 +152,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table has no such branch or tag
    */
   public ArrowTableReader useRef(String ref) {
-    return new ArrowTableReader(scan.useRef(ref), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.useRef(ref), selectedColumns, batchSize, nativeReads);
   }
 
   /**
@@ -170,7 +163,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table had no snapshot then
    */
   public ArrowTableReader asOfTime(long timestampMillis) {
-    return new ArrowTableReader(scan.asOfTime(timestampMillis), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.asOfTime(timestampMillis), selectedColumns, batchSize, nativeReads);
   }
 
   /**
@@ -181,23 +174,21 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader caseSensitive(boolean caseSensitive) {
-    return new ArrowTableReader(scan.caseSensitive(caseSensitive), selectedColumns, batchSize, duckDb);
+    return new ArrowTableReader(scan.caseSensitive(caseSensitive), selectedColumns, batchSize, nativeReads);
   }
 
   /**
-   * Returns a reader whose {@link #readAll} may (the default) or may not hand the read to a native
-   * Parquet reader: Arrow C++'s, when {@code org.apache.arrow:arrow-dataset} is on the classpath and its
-   * native library has loaded (it loads in the background on first use) and no column read was ever
-   * renamed; otherwise DuckDB's, when {@code org.duckdb:duckdb_jdbc} is on the classpath (both need
-   * {@code org.apache.arrow:arrow-c-data}). Either is used only when the reader has no row filter and
-   * the snapshot's rows are exactly its local Parquet data files (no delete files) with columns of
-   * primitive types handed over as the same Arrow types; the root is then the same as this reader's
-   * own (schema, field ids, values, rows in file order), only faster to produce.
+   * Returns a reader whose {@link #readAll} may (the default) or may not hand the read to the engine's
+   * Parquet page decoder, which decodes the files' pages into Arrow on two threads, in Java. It reads
+   * only when the reader has no row filter, the snapshot's data files are local Parquet files with no
+   * equality delete against them (position deletes and deletion vectors are applied to what it decoded)
+   * and its columns are flat, of primitive types, in pages it decodes; the root is then the same as this
+   * reader's own (schema, field ids, values, rows in file order), only faster to produce.
    *
-   * @param enabled whether DuckDB may read
+   * @param enabled whether the page decoder may read
    * @return a new reader
    */
-  public ArrowTableReader withDuckDb(boolean enabled) {
+  public ArrowTableReader withNativeReads(boolean enabled) {
     return new ArrowTableReader(scan, selectedColumns, batchSize, enabled);
   }
 
@@ -213,7 +204,7 @@ public final class ArrowTableReader {
     if (rowsPerBatch < 1) {
       throw new IllegalArgumentException("Rows per batch must be at least 1: " + rowsPerBatch);
     }
-    return new ArrowTableReader(scan, selectedColumns, rowsPerBatch, duckDb);
+    return new ArrowTableReader(scan, selectedColumns, rowsPerBatch, nativeReads);
   }
 
   /**
@@ -280,10 +271,11 @@ public final class ArrowTableReader {
    */
   public VectorSchemaRoot readAll(BufferAllocator allocator) {
     Schema projected = projectedSchema();
-    Optional<VectorSchemaRoot> direct = readWithDuckDb(projected, allocator);
-    if (direct.isPresent()) {
-      return direct.get();
-    }
+    ReadPlanner.Plan plan = ReadPlanner.plan(scan, projected, nativeReads);
+    return ReadPlanner.read(plan, scan.table(), allocator, () -> readWithEngine(projected, allocator));
+  }
+
+  private VectorSchemaRoot readWithEngine(Schema projected, BufferAllocator allocator) {
     VectorSchemaRoot root = VectorSchemaRoot.create(ArrowSchemas.toArrow(projected), allocator);
     try (ScanRecords records = new ScanRecords(scan)) {
       // Size the vectors for the rows of the files read, capped: deletes and filters may drop most.
@@ -311,57 +303,6 @@ public final class ArrowTableReader {
     } catch (RuntimeException | Error e) {
       root.close();
       throw e;
-    }
-  }
-
-  /**
-   * The rows through a native Parquet reader, where {@link #withDuckDb} allows it and it gives the same
-   * root: Arrow C++'s when its library is loaded and no column was renamed (large reads decoding
-   * their columns page by page on two threads beside it, {@link PagedColumnsRead}); without it, the
-   * page decoder alone when it reads every column; else DuckDB's.
-   */
-  private Optional<VectorSchemaRoot> readWithDuckDb(Schema projected, BufferAllocator allocator) {
-    if (!duckDb || scan.filter().op() != Expression.Operation.TRUE || scan.snapshot() == null) {
-      return Optional.empty();
-    }
-    boolean arrowCpp = ArrowDatasetRead.ready() && ArrowDatasetRead.canRead(scan.table(), projected);
-    boolean duckDbReads = DuckDbLibrary.present() && DuckDbArrowRead.canRead(projected);
-    boolean pages = !arrowCpp && PagedColumnsRead.enabled();
-    if (!arrowCpp && !duckDbReads && !pages) {
-      return Optional.empty();
-    }
-    Optional<DirectScan> files = DirectScan.plan(scan.table(), scan.snapshot().snapshotId(), projected);
-    if (files.isEmpty()) {
-      return Optional.empty();
-    }
-    if (arrowCpp) {
-      try {
-        Optional<VectorSchemaRoot> read = ArrowDatasetRead.readAll(files.get(), allocator);
-        if (read.isPresent()) {
-          return read;
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("Arrow C++ could not read {}; reading it another way", scan.table().name(), e);
-      }
-    } else if (pages) {
-      try {
-        Optional<VectorSchemaRoot> read = PagedColumnsRead.read(files.get(), allocator, null);
-        if (read.isPresent()) {
-          return read;
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("The page decoder could not read {}; reading it another way", scan.table().name(), e);
-      }
-    }
-    if (!duckDbReads) {
-      return Optional.empty();
-    }
-    try {
-      return DuckDbArrowRead.readAll(files.get(), allocator);
-    } catch (RuntimeException e) {
-      // the engine's own reader gives the same root; a DuckDB failure must not fail the read
-      LOG.warn("DuckDB could not read {}; reading it with the engine's reader instead", scan.table().name(), e);
-      return Optional.empty();
     }
   }
 

@@ -3,14 +3,13 @@ package dev.transforms.singlenode.arrow;
 import dev.transforms.api.SchemaMismatchException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.internal.parquet.WriterSettings;
-import dev.transforms.singlenode.internal.sql.DuckDbParquetWriter;
-import dev.transforms.singlenode.internal.sql.DuckDbWritePlan;
-import dev.transforms.singlenode.internal.sql.RootSlices;
+import dev.transforms.singlenode.internal.duckdb.DuckDbParquetWriter;
+import dev.transforms.singlenode.internal.duckdb.DuckDbWritePlan;
+import dev.transforms.singlenode.internal.duckdb.RootSlices;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -35,7 +33,6 @@ import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.DataWriteResult;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
@@ -115,7 +112,7 @@ public final class ArrowTableWriter implements Closeable {
   private final Table table;
   private final Schema schema;
   private final PartitionSpec spec;
-  private final Writer writer;
+  private final IcebergFileWriter writer;
   private final PartitionKey partitionKey;
   private final InternalRecordWrapper wrapper;
   private final int[] requiredPositions;
@@ -160,7 +157,7 @@ public final class ArrowTableWriter implements Closeable {
     this.fileFactory = fileFactory;
     if (spec.isUnpartitioned()) {
       this.writer =
-          new UnpartitionedWriter(
+          new IcebergFileWriter.Unpartitioned(
               () ->
                   new RollingDataWriter<>(
                       writerFactory, fileFactory, table.io(), targetFileSizeBytes, spec, null));
@@ -168,7 +165,7 @@ public final class ArrowTableWriter implements Closeable {
       this.wrapper = null;
     } else {
       this.writer =
-          new PartitionedWriter(
+          new IcebergFileWriter.Partitioned(
               new FanoutDataWriter<>(writerFactory, fileFactory, table.io(), targetFileSizeBytes),
               spec);
       this.partitionKey = new PartitionKey(spec, schema);
@@ -228,7 +225,7 @@ public final class ArrowTableWriter implements Closeable {
     int rowCount = root.getRowCount();
     BufferAllocator allocator = allocatorOf(root);
     if (rowCount >= duckDbMinRows
-        && writer instanceof UnpartitionedWriter unpartitioned
+        && writer instanceof IcebergFileWriter.Unpartitioned unpartitioned
         && byDuckDb(root)
         && bufferSize(root) <= duckDbByteLimit) {
       unpartitioned.closeCurrent();
@@ -239,7 +236,7 @@ public final class ArrowTableWriter implements Closeable {
       }
       return;
     }
-    if (writer instanceof UnpartitionedWriter unpartitioned && rowCount >= twoLaneMinRows) {
+    if (writer instanceof IcebergFileWriter.Unpartitioned unpartitioned && rowCount >= twoLaneMinRows) {
       writeInTwoLanes(unpartitioned, byName, rowCount);
     } else {
       ArrowValueReaders.RowReader reader =
@@ -263,7 +260,7 @@ public final class ArrowTableWriter implements Closeable {
    * before go to files closed first, so that files follow the order of the rows.
    */
   private void writeInTwoLanes(
-      UnpartitionedWriter unpartitioned, Map<String, FieldVector> byName, int rowCount) {
+      IcebergFileWriter.Unpartitioned unpartitioned, Map<String, FieldVector> byName, int rowCount) {
     unpartitioned.closeCurrent();
     int middle = rowCount / 2;
     RollingDataWriter<Record> first = unpartitioned.newWriter();
@@ -330,7 +327,7 @@ public final class ArrowTableWriter implements Closeable {
   public void write(ArrowReader batches) throws IOException {
     checkOpen();
     VectorSchemaRoot root = batches.getVectorSchemaRoot();
-    if (writer instanceof UnpartitionedWriter unpartitioned && byDuckDb(root)) {
+    if (writer instanceof IcebergFileWriter.Unpartitioned unpartitioned && byDuckDb(root)) {
       List<String> differences = ArrowSchemas.differences(schema, root.getSchema());
       if (!differences.isEmpty()) {
         throw ArrowSchemas.mismatch("table " + table.name(), differences);
@@ -351,7 +348,7 @@ public final class ArrowTableWriter implements Closeable {
 
   /** Writes every batch of a reader with DuckDB, keeping each file as soon as it is complete. */
   private void writeByDuckDb(
-      UnpartitionedWriter unpartitioned, ArrowReader batches, BufferAllocator allocator) {
+      IcebergFileWriter.Unpartitioned unpartitioned, ArrowReader batches, BufferAllocator allocator) {
     DuckDbParquetWriter.write(
         duckDb,
         batches,
@@ -463,131 +460,6 @@ public final class ArrowTableWriter implements Closeable {
       } catch (RuntimeException e) {
         // best effort: an orphan file is harmless and removed by orphan-file cleanup
       }
-    }
-  }
-
-  /** The Iceberg writer behind this one: rolling for unpartitioned tables, fanout otherwise. */
-  private interface Writer {
-    void write(Record record, PartitionKey partition);
-
-    void close() throws IOException;
-
-    List<DataFile> dataFiles();
-
-    List<DataFile> writtenSoFar();
-  }
-
-  /**
-   * Rolling files, in the order of the rows: the files of writers closed so far, then the files of
-   * the writer open now (started on the first row after the last close).
-   */
-  private static final class UnpartitionedWriter implements Writer {
-    private final Supplier<RollingDataWriter<Record>> writers;
-    private final List<DataFile> closedFiles = new ArrayList<>();
-    private RollingDataWriter<Record> current;
-    private boolean closed;
-
-    UnpartitionedWriter(Supplier<RollingDataWriter<Record>> writers) {
-      this.writers = writers;
-    }
-
-    RollingDataWriter<Record> newWriter() {
-      return writers.get();
-    }
-
-    @Override
-    public void write(Record record, PartitionKey partition) {
-      if (current == null) {
-        current = writers.get();
-      }
-      current.write(record);
-    }
-
-    /** Closes the open writer, if any, and keeps its files. */
-    void closeCurrent() {
-      RollingDataWriter<Record> open = current;
-      current = null;
-      if (open != null) {
-        try {
-          closeAndKeep(open);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-    }
-
-    /** Keeps a file written elsewhere (by DuckDB) after the ones kept before. */
-    void keep(DataFile file) {
-      closedFiles.add(file);
-    }
-
-    /** Closes a writer and keeps its files after the ones kept before. */
-    void closeAndKeep(RollingDataWriter<Record> writer) throws IOException {
-      try {
-        writer.close();
-      } finally {
-        closedFiles.addAll(resultOrEmpty(writer::result));
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      this.closed = true;
-      RollingDataWriter<Record> open = current;
-      current = null;
-      if (open != null) {
-        closeAndKeep(open);
-      }
-    }
-
-    @Override
-    public List<DataFile> dataFiles() {
-      return closedFiles;
-    }
-
-    @Override
-    public List<DataFile> writtenSoFar() {
-      return closed ? new ArrayList<>(closedFiles) : List.of();
-    }
-  }
-
-  private static final class PartitionedWriter implements Writer {
-    private final FanoutDataWriter<Record> delegate;
-    private final PartitionSpec spec;
-    private boolean closed;
-
-    PartitionedWriter(FanoutDataWriter<Record> delegate, PartitionSpec spec) {
-      this.delegate = delegate;
-      this.spec = spec;
-    }
-
-    @Override
-    public void write(Record record, PartitionKey partition) {
-      delegate.write(record, spec, partition);
-    }
-
-    @Override
-    public void close() throws IOException {
-      this.closed = true;
-      delegate.close();
-    }
-
-    @Override
-    public List<DataFile> dataFiles() {
-      return delegate.result().dataFiles();
-    }
-
-    @Override
-    public List<DataFile> writtenSoFar() {
-      return closed ? resultOrEmpty(delegate::result) : List.of();
-    }
-  }
-
-  private static List<DataFile> resultOrEmpty(java.util.function.Supplier<DataWriteResult> result) {
-    try {
-      return new ArrayList<>(result.get().dataFiles());
-    } catch (RuntimeException e) {
-      return List.of();
     }
   }
 

@@ -2,6 +2,7 @@ package dev.transforms.singlenode.edits;
 
 import dev.transforms.runtime.maintenance.CompactionResult;
 import dev.transforms.singlenode.internal.maintenance.FileOrderedReads;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.read.LiveRows;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
@@ -170,6 +171,7 @@ public final class Compaction {
     if (chosen.isEmpty()) {
       return CompactionResult.NOTHING;
     }
+    RewritePlanner.planCompaction(chosen.size());
     Schema schema = table.schema();
     boolean lineage = TableUtil.supportsRowLineage(table);
     List<Types.NestedField> columns = new ArrayList<>(schema.columns());
@@ -186,7 +188,7 @@ public final class Compaction {
     // unsorted and large: files are read on two threads while this one encodes, in file order
     boolean readersAhead = large && !order.isSorted();
     // sorted and large: the sorted rows are encoded on a second thread
-    try (EditFiles files = new EditFiles(table, schema, TableUtil.formatVersion(table), null, lineage, false);
+    try (EditFiles files = new EditFiles(table, schema, TableUtil.formatVersion(table), null, lineage);
         OverlappedWriter writer = new OverlappedWriter(files::writeKept, false, large && !readersAhead)) {
       boolean utf8 = files.takesUtf8Strings();
       for (List<FileScanTask> group : groups) {

@@ -1,6 +1,8 @@
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
+import dev.transforms.singlenode.internal.plan.RewriteStrategy;
 import dev.transforms.singlenode.internal.read.LiveRows;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
@@ -31,19 +33,13 @@ import org.apache.iceberg.util.ContentFileUtil;
  * #DEFAULT_COPY_BUFFER_ROWS}) until a row is dropped, so that a file that loses none is not written
  * again; from then on kept rows stream to the writer, on a second thread for larger files ({@link
  * OverlappedWriter}). A file whose first dropped row comes later than the buffer holds is read a
- * second time. A file of {@link #TWO_LANE_MIN_ROWS} rows or more that the change can probe is
- * rewritten in two lanes instead: the dropped rows are found first by probing ({@link ProbeScan}),
- * then two threads copy one half of the kept rows each.
+ * second time. Where the {@link RewritePlanner} says so (a large file the change can probe), the dropped
+ * rows are found first by probing ({@link ProbeScan}), then the planner's native strategy writes the
+ * kept rows or, failing that, two threads copy one half of them each.
  */
 final class CopyOnWriteRewrite {
   /** Rows of one file kept in memory while no row of it has been dropped yet. */
   static final int DEFAULT_COPY_BUFFER_ROWS = 200_000;
-
-  /**
-   * Rewrites of files with at least this many rows may be written by two threads into two files
-   * (see {@link #rewriteInTwoLanes}).
-   */
-  static final long TWO_LANE_MIN_ROWS = 400_000;
 
   private final FileIO io;
   private final Schema schema;
@@ -107,12 +103,12 @@ final class CopyOnWriteRewrite {
     // once it returns; only the rows held in the buffer then need their own, a shallow copy, which
     // is enough when every value is immutable (otherwise the reader would also reuse nested
     // records, lists and byte buffers).
-    if (probe != null
-        && probe.columns().length < readSchema.columns().size() - 1 // fewer than all but _pos
-        && task.file().recordCount() >= TWO_LANE_MIN_ROWS) {
-      OptionalLong inTwoLanes = rewriteInTwoLanes(task, rows, decider, posIndex);
-      if (inTwoLanes.isPresent()) {
-        return inTwoLanes.getAsLong();
+    RewritePlanner.Plan plan = files.plan(task,
+        probe != null && probe.columns().length < readSchema.columns().size() - 1); // fewer than all but _pos
+    if (plan.positionsFirst()) {
+      OptionalLong positionsFirst = rewriteWithPositionsFirst(task, rows, decider, posIndex, plan);
+      if (positionsFirst.isPresent()) {
+        return positionsFirst.getAsLong();
       }
     }
     ParquetRowCursor cursor = rows.cursor();
@@ -173,7 +169,7 @@ final class CopyOnWriteRewrite {
       }
       kept.finish();
     }
-
+    RewritePlanner.rewroteOnEngine(RewriteStrategy.ENGINE, plan);
     return dropped.cardinality();
   }
 
@@ -183,14 +179,11 @@ final class CopyOnWriteRewrite {
    * finds the dropped rows; then two threads copy the kept rows, each one half of the file into
    * files of its own, in file order. Encoding and compressing Parquet is most of a rewrite's cost,
    * and one writer is slower than the reader feeding it; two writers share it between the cores.
-   * Files are split at most down to about half of {@link #TWO_LANE_MIN_ROWS} rows. Empty, having
+   * Files are split at most down to about half of {@link RewritePlanner#POSITIONS_FIRST_MIN_ROWS} rows. Empty, having
    * read nothing, when the engine's cursor cannot read the file.
    */
-  private OptionalLong rewriteInTwoLanes(
-      FileScanTask task,
-      LiveRows rows,
-      RowChange.RowDecider decider,
-      int posIndex) {
+  private OptionalLong rewriteWithPositionsFirst(FileScanTask task, LiveRows rows, RowChange.RowDecider decider,
+      int posIndex, RewritePlanner.Plan plan) {
     PositionDeleteIndex dropped = ProbeScan.newPositionIndex();
     if (!ProbeScan.findDropped(rows, change, decider, row -> dropped.delete((Long) row.get(posIndex)))) {
       return OptionalLong.empty();
@@ -199,8 +192,8 @@ final class CopyOnWriteRewrite {
       return OptionalLong.of(0);
     }
 
-    if (files.rewritesWithDuckDb(task)) {
-      // DuckDB copies the file minus the dropped rows and the rows deleted before, natively
+    if (plan.strategy() != RewriteStrategy.ENGINE_TWO_LANES) {
+      // a native strategy writes the file minus the dropped rows and the rows deleted before
       PositionDeleteIndex before = rows.deletedPositions();
       long[] leftOut = sortedPositions(dropped, 0, Long.MAX_VALUE);
       if (before != null && !before.isEmpty()) {
@@ -210,7 +203,7 @@ final class CopyOnWriteRewrite {
         Arrays.sort(both);
         leftOut = both;
       }
-      if (files.rewriteWithDuckDb(task, leftOut)) {
+      if (files.rewriteNatively(plan, task, leftOut)) {
         return OptionalLong.of(dropped.cardinality());
       }
     }
@@ -242,6 +235,7 @@ final class CopyOnWriteRewrite {
     } else if (failure != null) {
       throw (Error) failure;
     }
+    RewritePlanner.rewroteOnEngine(RewriteStrategy.ENGINE_TWO_LANES, plan);
     return OptionalLong.of(dropped.cardinality());
   }
 

@@ -1,20 +1,19 @@
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.singlenode.internal.parquet.WriterSettings;
-import dev.transforms.singlenode.internal.sql.DuckDbFileRewrite;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
-import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
@@ -47,7 +46,6 @@ import org.apache.iceberg.util.PropertyUtil;
  * attempt that fails or conflicts leaves no files behind.
  */
 final class EditFiles implements Closeable {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EditFiles.class);
   private final Table table;
   private final Schema schema;
   private final Schema dataSchema;
@@ -63,10 +61,8 @@ final class EditFiles implements Closeable {
   // lane 0 takes the rows of the calling thread; a rewrite may write with a second thread in lane 1
   private final DataLane[] lanes = {new DataLane("data"), new DataLane("data-2")};
 
-  /** Data files written by DuckDB rewrites, committed with the lanes' files. */
+  /** Data files written by native rewrites, committed with the lanes' files. */
   private final List<DataFile> rewritten = Collections.synchronizedList(new ArrayList<>());
-  /** Whether DuckDB may rewrite files of this attempt ({@link DuckDbFileRewrite}). */
-  private final boolean duckdbRewrites;
 
   private Result result = null;
   private boolean kept = false;
@@ -83,15 +79,12 @@ final class EditFiles implements Closeable {
       Schema schema,
       int formatVersion,
       int[] equalityFieldIds,
-      boolean carryRowLineage,
-      boolean duckdbRewrites) {
+      boolean carryRowLineage) {
     this.table = table;
     this.schema = schema;
     this.rowLineage = carryRowLineage && TableUtil.supportsRowLineage(table);
     this.dataSchema = rowLineage ? MetadataColumns.schemaWithRowLineage(schema) : schema;
     this.spec = table.spec();
-    this.duckdbRewrites = duckdbRewrites && !rowLineage && dataFormat() == FileFormat.PARQUET
-        && DuckDbFileRewrite.supports(table, schema);
     Schema equalityDeleteSchema =
         equalityFieldIds == null ? null : TypeUtil.select(schema, toSet(equalityFieldIds));
     GenericFileWriterFactory.Builder builder =
@@ -236,48 +229,32 @@ final class EditFiles implements Closeable {
   }
 
   /**
-   * Whether a data file may be rewritten by DuckDB: the attempt allows it, and the file is local
-   * Parquet of the table's current spec with no equality deletes against it.
+   * Asks the rewrite planner how to rewrite a data file.
+   *
+   * @param probes whether the change finds its dropped rows by fewer columns than all
    */
-  boolean rewritesWithDuckDb(FileScanTask task) {
-    return duckdbRewrites
-        && task.file().format() == FileFormat.PARQUET
-        && task.spec().specId() == spec.specId()
-        && DuckDbFileRewrite.localPath(task.file().location()).isPresent()
-        && task.deletes().stream().noneMatch(d -> d.content() == FileContent.EQUALITY_DELETES);
+  RewritePlanner.Plan plan(FileScanTask task, boolean probes) {
+    return RewritePlanner.plan(table, dataSchema, task, rowLineage || dataFormat() != FileFormat.PARQUET, probes);
   }
 
   /**
-   * Writes the rows of a data file except those at the given positions into a new data file, with
-   * DuckDB ({@link #rewritesWithDuckDb} must have said yes).
+   * Writes the rows of a data file except those at the given positions into a new data file, by the
+   * plan's native strategy.
    *
    * @param dropped the positions to leave out, sorted: the rows dropped and the rows deleted before
-   * @return whether DuckDB wrote the file; false when it failed, its file removed, for the caller to
-   *     rewrite the file in Java (which gives the same rows)
+   * @return whether a native strategy wrote the file; false, nothing left written, for the caller to
+   *     rewrite the file with the engine's writer (which gives the same rows)
    */
-  boolean rewriteWithDuckDb(FileScanTask task, long[] dropped) {
+  boolean rewriteNatively(RewritePlanner.Plan plan, FileScanTask task, long[] dropped) {
     if (dropped.length >= task.file().recordCount()) {
       return true; // no row is kept: the file goes, and no empty file replaces it
     }
     String location = fileFactory(FileFormat.PARQUET, "data-rewrite")
         .newOutputFile(spec, task.file().partition()).encryptingOutputFile().location();
     writtenPaths.add(location);
-    Path source = DuckDbFileRewrite.localPath(task.file().location()).orElseThrow();
-    try {
-      rewritten.add(DuckDbFileRewrite.rewrite(table, dataSchema, source, dropped, location, spec,
-          task.file().partition()));
-      return true;
-    } catch (RuntimeException e) {
-      LOG.warn("DuckDB could not rewrite {} of table {}; rewriting it in Java instead", task.file().location(),
-          table.name(), e);
-      try {
-        table.io().deleteFile(location);
-      } catch (RuntimeException ignored) {
-        // nothing was written, or an orphan file: harmless
-      }
-      writtenPaths.remove(location);
-      return false;
-    }
+    Optional<DataFile> written = RewritePlanner.rewrite(plan, dropped, location);
+    written.ifPresentOrElse(rewritten::add, () -> writtenPaths.remove(location));
+    return written.isPresent();
   }
 
   /** Closes every writer and returns the files to commit. */

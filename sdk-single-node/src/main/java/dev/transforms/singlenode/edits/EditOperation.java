@@ -69,17 +69,9 @@ final class EditOperation {
   private final int maxAttempts;
   private final Runnable beforeCommit;
   private final int copyBufferRows;
-  private final boolean duckdbRewrites;
 
-  EditOperation(
-      Table table,
-      String branch,
-      Map<String, String> snapshotProperties,
-      int maxAttempts,
-      Runnable beforeCommit,
-      int copyBufferRows,
-      boolean duckdbRewrites) {
-    this.duckdbRewrites = duckdbRewrites;
+  EditOperation(Table table, String branch, Map<String, String> snapshotProperties, int maxAttempts,
+      Runnable beforeCommit, int copyBufferRows) {
     this.table = table;
     this.branch = branch;
     this.snapshotProperties = snapshotProperties;
@@ -118,7 +110,7 @@ final class EditOperation {
         "append",
         () -> {
           try (EditFiles files =
-              new EditFiles(table, table.schema(), formatVersion(), null, false, false)) {
+              new EditFiles(table, table.schema(), formatVersion(), null, false)) {
             rows.forEach(row -> files.writeNew(row, null));
             EditFiles.Result written = files.finish();
             AppendFiles append = table.newAppend();
@@ -182,7 +174,7 @@ final class EditOperation {
     List<FileScanTask> tasks = plan(base, change);
 
     try (EditFiles files =
-        new EditFiles(table, schema, formatVersion, equalityIds, carryRowLineage, duckdbRewrites)) {
+        new EditFiles(table, schema, formatVersion, equalityIds, carryRowLineage)) {
       CopyOnWriteRewrite rewrite =
           new CopyOnWriteRewrite(table.io(), schema, projection, change, files, copyBufferRows);
       MergeOnReadDeletes marking =

@@ -11,7 +11,6 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.StrictMetricsEvaluator;
 import org.apache.iceberg.types.Types;
 

@@ -87,17 +87,9 @@ public final class RowEdits {
   private final int maxAttempts;
   private final Runnable beforeCommit;
   private final int copyBufferRows;
-  private final boolean duckdbRewrites;
 
-  private RowEdits(
-      Table table,
-      String branch,
-      Map<String, String> snapshotProperties,
-      int maxAttempts,
-      Runnable beforeCommit,
-      int copyBufferRows,
-      boolean duckdbRewrites) {
-    this.duckdbRewrites = duckdbRewrites;
+  private RowEdits(Table table, String branch, Map<String, String> snapshotProperties, int maxAttempts,
+      Runnable beforeCommit, int copyBufferRows) {
     this.table = table;
     this.branch = branch;
     this.snapshotProperties = snapshotProperties;
@@ -120,16 +112,10 @@ public final class RowEdits {
     if (table instanceof StagedOutputTable staged) {
       // An output during a build: edit its staging branch, stamped like every write of the build.
       return on(staged.baseTable()).onBranch(staged.stagingBranch())
-          .withSnapshotProperties(staged.snapshotProperties()).withDuckDbRewrites(staged.duckdbParquet());
+          .withSnapshotProperties(staged.snapshotProperties());
     }
-    return new RowEdits(
-        table,
-        null,
-        Collections.emptyMap(),
-        DEFAULT_MAX_ATTEMPTS,
-        null,
-        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS,
-        true);
+    return new RowEdits(table, null, Collections.emptyMap(), DEFAULT_MAX_ATTEMPTS, null,
+        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS);
   }
 
   /**
@@ -149,8 +135,7 @@ public final class RowEdits {
               "'%s' is a tag of table %s, not a branch; commits can only go to a branch",
               branchName, table.name()));
     }
-    return new RowEdits(
-        table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, duckdbRewrites);
+    return new RowEdits(table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
   }
 
   /**
@@ -169,14 +154,7 @@ public final class RowEdits {
             copy.put(
                 Objects.requireNonNull(key, "property key"),
                 Objects.requireNonNull(value, "value of snapshot property " + key)));
-    return new RowEdits(
-        table,
-        branch,
-        Collections.unmodifiableMap(copy),
-        maxAttempts,
-        beforeCommit,
-        copyBufferRows,
-        duckdbRewrites);
+    return new RowEdits(table, branch, Collections.unmodifiableMap(copy), maxAttempts, beforeCommit, copyBufferRows);
   }
 
   /**
@@ -191,31 +169,17 @@ public final class RowEdits {
     if (attempts < 1) {
       throw new IllegalArgumentException("Max attempts must be at least 1, not " + attempts);
     }
-    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows, duckdbRewrites);
+    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows);
   }
 
   /** Test hook: runs just before each commit, to inject a concurrent change. */
   RowEdits beforeEachCommit(Runnable hook) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows, duckdbRewrites);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows);
   }
 
   /** Test hook: how many rows of a file copy-on-write holds before its first dropped row. */
   RowEdits withCopyBufferRows(int rows) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows, duckdbRewrites);
-  }
-
-  /**
-   * Returns row edits that may (the default) or may not hand copy-on-write rewrites of large Parquet
-   * files to DuckDB, when DuckDB is on the classpath. DuckDB decodes, filters and encodes a file in
-   * native code; it is used only where its file holds the same rows, types and metrics as the Java
-   * writer's (primitive columns, local files, a codec DuckDB writes, no equality deletes on the file,
-   * no row lineage to carry). In a build, {@code duckdb.parquet=false} turns it off.
-   *
-   * @param enabled whether DuckDB may rewrite files
-   * @return row edits with that choice
-   */
-  public RowEdits withDuckDbRewrites(boolean enabled) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, enabled);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows);
   }
 
   /**
@@ -483,7 +447,7 @@ public final class RowEdits {
 
   private EditOperation engine() {
     return new EditOperation(
-        table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, duckdbRewrites);
+        table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
   }
 
   private RowLevelOperationMode mode(String property) {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.TransformsException;
-import dev.transforms.singlenode.internal.sql.DuckDbWritePlan;
+import dev.transforms.singlenode.internal.duckdb.DuckDbWritePlan;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;

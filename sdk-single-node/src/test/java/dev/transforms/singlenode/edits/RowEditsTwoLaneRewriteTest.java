@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
+import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Copy-on-write upserts into a file of at least {@link CopyOnWriteRewrite#TWO_LANE_MIN_ROWS} rows: two
+ * Copy-on-write upserts into a file of at least {@link RewritePlanner#POSITIONS_FIRST_MIN_ROWS} rows: two
  * threads copy the kept rows, each one half of the file into files of their own. Every kept row
  * must arrive exactly once with its values (strings passed through as bytes, or not, when a string
  * column partitions the table) and, in format v3, its row lineage id.
@@ -37,9 +41,20 @@ class RowEditsTwoLaneRewriteTest {
           Types.NestedField.optional(2, "name", Types.StringType.get()),
           Types.NestedField.optional(3, "region", Types.StringType.get()));
 
-  private static final int ROWS = (int) CopyOnWriteRewrite.TWO_LANE_MIN_ROWS + 20_000;
+  private static final int ROWS = (int) RewritePlanner.POSITIONS_FIRST_MIN_ROWS + 20_000;
 
   @TempDir Path dir;
+
+  /** The engine's two lanes: page copy is turned off here (RowEditsPageCopyRewriteTest covers it). */
+  @BeforeEach
+  void noPageCopy() {
+    System.setProperty(PageCopyRewrite.SWITCH, "false");
+  }
+
+  @AfterEach
+  void pageCopyBack() {
+    System.clearProperty(PageCopyRewrite.SWITCH);
+  }
 
   @ParameterizedTest(name = "format v{0}, partitioned by region: {1}")
   @CsvSource({"2, false", "3, false", "2, true"})
@@ -52,8 +67,7 @@ class RowEditsTwoLaneRewriteTest {
       // partitioned: nearly every row in one partition, whose file is large enough for two lanes
       seed.add(row(id, id % 7 == 0 ? null : "näme " + id, partitioned && id % 1_000 == 0 ? "us" : "eu"));
     }
-    // the Java lanes (RowEditsDuckDbRewriteTest covers DuckDB's rewrite)
-    RowEdits edits = RowEdits.on(table).withDuckDbRewrites(false);
+    RowEdits edits = RowEdits.on(table);
     edits.append(seed);
     Map<Long, Long> rowIdsBefore = formatVersion >= 3 ? rowIds(table) : Map.of();
     int filesBefore = dataFiles(table).size();
@@ -114,7 +128,7 @@ class RowEditsTwoLaneRewriteTest {
     for (long id = 0; id < ROWS; id++) {
       seed.add(row(id, id % 7 == 0 ? null : "näme " + id, id % 3 == 0 ? "us" : "eu"));
     }
-    RowEdits edits = RowEdits.on(table).withDuckDbRewrites(false);
+    RowEdits edits = RowEdits.on(table);
     edits.append(seed);
     Map<Long, Long> rowIdsBefore = formatVersion >= 3 ? rowIds(table) : Map.of();
 

@@ -2,6 +2,8 @@ package dev.transforms.singlenode.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.singlenode.internal.plan.ReadStrategy;
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
@@ -9,7 +11,6 @@ import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;
-import dev.transforms.singlenode.internal.sql.DuckDbArrowRead;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -38,28 +39,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code arrow()} through DuckDB's Parquet reader gives the very root the engine's reader gives: the
- * same Arrow schema (types, nullability, field ids) and the same values in the same order; and it is
- * not used where the files alone would be wrong.
+ * {@code arrow()} through the engine's page decoder gives the very root the engine's reader gives: the
+ * same Arrow schema (types, nullability, field ids) and the same values in the same order, for every
+ * primitive type, with position deletes applied after decoding; and it is not used where a filter
+ * applies.
  */
 public class ArrowDirectReadTest {
 
   @TempDir Path dir;
-
-  // These tests are about DuckDB's reader: Arrow C++'s, tried first when loaded, stays off here
-  // (ArrowDatasetReadTest covers it).
-  @org.junit.jupiter.api.BeforeEach
-  void duckDbOnly() {
-    System.setProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH, "false");
-    // nor the page decoder, which reads large tables of these types without Arrow C++
-    System.setProperty(dev.transforms.singlenode.internal.sql.PagedColumnsRead.SWITCH, "false");
-  }
-
-  @org.junit.jupiter.api.AfterEach
-  void arrowCppBack() {
-    System.clearProperty(dev.transforms.singlenode.internal.sql.ArrowDatasetRead.SWITCH);
-    System.clearProperty(dev.transforms.singlenode.internal.sql.PagedColumnsRead.SWITCH);
-  }
 
   /** Keeps what {@code arrow()} gave: its schema and its rows as text. */
   public static class Capture {
@@ -97,24 +84,24 @@ public class ArrowDirectReadTest {
     return DirectScanTest.create(runner, schema);
   }
 
-  /** Captures {@code arrow()} with DuckDB allowed, then without; returns whether DuckDB read it. */
-  private boolean captureBothWays(List<String> direct, List<String> engine) throws IOException {
-    long before = DuckDbArrowRead.reads();
+  /** Captures {@code arrow()} as planned, then by the engine's reader; returns whether the page decoder read. */
+  private boolean captureBothWays(List<String> direct, List<String> engine) throws Exception {
+    long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
     try (Transforms runner = open("")) {
       assertThat(runner.build(Capture.class).results().get(0).error()).isEmpty();
     }
-    boolean viaDuckDb = DuckDbArrowRead.reads() == before + 1;
+    boolean decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER) == before + 1;
     direct.add(Capture.schema);
     direct.add(Capture.rows);
-    try (Transforms runner = open("duckdb.parquet=false\n")) {
+    try (Transforms runner = open(""); AutoCloseable forced = ReadPlanner.force(ReadStrategy.ENGINE)) {
       assertThat(runner.build(Capture.class).results().get(0).error()).isEmpty();
     }
     engine.add(Capture.schema);
     engine.add(Capture.rows);
-    return viaDuckDb;
+    return decoded;
   }
 
-  /** DuckDB's Arrow export gives these types as the engine's reader does. */
+  /** Most primitive types (the others in {@link #otherTypesAndDeletesStillGiveTheEnginesRoot}). */
   static final Schema COMMON = DirectScanTest.PRIMITIVES.select("id", "flag", "small", "ratio", "measure", "price",
       "mid", "wide", "day", "local_ts", "instant", "text", "blob");
 
@@ -137,7 +124,7 @@ public class ArrowDirectReadTest {
   }
 
   @Test
-  void theCommonTypesReadThroughDuckDbToTheSameRoot() throws IOException {
+  void theCommonTypesReadThroughThePageDecoderToTheSameRoot() throws Exception {
     try (Transforms runner = open("")) {
       Table table = create(runner, COMMON);
       List<Record> rows = commonRows(3000);
@@ -146,7 +133,7 @@ public class ArrowDirectReadTest {
     }
     List<String> direct = new ArrayList<>();
     List<String> engine = new ArrayList<>();
-    assertThat(captureBothWays(direct, engine)).as("DuckDB read the table").isTrue();
+    assertThat(captureBothWays(direct, engine)).as("the page decoder read the table").isTrue();
     assertThat(direct.get(0)).contains("PARQUET:field_id").isEqualTo(engine.get(0));
     assertThat(direct.get(1).lines().count()).isEqualTo(3001);
     // files may be planned in either order (manifests are read in parallel); rows within a file keep theirs
@@ -157,7 +144,7 @@ public class ArrowDirectReadTest {
   }
 
   @Test
-  void aSelectionOfColumnsReadsThroughDuckDbToo() throws IOException {
+  void aSelectionOfColumnsReadsThroughThePageDecoderToo() throws IOException {
     Table table;
     try (Transforms runner = open("")) {
       table = create(runner, COMMON);
@@ -168,26 +155,27 @@ public class ArrowDirectReadTest {
       SqlTables.append(table, rows);
     }
     try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
-      long before = DuckDbArrowRead.reads();
+      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
       dev.transforms.singlenode.arrow.ArrowTableReader reader =
           dev.transforms.singlenode.arrow.ArrowTableReader.of(table).select("text", "small");
       try (VectorSchemaRoot duck = reader.readAll(allocator);
-          VectorSchemaRoot engine = reader.withDuckDb(false).readAll(allocator)) {
-        assertThat(DuckDbArrowRead.reads()).isEqualTo(before + 1);
+          VectorSchemaRoot engine = reader.withNativeReads(false).readAll(allocator)) {
+        assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
         assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
         assertThat(duck.getSchema().getFields()).extracting(f -> f.getName()).containsExactly("small", "text");
         assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));
       }
       try (VectorSchemaRoot filtered = reader.filter(org.apache.iceberg.expressions.Expressions.lessThan("small", 10))
           .readAll(allocator)) {
-        assertThat(DuckDbArrowRead.reads()).as("a filter stays with the engine's reader").isEqualTo(before + 1);
+        assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).as("a filter stays with the engine's reader")
+            .isEqualTo(before + 1);
         assertThat(filtered.getRowCount()).isEqualTo(10);
       }
     }
   }
 
   @Test
-  void aLargeReadTakesTwoScansOfHalfTheColumnsEachAndGivesTheSameRoot() throws IOException {
+  void aLargeReadInUnitsOfPagesGivesTheSameRoot() throws IOException {
     Schema schema = DirectScanTest.PRIMITIVES.select("id", "small", "price", "day", "text");
     Table table;
     try (Transforms runner = open("")) {
@@ -200,11 +188,11 @@ public class ArrowDirectReadTest {
       SqlTables.append(table, rows);
     }
     try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
-      long before = DuckDbArrowRead.reads();
+      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
       dev.transforms.singlenode.arrow.ArrowTableReader reader = dev.transforms.singlenode.arrow.ArrowTableReader.of(table);
       try (VectorSchemaRoot duck = reader.readAll(allocator);
-          VectorSchemaRoot engine = reader.withDuckDb(false).readAll(allocator)) {
-        assertThat(DuckDbArrowRead.reads()).isEqualTo(before + 1);
+          VectorSchemaRoot engine = reader.withNativeReads(false).readAll(allocator)) {
+        assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
         assertThat(duck.getRowCount()).isEqualTo(250_000);
         assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
         assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));
@@ -213,7 +201,7 @@ public class ArrowDirectReadTest {
   }
 
   @Test
-  void otherTypesAndDeletesStillGiveTheEnginesRoot() throws IOException {
+  void otherTypesAndDeletesStillGiveTheEnginesRoot() throws Exception {
     Schema schema = new Schema(
         Types.NestedField.required(1, "id", Types.LongType.get()),
         Types.NestedField.optional(2, "key", Types.UUIDType.get()),
@@ -230,7 +218,7 @@ public class ArrowDirectReadTest {
     }
     List<String> direct = new ArrayList<>();
     List<String> engine = new ArrayList<>();
-    captureBothWays(direct, engine);
+    assertThat(captureBothWays(direct, engine)).as("uuid, fixed and time decoded").isTrue();
     assertThat(direct).isEqualTo(engine);
 
     try (Transforms runner = open("")) {
@@ -238,7 +226,7 @@ public class ArrowDirectReadTest {
     }
     direct.clear();
     engine.clear();
-    assertThat(captureBothWays(direct, engine)).as("the files alone would show the deleted row").isFalse();
+    assertThat(captureBothWays(direct, engine)).as("the deleted row dropped after decoding").isTrue();
     assertThat(direct).isEqualTo(engine);
     assertThat(direct.get(1).lines().count()).isEqualTo(3);
   }

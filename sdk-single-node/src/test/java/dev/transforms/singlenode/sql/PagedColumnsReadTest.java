@@ -1,16 +1,16 @@
 package dev.transforms.singlenode.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.transforms.singlenode.internal.plan.ReadStrategy;
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import dev.transforms.runtime.Transforms;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import dev.transforms.singlenode.internal.parquet.ArrowColumnPages;
-import dev.transforms.singlenode.internal.sql.ArrowDatasetRead;
-import dev.transforms.singlenode.internal.sql.DirectScan;
-import dev.transforms.singlenode.internal.sql.PagedColumnsRead;
+import dev.transforms.singlenode.internal.plan.DirectScan;
+import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -38,16 +38,15 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Large {@code arrow()} reads decode columns page by page on two threads ({@link PagedColumnsRead},
- * {@link ArrowColumnPages}) and give the very root the engine's own reader gives: every type the page
- * decoder reads, nulls, plain pages after a dictionary grew too large, dictionaries whose pages other
- * threads decode, several row groups, files without an offset index, and columns it must leave to
- * another reader.
+ * {@code arrow()} reads decode columns page by page on two threads ({@link PagedColumnsRead},
+ * {@link ArrowColumnPages}) and give the very root the engine's own reader gives: every primitive type
+ * (booleans, decimals of 16 bytes), nulls, plain pages after a dictionary grew too large, dictionaries
+ * whose pages other threads decode, several row groups, files without an offset index, small reads, and
+ * what it leaves to the engine.
  */
 public class PagedColumnsReadTest {
 
@@ -56,11 +55,6 @@ public class PagedColumnsReadTest {
   @TempDir Path dir;
 
   private Transforms runner;
-
-  @BeforeAll
-  static void loadTheNativeLibrary() {
-    assumeTrue(ArrowDatasetRead.awaitReady(), "Arrow C++'s reader loads on this platform");
-  }
 
   @AfterEach
   void closeTheRunner() {
@@ -150,10 +144,10 @@ public class PagedColumnsReadTest {
   /** Reads the table with the page decoder on and with the engine's reader; checks the roots are equal. */
   private static boolean sameRootBothWays(ArrowTableReader reader, long rows) {
     try (BufferAllocator allocator = new RootAllocator()) {
-      long before = PagedColumnsRead.reads();
+      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
       try (VectorSchemaRoot paged = reader.readAll(allocator);
-          VectorSchemaRoot engine = reader.withDuckDb(false).readAll(allocator)) {
-        boolean byPages = PagedColumnsRead.reads() == before + 1;
+          VectorSchemaRoot engine = reader.withNativeReads(false).readAll(allocator)) {
+        boolean byPages = ReadPlanner.reads(ReadStrategy.PAGE_DECODER) == before + 1;
         assertThat(paged.getRowCount()).isEqualTo(rows);
         assertThat(paged.getSchema()).isEqualTo(engine.getSchema());
         for (int c = 0; c < engine.getFieldVectors().size(); c++) {
@@ -194,16 +188,15 @@ public class PagedColumnsReadTest {
     DirectScan scan = DirectScan.plan(table, table.currentSnapshot().snapshotId()).orElseThrow();
     List<ArrowColumnPages> plans = ArrowColumnPages.plan(scan.files(), table.schema().columns());
     assertThat(plans).extracting(plan -> plan.column().name())
-        .as("booleans and decimals of 16 bytes are left to Arrow C++")
-        .containsExactly("id", "small", "ratio", "measure", "price", "mid", "day", "local_ts", "instant", "text",
-            "status", "blob", "code");
+        .as("every column, booleans and decimals of 16 bytes too").containsExactlyElementsOf(
+            table.schema().columns().stream().map(Types.NestedField::name).toList());
     int rowGroups = 0;
     for (Path file : scan.files()) {
       try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
         rowGroups += reader.getRowGroups().size();
       }
     }
-    assertThat(plans.get(9).units()).as("the string column's row groups are cut into units of pages")
+    assertThat(plans.get(11).units()).as("the string column's row groups are cut into units of pages")
         .isGreaterThan(rowGroups);
 
     assertThat(sameRootBothWays(ArrowTableReader.of(table), ROWS)).as("the page decoder read the table").isTrue();
@@ -274,41 +267,14 @@ public class PagedColumnsReadTest {
   }
 
   @Test
-  void withoutArrowCppThePageDecoderReadsWhenItReadsEveryColumn() throws IOException {
-    Table table = table(rows(ROWS), false);
-    System.setProperty(ArrowDatasetRead.SWITCH, "false");
-    try {
-      assertThat(sameRootBothWays(ArrowTableReader.of(table).select("id", "text", "mid", "status", "day"), ROWS))
-          .as("the page decoder read every column").isTrue();
-      assertThat(sameRootBothWays(ArrowTableReader.of(table).select("id", "flag"), ROWS))
-          .as("a boolean column leaves the read to DuckDB").isFalse();
-    } finally {
-      System.clearProperty(ArrowDatasetRead.SWITCH);
-    }
-  }
-
-  @Test
-  void stringColumnsPastTheStagingBudgetAreLeftToArrowCpp() throws IOException {
+  void stringsThatWouldTakeAQuarterOfTheHeapAreLeftToTheEngine() throws IOException {
     Table table = table(rows(ROWS), false);
     List<ArrowColumnPages> plans = ArrowColumnPages.plan(filesOf(table), table.schema().columns());
-    long text = bytesOf(plans, "text");
-    long status = bytesOf(plans, "status");
-    long blob = bytesOf(plans, "blob");
-    long code = bytesOf(plans, "code");
-    assertThat(text).as("a column's weight on the heap").isGreaterThan(status);
-    List<String> fixedWidth = List.of("id", "small", "ratio", "measure", "price", "mid", "day", "local_ts",
-        "instant");
-
-    assertThat(names(PagedColumnsRead.withinStaging(plans, Long.MAX_VALUE)))
-        .containsExactlyElementsOf(names(plans));
-    assertThat(names(PagedColumnsRead.withinStaging(plans, 0))).containsExactlyElementsOf(fixedWidth);
-    // text does not fit; a smaller column after it still does
-    assertThat(names(PagedColumnsRead.withinStaging(plans, text - 1)))
-        .containsAll(fixedWidth).contains("status").doesNotContain("text");
-    assertThat(names(PagedColumnsRead.withinStaging(plans, text + status + blob + code)))
-        .containsExactlyElementsOf(names(plans));
-    assertThat(names(PagedColumnsRead.withinStaging(plans, text + status)))
-        .containsExactlyElementsOf(concat(fixedWidth, List.of("text", "status")));
+    long staged = plans.stream().filter(ArrowColumnPages::staged).mapToLong(ArrowColumnPages::uncompressedBytes).sum();
+    assertThat(staged).as("the strings' bytes").isPositive().isLessThan(Runtime.getRuntime().maxMemory() / 4);
+    assertThat(plans.stream().filter(ArrowColumnPages::staged).map(plan -> plan.column().name()))
+        .containsExactly("text", "status", "blob", "code");
+    assertThat(sameRootBothWays(ArrowTableReader.of(table), ROWS)).isTrue();
   }
 
   /** The local paths of the table's data files, in the order a scan plans them. */
@@ -323,26 +289,9 @@ public class PagedColumnsReadTest {
     return files;
   }
 
-  private static long bytesOf(List<ArrowColumnPages> plans, String column) {
-    ArrowColumnPages plan = plans.stream().filter(p -> p.column().name().equals(column)).findFirst().orElseThrow();
-    assertThat(plan.staged()).as("%s is staged", column).isTrue();
-    assertThat(plan.uncompressedBytes()).as("%s's bytes", column).isPositive();
-    return plan.uncompressedBytes();
-  }
-
-  private static List<String> names(List<ArrowColumnPages> plans) {
-    return plans.stream().map(plan -> plan.column().name()).toList();
-  }
-
-  private static List<String> concat(List<String> first, List<String> second) {
-    List<String> all = new ArrayList<>(first);
-    all.addAll(second);
-    return all;
-  }
-
   @Test
-  void smallReadsLeaveThePagesToArrowCpp() throws IOException {
+  void smallReadsAreThePageDecodersToo() throws IOException {
     Table table = table(rows(1000), false);
-    assertThat(sameRootBothWays(ArrowTableReader.of(table), 1000)).isFalse();
+    assertThat(sameRootBothWays(ArrowTableReader.of(table), 1000)).isTrue();
   }
 }

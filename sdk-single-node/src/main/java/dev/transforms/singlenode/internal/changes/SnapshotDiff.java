@@ -1,20 +1,30 @@
 package dev.transforms.singlenode.internal.changes;
 
+import dev.transforms.singlenode.arrow.ArrowRecords;
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
+import dev.transforms.singlenode.internal.read.LiveRows;
+import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableScan;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
@@ -56,7 +66,8 @@ public final class SnapshotDiff {
      */
     public static Files of(Table table, long snapshotId) {
       Map<String, FileScanTask> tasks = new HashMap<>();
-      try (CloseableIterable<FileScanTask> planned = table.newScan().useSnapshot(snapshotId).planFiles()) {
+      TableScan scan = CallerRunsExecutor.planInCallerWhenSmall(table.newScan().useSnapshot(snapshotId));
+      try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
         for (FileScanTask task : planned) {
           tasks.put(task.file().location(), task);
         }
@@ -70,16 +81,19 @@ public final class SnapshotDiff {
   private final Table table;
   private final Schema schema;
   private final Schema readSchema;
+  private final BufferAllocator allocator;
 
   /**
    * A reader of snapshot differences.
    *
    * @param table the table
    * @param schema the columns of the rows returned (the table's current schema)
+   * @param allocator where native reads of data files are accounted while they are compared
    */
-  public SnapshotDiff(Table table, Schema schema) {
+  public SnapshotDiff(Table table, Schema schema, BufferAllocator allocator) {
     this.table = table;
     this.schema = schema;
+    this.allocator = allocator;
     this.readSchema = TypeUtil.join(schema, new Schema(MetadataColumns.ROW_POSITION));
   }
 
@@ -118,10 +132,13 @@ public final class SnapshotDiff {
       throw new UnsupportedOperationException("The single-node engine reads Parquet data files only, not "
           + any.file().location());
     }
-    Liveness before = was == null ? Liveness.NONE : new Liveness(filter(was));
-    Liveness after = is == null ? Liveness.NONE : new Liveness(filter(is));
+    Liveness before = was == null ? Liveness.NONE : liveness(was);
+    Liveness after = is == null ? Liveness.NONE : liveness(is);
     if (was != null && is != null && before.onlyPositions() && after.onlyPositions()
         && !after.differsFrom(before)) {
+      return;
+    }
+    if (readNatively(any, before, after, deleted, inserted)) {
       return;
     }
     try (CloseableIterable<Record> rows = open(any)) {
@@ -141,8 +158,61 @@ public final class SnapshotDiff {
     }
   }
 
-  private GenericDeleteFilter filter(FileScanTask task) {
-    return new GenericDeleteFilter(table.io(), task, table.schema(), readSchema);
+  /**
+   * Compares a file's live rows through a native read of the file, when one takes it and no equality
+   * delete applies: a file whose position deletes changed converts only the rows at the changed
+   * positions to records.
+   *
+   * @return whether the file was read; if not, nothing was added
+   */
+  private boolean readNatively(FileScanTask any, Liveness before, Liveness after, List<Record> deleted,
+      List<Record> inserted) {
+    if (!before.positionsOnly() || !after.positionsOnly()) {
+      return false;
+    }
+    Optional<VectorSchemaRoot> read = ReadPlanner.readFile(table, any.file(), schema, allocator);
+    if (read.isEmpty()) {
+      return false;
+    }
+    try (VectorSchemaRoot root = read.get()) {
+      LongStream.Builder gone = LongStream.builder();
+      LongStream.Builder back = LongStream.builder();
+      if (before.exists && after.exists) {
+        after.forEachDeleted(pos -> {
+          if (!before.deletedAt(pos)) {
+            gone.add(pos);
+          }
+        });
+        before.forEachDeleted(pos -> {
+          if (!after.deletedAt(pos)) {
+            back.add(pos);
+          }
+        });
+      } else {
+        Liveness live = before.exists ? before : after;
+        LongStream.Builder into = before.exists ? gone : back;
+        for (long pos = 0; pos < root.getRowCount(); pos++) {
+          if (!live.deletedAt(pos)) {
+            into.add(pos);
+          }
+        }
+      }
+      deleted.addAll(ArrowRecords.toRecords(root, schema, gone.build().mapToInt(Math::toIntExact).toArray()));
+      inserted.addAll(ArrowRecords.toRecords(root, schema, back.build().mapToInt(Math::toIntExact).toArray()));
+    }
+    return true;
+  }
+
+  /**
+   * Which rows of a task's data file are live: the positions its position deletes and deletion vectors
+   * remove, loaded by the engine's delete reader, or Iceberg's filter of records where an equality
+   * delete applies.
+   */
+  private Liveness liveness(FileScanTask task) {
+    if (task.deletes().stream().anyMatch(file -> file.content() == FileContent.EQUALITY_DELETES)) {
+      return new Liveness(new GenericDeleteFilter(table.io(), task, table.schema(), readSchema));
+    }
+    return new Liveness(LiveRows.of(table.io(), table.schema(), task, schema).deletedPositions());
   }
 
   private CloseableIterable<Record> open(FileScanTask task) {
@@ -166,7 +236,7 @@ public final class SnapshotDiff {
 
   /** Whether a row of a file is live under one set of delete files. */
   private static final class Liveness {
-    static final Liveness NONE = new Liveness(null);
+    static final Liveness NONE = new Liveness((GenericDeleteFilter) null);
 
     private final PositionDeleteIndex positions;
     /** True for a row no equality delete removes (Iceberg's filter keeps such rows). */
@@ -177,6 +247,13 @@ public final class SnapshotDiff {
       this.exists = filter != null;
       this.positions = filter != null && filter.hasPosDeletes() ? filter.deletedRowPositions() : null;
       this.equalityKept = filter != null && filter.hasEqDeletes() ? filter.eqDeletedRowFilter() : null;
+    }
+
+    /** A file with only position deletes and deletion vectors: those positions, or null for none. */
+    Liveness(PositionDeleteIndex positions) {
+      this.exists = true;
+      this.positions = positions;
+      this.equalityKept = null;
     }
 
     boolean live(Record row, long pos) {
@@ -191,6 +268,21 @@ public final class SnapshotDiff {
 
     boolean onlyPositions() {
       return exists && equalityKept == null;
+    }
+
+    /** Whether no equality delete applies (true for a file that does not exist). */
+    boolean positionsOnly() {
+      return equalityKept == null;
+    }
+
+    boolean deletedAt(long pos) {
+      return positions != null && positions.isDeleted(pos);
+    }
+
+    void forEachDeleted(java.util.function.LongConsumer action) {
+      if (positions != null) {
+        positions.forEach(action::accept);
+      }
     }
 
     /** Whether these position deletes and those of {@code before} differ in a position. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -13,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -22,23 +22,14 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
 import org.apache.iceberg.shaded.org.apache.parquet.column.Encoding;
-import org.apache.iceberg.shaded.org.apache.parquet.format.DataPageHeader;
-import org.apache.iceberg.shaded.org.apache.parquet.format.DataPageHeaderV2;
 import org.apache.iceberg.shaded.org.apache.parquet.format.PageHeader;
-import org.apache.iceberg.shaded.org.apache.parquet.format.PageType;
-import org.apache.iceberg.shaded.org.apache.parquet.format.Util;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.OffsetIndex;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
 import org.apache.iceberg.types.Types;
 
@@ -48,7 +39,7 @@ import org.apache.iceberg.types.Types;
  * <p>Iceberg's writers make row groups of 128 MB, so a file of a million rows is often one row
  * group, and a reader that decodes a column chunk on one thread (Arrow C++'s, DuckDB's) takes as
  * long as its heaviest column, often a string column, however many cores there are. A column's pages
- * are independent but for the chunk's dictionary, and the offset index says where each one starts:
+ * are independent but for the chunk's dictionary, and their headers say where each one starts:
  * this reader cuts a column's pages into {@linkplain #units units} that any thread may decode. A read
  * {@linkplain #allocate allocates} the column's vector, {@linkplain #decode decodes} every unit into a
  * {@link Part} (fixed-width values straight into the vector), {@linkplain #prepare prepares} the
@@ -80,11 +71,11 @@ public final class ArrowColumnPages {
       CompressionCodecName.UNCOMPRESSED, CompressionCodecName.ZSTD, CompressionCodecName.SNAPPY,
       CompressionCodecName.GZIP);
 
-  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** Room kept past the values written, for {@link #copy}'s whole words. */
-  private static final int SLACK = 16;
+  static final int SLACK = 16;
 
   /** A page or a run of pages this reader cannot decode; the caller reads the column another way. */
   public static final class Unsupported extends RuntimeException {
@@ -95,117 +86,20 @@ public final class ArrowColumnPages {
     }
   }
 
-  /** How a column's Parquet values become the Arrow vector's. */
-  private enum Kind {
-    /** Strings and binary: values of their own lengths, and offsets. */
-    VARIABLE(0, 0),
-    /** Four-byte values copied as they are: ints, dates, floats. */
-    FOUR(4, 4),
-    /** Eight-byte values copied as they are: longs, timestamps, doubles. */
-    EIGHT(8, 8),
-    /** Decimals stored as ints, widened to Arrow's 16-byte decimals. */
-    DECIMAL_FROM_INT(4, 16),
-    /** Decimals stored as longs, widened to Arrow's 16-byte decimals. */
-    DECIMAL_FROM_LONG(8, 16);
-
-    final int stored;
-    final int width;
-
-    Kind(int stored, int width) {
-      this.stored = stored;
-      this.width = width;
-    }
-  }
-
-  /** One column chunk: a column of one row group of one file. */
-  private static final class Chunk {
-    final Path file;
-    final ColumnDescriptor descriptor;
-    final Kind kind;
-    final CompressionCodecName codec;
-    final long dictionaryOffset; // -1 without a dictionary page
-    final long firstDataPage;
-    final double expansion; // the chunk's uncompressed bytes per compressed byte
-    private Dictionary dictionary; // decoded when a unit first needs it
-
-    Chunk(Path file, ColumnDescriptor descriptor, Kind kind, CompressionCodecName codec, long dictionaryOffset,
-        long firstDataPage, double expansion) {
-      this.expansion = expansion;
-      this.file = file;
-      this.descriptor = descriptor;
-      this.kind = kind;
-      this.codec = codec;
-      this.dictionaryOffset = dictionaryOffset;
-      this.firstDataPage = firstDataPage;
-    }
-
-    synchronized Dictionary dictionary(FileChannel channel) throws IOException {
-      if (dictionary == null) {
-        byte[] bytes = read(channel, dictionaryOffset, (int) (firstDataPage - dictionaryOffset), file);
-        Pages pages = new Pages(bytes, 0, bytes.length);
-        PageHeader header = pages.header();
-        if (header.getType() != PageType.DICTIONARY_PAGE) {
-          throw new Unsupported("no dictionary page at " + dictionaryOffset + " of " + file);
-        }
-        dictionary = Dictionary.of(header, pages.bytes, pages.body(header), this);
-      }
-      return dictionary;
-    }
-  }
-
-  /**
-   * A chunk's dictionary: strings and binary laid end to end, and where each starts; fixed-width
-   * values as longs (ints and floats' bits sign-extended).
-   */
-  private record Dictionary(byte[] bytes, int[] starts, long[] values, int size) {
-    static Dictionary of(PageHeader header, byte[] file, int at, Chunk chunk) throws IOException {
-      Encoding encoding = Encoding.valueOf(header.getDictionary_page_header().getEncoding().name());
-      if (encoding != Encoding.PLAIN && encoding != Encoding.PLAIN_DICTIONARY) {
-        throw new Unsupported("a dictionary in " + encoding + " in " + chunk.file);
-      }
-      int size = header.getDictionary_page_header().getNum_values();
-      byte[] page = decompress(chunk, file, at, header.getCompressed_page_size(), header.getUncompressed_page_size());
-      if (chunk.kind != Kind.VARIABLE) {
-        if (size < 0 || (long) size * chunk.kind.stored > page.length) {
-          throw new IllegalStateException("The dictionary of column " + chunk.descriptor + " of " + chunk.file
-              + " holds fewer bytes than its " + size + " values");
-        }
-        long[] values = new long[size];
-        for (int i = 0; i < size; i++) {
-          values[i] = chunk.kind.stored == 4 ? (int) INT.get(page, 4 * i) : (long) LONG.get(page, 8 * i);
-        }
-        return new Dictionary(null, null, values, size);
-      }
-      byte[] bytes = new byte[page.length + SLACK];
-      int[] starts = new int[size + 1];
-      int position = 0;
-      int length = 0;
-      for (int i = 0; i < size; i++) {
-        int n = valueLength(page, position, page.length, chunk);
-        copy(page, position + 4, bytes, length, n);
-        position += 4 + n;
-        starts[i] = length;
-        length += n;
-      }
-      starts[size] = length;
-      return new Dictionary(bytes, starts, null, size);
-    }
-  }
-
   /**
    * Some pages of one chunk, next to each other in the file: {@code from} to {@code to} in the file,
    * {@code rows} rows.
    */
-  private record Unit(Chunk chunk, long from, long to, long rows) {}
+  private record Unit(ArrowChunk chunk, long from, long to, long rows) {}
 
   /**
    * Scratch arrays a thread reuses from unit to unit, so that a read does not allocate them per page:
    * the unit's bytes as read, a decompressed page, a page's dictionary ids.
    */
   public static final class Buffers {
-    private byte[] file = new byte[0];
-    private byte[] page;
-    private int[] ids;
+    byte[] file = new byte[0];
+    byte[] page;
+    int[] ids;
   }
 
   /**
@@ -214,25 +108,25 @@ public final class ArrowColumnPages {
    * the vector, {@link #allocate}d beforehand for every row. And which rows have a value.
    */
   public static final class Part {
-    private final int capacity; // the unit's rows
-    private byte[] bytes; // variable-width values
-    private int length;
-    private final int[] ends;
-    private final long valuesAt; // fixed-width values: the address of the unit's first row's value
-    private byte[] present; // 1 for a row with a value; null for a required column
-    private int nulls;
-    private int rows;
-    private long firstRow; // set by prepare
-    private long firstByte;
+    final int capacity; // the unit's rows
+    byte[] bytes; // variable-width values
+    int length;
+    final int[] ends;
+    final long valuesAt; // fixed-width values: the address of the unit's first row's value
+    byte[] present; // 1 for a row with a value; null for a required column
+    int nulls;
+    int rows;
+    long firstRow; // set by prepare
+    long firstByte;
 
-    private Part(Kind kind, int rows, int bytes, long valuesAt) {
+    Part(ArrowChunk.Kind kind, int rows, int bytes, long valuesAt) {
       this.capacity = rows;
       this.valuesAt = valuesAt;
-      if (kind == Kind.VARIABLE) {
-        this.ends = new int[rows];
+      this.ends = kind == ArrowChunk.Kind.VARIABLE ? new int[rows] : null;
+      if (kind == ArrowChunk.Kind.VARIABLE) {
         this.bytes = new byte[Math.max(16, bytes)]; // grows as needed
-      } else {
-        this.ends = null;
+      } else if (kind == ArrowChunk.Kind.BOOLEAN) {
+        this.bytes = new byte[rows + 8]; // one per row, and room for eight read at once
       }
     }
 
@@ -241,7 +135,7 @@ public final class ArrowColumnPages {
       return rows;
     }
 
-    private void room(int more) {
+    void room(int more) {
       if (length + more > bytes.length) {
         long wanted = Math.max((long) length + more, 2L * bytes.length);
         if (wanted > Integer.MAX_VALUE - 16) {
@@ -253,7 +147,8 @@ public final class ArrowColumnPages {
   }
 
   private final Types.NestedField column;
-  private final int width; // of the vector's values; 0 for strings and binary
+  private final int width; // of the vector's values; 0 for strings, binary and booleans
+  private final boolean bits; // booleans
   private final List<Unit> units;
   private final long[] firstRows; // per unit, the column's row it starts at
   private final long uncompressedBytes;
@@ -264,10 +159,12 @@ public final class ArrowColumnPages {
     this.column = column;
     this.width = switch (column.type().typeId()) {
       case INTEGER, DATE, FLOAT -> 4;
-      case LONG, DOUBLE, TIMESTAMP -> 8;
-      case DECIMAL -> 16;
+      case LONG, DOUBLE, TIMESTAMP, TIME -> 8;
+      case DECIMAL, UUID -> 16;
+      case FIXED -> ((Types.FixedType) column.type()).length();
       default -> 0;
     };
+    this.bits = column.type().typeId() == org.apache.iceberg.types.Type.TypeID.BOOLEAN;
     this.units = units;
     this.firstRows = new long[units.size()];
     long row = 0;
@@ -304,12 +201,13 @@ public final class ArrowColumnPages {
       readable[c] = true;
     }
     for (Path file : files) {
-      try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(file), ParquetRowCursor.OPTIONS)) {
+      try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(file), ParquetRowCursor.OPTIONS);
+          FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
         MessageType schema = reader.getFooter().getFileMetaData().getSchema();
         for (int c = 0; c < wanted.size(); c++) {
           if (readable[c]) {
             long[] bytes = {0};
-            readable[c] = planFile(reader, schema, file, wanted.get(c), units.get(c), bytes);
+            readable[c] = planFile(reader, channel, schema, file, wanted.get(c), units.get(c), bytes);
             uncompressed[c] += bytes[0];
           }
         }
@@ -327,8 +225,8 @@ public final class ArrowColumnPages {
   }
 
   /** Adds the units of a column of one file; false when this reader cannot read it. */
-  private static boolean planFile(ParquetFileReader reader, MessageType schema, Path file, Types.NestedField column,
-      List<Unit> units, long[] uncompressed) throws IOException {
+  private static boolean planFile(ParquetFileReader reader, FileChannel channel, MessageType schema, Path file,
+      Types.NestedField column, List<Unit> units, long[] uncompressed) throws IOException {
     int at = topLevelIndex(schema, column.fieldId());
     if (at < 0) {
       return false;
@@ -337,7 +235,7 @@ public final class ArrowColumnPages {
     if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
       return false;
     }
-    Kind kind = kindOf(column.type(), field.asPrimitiveType());
+    ArrowChunk.Kind kind = ArrowChunk.kindOf(column.type(), field.asPrimitiveType());
     if (kind == null) {
       return false;
     }
@@ -352,31 +250,30 @@ public final class ArrowColumnPages {
       long dictionary = chunk.hasDictionaryPage() && chunk.getDictionaryPageOffset() > 0
           && chunk.getDictionaryPageOffset() < firstData ? chunk.getDictionaryPageOffset() : -1;
       uncompressed[0] += chunk.getTotalUncompressedSize();
-      Chunk meta = new Chunk(file, descriptor, kind, chunk.getCodec(), dictionary, firstData,
+      ArrowChunk meta = new ArrowChunk(file, descriptor, kind, chunk.getCodec(), dictionary, firstData,
           Math.max(1.0, (double) chunk.getTotalUncompressedSize() / Math.max(1, chunk.getTotalSize())));
       long start = dictionary >= 0 ? dictionary : firstData;
       long end = chunk.getStartingPos() + chunk.getTotalSize();
-      OffsetIndex offsets = group.getRowCount() >= 2 * UNIT_ROWS ? reader.readOffsetIndex(chunk) : null;
-      if (offsets == null || offsets.getPageCount() < 2) {
+      if (group.getRowCount() < 2 * UNIT_ROWS) {
         units.add(new Unit(meta, start, end, group.getRowCount()));
-      } else {
-        splitByPages(meta, offsets, start, end, group.getRowCount(), units);
+      } else { // the pages found by their headers, offset index or not
+        splitByPages(meta, PageHeaders.of(channel, chunk).stream().filter(p -> p.rows() > 0).toList(), start, end,
+            group.getRowCount(), units);
       }
     }
     return true;
   }
 
-  /** Cuts a chunk's pages into runs of about {@link #UNIT_ROWS}; the first starts with the dictionary. */
-  private static void splitByPages(Chunk chunk, OffsetIndex offsets, long start, long end, long groupRows,
-      List<Unit> units) {
+  /** Cuts a chunk's data pages into runs of about {@link #UNIT_ROWS}; the first starts with the dictionary. */
+  private static void splitByPages(ArrowChunk chunk, List<PageHeaders.Page> pages, long start, long end,
+      long groupRows, List<Unit> units) {
     int first = 0;
     long from = start;
-    for (int p = 1; p <= offsets.getPageCount(); p++) {
-      long until = p == offsets.getPageCount() ? end : offsets.getOffset(p);
-      long firstRow = offsets.getFirstRowIndex(first);
-      long lastRow = p == offsets.getPageCount() ? groupRows : offsets.getFirstRowIndex(p);
-      if (lastRow - firstRow >= UNIT_ROWS || p == offsets.getPageCount()) {
-        units.add(new Unit(chunk, from, until, lastRow - firstRow));
+    for (int p = 1; p <= pages.size(); p++) {
+      long until = p == pages.size() ? end : pages.get(p).offset();
+      long lastRow = p == pages.size() ? groupRows : pages.get(p).firstRow();
+      if (lastRow - pages.get(first).firstRow() >= UNIT_ROWS || p == pages.size()) {
+        units.add(new Unit(chunk, from, until, lastRow - pages.get(first).firstRow()));
         first = p;
         from = until;
       }
@@ -384,32 +281,28 @@ public final class ArrowColumnPages {
   }
 
   /**
-   * How a column of the table's type is decoded from a file's column of this Parquet type, or null
-   * when this reader does not decode it into the engine's Arrow vector.
+   * The names some columns have in a file, found by their field ids.
+   *
+   * @param file a local Parquet file
+   * @param columns the columns
+   * @return their names in the file, in order; empty when the file lacks one
+   * @throws UncheckedIOException if the footer cannot be read
    */
-  private static Kind kindOf(org.apache.iceberg.types.Type type, PrimitiveType stored) {
-    PrimitiveTypeName physical = stored.getPrimitiveTypeName();
-    LogicalTypeAnnotation logical = stored.getLogicalTypeAnnotation();
-    return switch (type.typeId()) {
-      case STRING, BINARY -> physical == PrimitiveTypeName.BINARY ? Kind.VARIABLE : null;
-      case INTEGER, DATE -> physical == PrimitiveTypeName.INT32 ? Kind.FOUR : null;
-      case FLOAT -> physical == PrimitiveTypeName.FLOAT ? Kind.FOUR : null;
-      case LONG -> physical == PrimitiveTypeName.INT64 ? Kind.EIGHT : null;
-      case DOUBLE -> physical == PrimitiveTypeName.DOUBLE ? Kind.EIGHT : null;
-      case TIMESTAMP -> physical == PrimitiveTypeName.INT64
-          && logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation timestamp
-          && timestamp.getUnit() == LogicalTypeAnnotation.TimeUnit.MICROS ? Kind.EIGHT : null;
-      case DECIMAL -> {
-        int scale = ((Types.DecimalType) type).scale();
-        if (!(logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation decimal)
-            || decimal.getScale() != scale) {
-          yield null;
+  public static Optional<List<String>> namesIn(Path file, List<Types.NestedField> columns) {
+    try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(file), ParquetRowCursor.OPTIONS)) {
+      MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+      List<String> names = new ArrayList<>();
+      for (Types.NestedField column : columns) {
+        int at = topLevelIndex(schema, column.fieldId());
+        if (at < 0) {
+          return Optional.empty();
         }
-        yield physical == PrimitiveTypeName.INT32 ? Kind.DECIMAL_FROM_INT
-            : physical == PrimitiveTypeName.INT64 ? Kind.DECIMAL_FROM_LONG : null;
+        names.add(schema.getType(at).getName());
       }
-      default -> null;
-    };
+      return Optional.of(names);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the footer of " + file, e);
+    }
   }
 
   private static int topLevelIndex(MessageType schema, int fieldId) {
@@ -463,7 +356,7 @@ public final class ArrowColumnPages {
    * @return whether {@link #copy} has parts to lay into the vector
    */
   public boolean staged() {
-    return width == 0;
+    return width == 0 && !bits;
   }
 
   /** The rows of a unit, a rough measure of its work. */
@@ -484,10 +377,14 @@ public final class ArrowColumnPages {
       throw new Unsupported("column " + column.name() + " of " + rows + " rows");
     }
     FieldVector vector = field.createVector(allocator);
-    if (width > 0) {
+    if (width > 0 || bits) {
       try {
         int count = (int) Math.max(1, rows);
-        giveBuffers(vector, allocator, count, (long) count * width);
+        giveBuffers(vector, allocator, count, bits ? BitVectorHelper.getValidityBufferSizeFromCount(count)
+            : (long) count * width);
+        if (bits) {
+          vector.getDataBuffer().setZero(0, vector.getDataBuffer().capacity()); // finish sets bits
+        }
       } catch (RuntimeException | Error e) {
         vector.close();
         throw e;
@@ -563,30 +460,30 @@ public final class ArrowColumnPages {
         buffers.file = new byte[length + length / 4];
       }
       byte[] bytes = buffers.file;
-      readInto(channel, u.from, bytes, length, u.chunk.file);
+      ArrowPageDecoding.readInto(channel, u.from, bytes, length, u.chunk.file);
       // room for about the unit's uncompressed bytes, which hold its values; more when a dictionary's repeat
       Part part = new Part(u.chunk.kind, (int) u.rows,
           (int) Math.min(Integer.MAX_VALUE / 2, length * u.chunk.expansion + SLACK), valuesAt);
-      Pages pages = new Pages(bytes, 0, length);
-      Dictionary dictionary = null;
+      PageHeaders pages = new PageHeaders(bytes, 0, length);
+      ArrowChunk.Dictionary dictionary = null;
       while (part.rows < u.rows) {
         if (!pages.more()) {
           throw new Unsupported(u.chunk.file + " has fewer values than rows in column " + column.name());
         }
         PageHeader header = pages.header();
         switch (header.getType()) {
-          case DICTIONARY_PAGE -> dictionary = Dictionary.of(header, bytes, pages.body(header), u.chunk);
+          case DICTIONARY_PAGE -> dictionary = ArrowChunk.Dictionary.of(header, bytes, pages.body(header), u.chunk);
           case DATA_PAGE -> {
-            if (dictionary == null && usesDictionary(header.getData_page_header().getEncoding())) {
+            if (dictionary == null && ArrowPageDecoding.usesDictionary(header.getData_page_header().getEncoding())) {
               dictionary = u.chunk.dictionary(channel);
             }
-            decodeV1(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
+            ArrowPageDecoding.decodeV1(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
           }
           case DATA_PAGE_V2 -> {
-            if (dictionary == null && usesDictionary(header.getData_page_header_v2().getEncoding())) {
+            if (dictionary == null && ArrowPageDecoding.usesDictionary(header.getData_page_header_v2().getEncoding())) {
               dictionary = u.chunk.dictionary(channel);
             }
-            decodeV2(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
+            ArrowPageDecoding.decodeV2(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
           }
           default -> pages.body(header); // an index page: skipped
         }
@@ -598,376 +495,6 @@ public final class ArrowColumnPages {
       return part;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read column " + column.name() + " of " + u.chunk.file, e);
-    }
-  }
-
-  private static boolean usesDictionary(org.apache.iceberg.shaded.org.apache.parquet.format.Encoding encoding) {
-    return encoding == org.apache.iceberg.shaded.org.apache.parquet.format.Encoding.PLAIN_DICTIONARY
-        || encoding == org.apache.iceberg.shaded.org.apache.parquet.format.Encoding.RLE_DICTIONARY;
-  }
-
-  private void decodeV1(PageHeader header, byte[] file, int at, Chunk chunk, Dictionary dictionary, Part part,
-      Buffers buffers) throws IOException {
-    DataPageHeader data = header.getData_page_header();
-    int count = data.getNum_values();
-    int size = header.getUncompressed_page_size();
-    byte[] page = decompress(chunk, file, at, header.getCompressed_page_size(), size, buffers);
-    int position = 0;
-    int present = count;
-    if (chunk.descriptor.getMaxDefinitionLevel() > 0) {
-      if (Encoding.valueOf(data.getDefinition_level_encoding().name()) != Encoding.RLE) {
-        throw new Unsupported("definition levels in " + data.getDefinition_level_encoding() + " in " + chunk.file);
-      }
-      int length = (int) INT.get(page, 0);
-      if (length < 0 || 4L + length > size) {
-        throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file
-            + " has " + length + " bytes of definition levels in " + size);
-      }
-      present = levels(page, 4, 4 + length, count, part);
-      position = 4 + length;
-    }
-    values(Encoding.valueOf(data.getEncoding().name()), page, position, size, count, present, dictionary,
-        chunk, part, buffers);
-  }
-
-  private void decodeV2(PageHeader header, byte[] file, int at, Chunk chunk, Dictionary dictionary, Part part,
-      Buffers buffers) throws IOException {
-    byte[] body = Arrays.copyOfRange(file, at, at + header.getCompressed_page_size());
-    DataPageHeaderV2 data = header.getData_page_header_v2();
-    int count = data.getNum_values();
-    int repetition = data.getRepetition_levels_byte_length();
-    int definition = data.getDefinition_levels_byte_length();
-    int present = count;
-    if (chunk.descriptor.getMaxDefinitionLevel() > 0) {
-      present = levels(body, repetition, repetition + definition, count, part);
-    }
-    int levelBytes = repetition + definition;
-    byte[] values;
-    int position;
-    if (data.isIs_compressed() && chunk.codec != CompressionCodecName.UNCOMPRESSED) {
-      values = decompress(chunk, body, levelBytes, body.length - levelBytes,
-          header.getUncompressed_page_size() - levelBytes);
-      position = 0;
-    } else {
-      values = body;
-      position = levelBytes;
-    }
-    values(Encoding.valueOf(data.getEncoding().name()), values, position, values.length, count, present,
-        dictionary, chunk, part, buffers);
-  }
-
-  /**
-   * Decodes one-bit definition levels into the part's flags for the page's rows; returns how many
-   * rows have a value.
-   */
-  private static int levels(byte[] page, int start, int end, int count, Part part) {
-    if (part.present == null) {
-      part.present = new byte[part.capacity + 8]; // room for the eight flags of a last, partial byte
-    }
-    int present = ParquetColumnValues.Hybrid.flags(ByteBuffer.wrap(page), start, end, count, part.present, part.rows);
-    part.nulls += count - present;
-    return present;
-  }
-
-  /** Decodes a page's values into the part, after its definition levels (if any) were. */
-  private static void values(Encoding encoding, byte[] page, int position, int end, int count, int present,
-      Dictionary dictionary, Chunk chunk, Part part, Buffers buffers) {
-    byte[] flags = present < count ? part.present : null; // flags of this page's rows, from part.rows
-    boolean dictionaryIds = encoding == Encoding.RLE_DICTIONARY || encoding == Encoding.PLAIN_DICTIONARY;
-    if (encoding != Encoding.PLAIN && !dictionaryIds) {
-      throw new Unsupported("values in " + encoding + " in " + chunk.file);
-    }
-    if (count > part.capacity - part.rows) {
-      throw new Unsupported(chunk.file + ": the pages of column " + chunk.descriptor + " hold more values than"
-          + " its row group has rows");
-    }
-    int[] ids = dictionaryIds ? ids(page, position, end, present, dictionary, chunk, buffers) : null;
-    if (chunk.kind == Kind.VARIABLE) {
-      if (ids == null) {
-        plainVariable(page, position, end, count, flags, chunk, part);
-      } else {
-        dictionaryVariable(ids, count, flags, dictionary, part);
-      }
-    } else if (ids == null) {
-      plainFixed(page, position, end, count, present, flags, chunk, part);
-    } else {
-      dictionaryFixed(ids, count, flags, dictionary.values, chunk.kind, part);
-    }
-    part.rows += count;
-  }
-
-  /**
-   * The dictionary ids of a page's values, each checked against the dictionary's size, in the first
-   * {@code present} places of the thread's array of ids, which every page it decodes reuses.
-   */
-  private static int[] ids(byte[] page, int position, int end, int present, Dictionary dictionary, Chunk chunk,
-      Buffers buffers) {
-    if (dictionary == null) {
-      throw new Unsupported("a dictionary-encoded page without a dictionary in " + chunk.file);
-    }
-    if (buffers.ids == null || buffers.ids.length < present) {
-      buffers.ids = new int[present];
-    }
-    int[] ids = buffers.ids;
-    if (present == 0) {
-      return ids;
-    }
-    int width = page[position] & 0xFF;
-    if (width > 32) {
-      throw new IllegalStateException("Dictionary ids of " + width + " bits in column " + chunk.descriptor
-          + " of " + chunk.file);
-    }
-    ParquetColumnValues.Hybrid.decode(page, position + 1, end, width, ids, present);
-    for (int i = 0; i < present; i++) {
-      int id = ids[i];
-      if (id < 0 || id >= dictionary.size) {
-        throw new IllegalStateException("Dictionary id " + id + " out of range " + dictionary.size
-            + " in column " + chunk.descriptor + " of " + chunk.file);
-      }
-    }
-    return ids;
-  }
-
-  private static void plainVariable(byte[] page, int position, int end, int count, byte[] flags, Chunk chunk,
-      Part part) {
-    part.room(end - position + SLACK); // a page's values take fewer bytes than the page
-    byte[] out = part.bytes;
-    int[] ends = part.ends;
-    int row = part.rows;
-    int length = part.length;
-    for (int i = 0; i < count; i++) {
-      if (flags == null || flags[row + i] != 0) {
-        int n = valueLength(page, position, end, chunk);
-        copy(page, position + 4, out, length, n);
-        position += 4 + n;
-        length += n;
-      }
-      ends[row + i] = length;
-    }
-    part.length = length;
-  }
-
-  private static void dictionaryVariable(int[] ids, int count, byte[] flags, Dictionary dictionary, Part part) {
-    byte[] values = dictionary.bytes;
-    int[] starts = dictionary.starts;
-    int[] ends = part.ends;
-    int row = part.rows;
-    int length = part.length;
-    int next = 0;
-    for (int i = 0; i < count; i++) {
-      if (flags == null || flags[row + i] != 0) {
-        int id = ids[next++];
-        int n = starts[id + 1] - starts[id];
-        if (length + n + SLACK > part.bytes.length) {
-          part.length = length;
-          part.room(n + SLACK + (count - i) * 16);
-        }
-        copy(values, starts[id], part.bytes, length, n);
-        length += n;
-      }
-      ends[row + i] = length;
-    }
-    part.length = length;
-  }
-
-  private static void plainFixed(byte[] page, int position, int end, int count, int present, byte[] flags,
-      Chunk chunk, Part part) {
-    Kind kind = chunk.kind;
-    if ((long) present * kind.stored > end - position) {
-      throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file + " holds "
-          + (end - position) + " bytes for " + present + " values of " + kind.stored);
-    }
-    long at = part.valuesAt + (long) part.rows * kind.width;
-    if (flags == null && kind.stored == kind.width) {
-      MemoryUtil.copyToMemory(page, position, at, (long) count * kind.width);
-      return;
-    }
-    int row = part.rows;
-    // a loop for each kind, so that none decides per value how to store it
-    switch (kind) {
-      case FOUR -> {
-        for (int i = 0; i < count; i++, at += 4) {
-          if (flags == null || flags[row + i] != 0) {
-            MemoryUtil.putInt(at, (int) INT.get(page, position));
-            position += 4;
-          } else {
-            MemoryUtil.putInt(at, 0);
-          }
-        }
-      }
-      case EIGHT -> {
-        for (int i = 0; i < count; i++, at += 8) {
-          if (flags == null || flags[row + i] != 0) {
-            MemoryUtil.putLong(at, (long) LONG.get(page, position));
-            position += 8;
-          } else {
-            MemoryUtil.putLong(at, 0);
-          }
-        }
-      }
-      case DECIMAL_FROM_INT -> {
-        for (int i = 0; i < count; i++, at += 16) {
-          if (flags == null || flags[row + i] != 0) {
-            putDecimal(at, (int) INT.get(page, position));
-            position += 4;
-          } else {
-            putDecimal(at, 0);
-          }
-        }
-      }
-      case DECIMAL_FROM_LONG -> {
-        for (int i = 0; i < count; i++, at += 16) {
-          if (flags == null || flags[row + i] != 0) {
-            putDecimal(at, (long) LONG.get(page, position));
-            position += 8;
-          } else {
-            putDecimal(at, 0);
-          }
-        }
-      }
-      default -> throw new IllegalStateException(kind.name());
-    }
-  }
-
-  /** Writes dictionary-encoded fixed-width values, each looked up by its id. */
-  private static void dictionaryFixed(int[] ids, int count, byte[] flags, long[] values, Kind kind, Part part) {
-    long at = part.valuesAt + (long) part.rows * kind.width;
-    int row = part.rows;
-    int next = 0;
-    switch (kind.width) {
-      case 4 -> {
-        for (int i = 0; i < count; i++, at += 4) {
-          MemoryUtil.putInt(at, flags == null || flags[row + i] != 0 ? (int) values[ids[next++]] : 0);
-        }
-      }
-      case 8 -> {
-        for (int i = 0; i < count; i++, at += 8) {
-          MemoryUtil.putLong(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
-        }
-      }
-      default -> {
-        for (int i = 0; i < count; i++, at += 16) {
-          putDecimal(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
-        }
-      }
-    }
-  }
-
-  /** An unscaled decimal as Arrow's 16 bytes, little-endian: the value, then its sign through the high half. */
-  private static void putDecimal(long at, long unscaled) {
-    MemoryUtil.putLong(at, unscaled);
-    MemoryUtil.putLong(at + 8, unscaled >> 63);
-  }
-
-  /**
-   * Copies a value: one of 16 bytes or fewer (most strings) as two 8-byte words, which may write up
-   * to {@link #SLACK} bytes past it (the next value overwrites them), and read past it when the
-   * source has room; anything longer as an array copy.
-   */
-  private static void copy(byte[] from, int at, byte[] to, int into, int n) {
-    if (n <= 16 && at + 16 <= from.length) {
-      LONG.set(to, into, (long) LONG.get(from, at));
-      LONG.set(to, into + 8, (long) LONG.get(from, at + 8));
-    } else {
-      System.arraycopy(from, at, to, into, n);
-    }
-  }
-
-  private static int valueLength(byte[] page, int position, int end, Chunk chunk) {
-    if (position + 4 > end) {
-      throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file
-          + " ends inside a value");
-    }
-    int n = (int) INT.get(page, position);
-    if (n < 0 || position + 4 + n > end) {
-      throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file
-          + " holds a value of " + n + " bytes past its end");
-    }
-    return n;
-  }
-
-  /**
-   * The data page whose compressed bytes are {@code length} bytes at {@code at} in {@code file},
-   * decompressed into the first {@code size} bytes of the thread's page buffer, which every page it
-   * decodes reuses (a page is decoded before the next is decompressed).
-   */
-  private static byte[] decompress(Chunk chunk, byte[] file, int at, int length, int size, Buffers buffers)
-      throws IOException {
-    if (chunk.codec != CompressionCodecName.ZSTD) {
-      return decompress(chunk, file, at, length, size);
-    }
-    if (buffers.page == null || buffers.page.length < size + SLACK) {
-      buffers.page = new byte[size + size / 4 + SLACK];
-    }
-    if (!ParquetCodecs.ZstdPages.decompressInto(file, at, length, buffers.page, size)) {
-      return decompress(chunk, file, at, length, size);
-    }
-    return buffers.page;
-  }
-
-  /** The page whose compressed bytes are {@code length} bytes at {@code at} in {@code file}, decompressed. */
-  private static byte[] decompress(Chunk chunk, byte[] file, int at, int length, int size) throws IOException {
-    if (chunk.codec == CompressionCodecName.UNCOMPRESSED) {
-      return Arrays.copyOfRange(file, at, at + length);
-    }
-    ByteBuffer out = ParquetRowCursor.OPTIONS.getCodecFactory().getDecompressor(chunk.codec)
-        .decompress(BytesInput.from(file, at, length), size).toByteBuffer();
-    if (out.hasArray() && out.arrayOffset() == 0 && out.position() == 0 && out.remaining() == out.array().length) {
-      return out.array();
-    }
-    byte[] copy = new byte[out.remaining()];
-    out.get(copy);
-    return copy;
-  }
-
-  private static byte[] read(FileChannel channel, long from, int length, Path file) throws IOException {
-    byte[] bytes = new byte[length];
-    readInto(channel, from, bytes, length, file);
-    return bytes;
-  }
-
-  private static void readInto(FileChannel channel, long from, byte[] bytes, int length, Path file)
-      throws IOException {
-    ByteBuffer buffer = ByteBuffer.wrap(bytes, 0, length);
-    while (buffer.hasRemaining()) {
-      if (channel.read(buffer, from + buffer.position()) < 0) {
-        throw new IOException("Unexpected end of " + file + " at " + (from + buffer.position()));
-      }
-    }
-  }
-
-  /** Page headers and bodies one after another in bytes read from a file. */
-  private static final class Pages {
-    final byte[] bytes;
-    private int position;
-    private final int end;
-
-    Pages(byte[] bytes, int position, int end) {
-      this.bytes = bytes;
-      this.position = position;
-      this.end = end;
-    }
-
-    boolean more() {
-      return position < end;
-    }
-
-    PageHeader header() throws IOException {
-      java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(bytes, position, end - position);
-      PageHeader header = Util.readPageHeader(in);
-      position = end - in.available();
-      return header;
-    }
-
-    /** Moves past the page's body; returns where it starts in {@link #bytes}. */
-    int body(PageHeader header) throws IOException {
-      int size = header.getCompressed_page_size();
-      if (size < 0 || position + size > end) {
-        throw new IOException("A page of " + size + " bytes runs past its column chunk");
-      }
-      int at = position;
-      position += size;
-      return at;
     }
   }
 
@@ -991,7 +518,7 @@ public final class ArrowColumnPages {
     if (parts.size() != units.size() || total != rows || bytes > Integer.MAX_VALUE) {
       throw new Unsupported("column " + column.name() + ": " + total + " rows of " + bytes + " bytes");
     }
-    if (width == 0) {
+    if (staged()) {
       int count = (int) Math.max(1, total);
       giveBuffers(vector, vector.getAllocator(), count, 4L * (count + 1), Math.max(1, bytes));
       MemoryUtil.putInt(vector.getOffsetBuffer().memoryAddress(), 0);
@@ -1006,7 +533,7 @@ public final class ArrowColumnPages {
    * @param vector the column's vector
    */
   public void copy(Part part, FieldVector vector) {
-    if (width != 0) {
+    if (!staged()) {
       return;
     }
     MemoryUtil.copyToMemory(part.bytes, 0, vector.getDataBuffer().memoryAddress() + part.firstByte, part.length);
@@ -1030,6 +557,9 @@ public final class ArrowColumnPages {
     int row = 0;
     for (Part part : parts) {
       setValid(validityAt, row, part.rows, part.nulls == 0 ? null : part.present);
+      if (bits) {
+        setValid(vector.getDataBuffer().memoryAddress(), row, part.rows, part.bytes);
+      }
       row += part.rows;
     }
     if (vector instanceof BaseVariableWidthVector variable) {

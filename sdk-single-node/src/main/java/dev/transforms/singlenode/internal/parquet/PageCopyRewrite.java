@@ -1,34 +1,30 @@
 package dev.transforms.singlenode.internal.parquet;
 
-import com.github.luben.zstd.Zstd;
-import java.io.ByteArrayOutputStream;
+import dev.transforms.singlenode.internal.plan.FileRewrite;
+import dev.transforms.singlenode.internal.plan.RewriteStrategy;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.OptionalLong;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.DoubleConsumer;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DoubleFieldMetrics;
+import org.apache.iceberg.FieldMetrics;
+import org.apache.iceberg.FloatFieldMetrics;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.shaded.org.apache.parquet.bytes.ByteBufferInputStream;
-import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
-import org.apache.iceberg.shaded.org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
-import org.apache.iceberg.shaded.org.apache.parquet.column.Dictionary;
 import org.apache.iceberg.shaded.org.apache.parquet.column.Encoding;
-import org.apache.iceberg.shaded.org.apache.parquet.column.page.DictionaryPage;
-import org.apache.iceberg.shaded.org.apache.parquet.column.statistics.Statistics;
-import org.apache.iceberg.shaded.org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder;
-import org.apache.iceberg.shaded.org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
-import org.apache.iceberg.shaded.org.apache.parquet.format.DataPageHeader;
-import org.apache.iceberg.shaded.org.apache.parquet.format.PageHeader;
 import org.apache.iceberg.shaded.org.apache.parquet.format.PageType;
-import org.apache.iceberg.shaded.org.apache.parquet.format.Util;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -36,13 +32,10 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkM
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.ColumnIndex;
-import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.iceberg.shaded.org.apache.parquet.io.LocalOutputFile;
-import org.apache.iceberg.shaded.org.apache.parquet.io.api.Binary;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
-import org.apache.iceberg.types.Types;
 
 /**
  * Copy-on-write of a Parquet data file that copies the compressed pages holding no dropped row as they
@@ -50,154 +43,202 @@ import org.apache.iceberg.types.Types;
  * encoding and dictionary. A delete of a run of rows touches one or two pages of each column (Iceberg's
  * writer makes pages of at most 20,000 rows), so the file is rewritten for little more than the cost of
  * copying its bytes: a 1M-row file minus a run of 1% of its rows in 84-167 ms where decoding and
- * re-encoding it takes 360-630 ms ({@code RewriteBenchmark} in the benchmarks module).
+ * re-encoding it takes 360-630 ms ({@code RewriteBenchmark} in the benchmarks module). Pure Java: it
+ * needs neither DuckDB nor Arrow C++.
  *
- * <p>The new file has the old one's schema, field ids, row groups (minus rows), dictionaries and
- * key-value metadata. Its statistics and column indexes are built from the old file's column index
- * (exact minimum, maximum and null count of every copied page) and from the values of the re-encoded
- * pages, so the footer holds what a writer of the kept rows would have computed; the dictionary may
- * still hold values no kept row uses, which readers do not see.
+ * <p>The pages are found by walking each column chunk's page headers ({@link PageHeaders#of}), so files
+ * without an offset index (pyarrow's, so PyIceberg's, and DuckDB's) are copied too. The new file has the
+ * old one's schema (names and types as written; Iceberg reads its columns by field id), field ids, row
+ * groups (minus rows), dictionaries and key-value metadata, and a page index. Page statistics come from
+ * the old file's column index where it holds exact ones, otherwise from the decoded values of each page
+ * (which is then still copied as it is); Iceberg's NaN counts and float bounds from the values of every
+ * float and double page. So the footer holds what a writer of the kept rows would have computed; the
+ * dictionary may still hold values no kept row uses, which readers do not see.
  *
  * <p>It applies only where that holds (otherwise {@link #rewrite} answers empty and writes nothing):
- * flat columns of primitive types, exactly the schema's, by name and field id; data pages of format
- * version 1 in the encodings Iceberg's Java writer uses (plain, dictionary, run-length/bit-packed
- * levels); zstd or no compression, the table's; every column chunk with an offset index; no
- * encryption; and few enough pages touched ({@link #maxTouchedShare}). A chunk without a column index
- * (Parquet writes none for a float column holding NaN) or whose binary bounds there may be truncated
- * has all its pages re-encoded, which counts them as touched.
+ * flat columns of primitive types, each with a field id of the table's; data pages of format version 1
+ * in plain or dictionary encoding with run-length encoded levels; zstd or no compression, the table's;
+ * no encryption. However many pages hold a dropped row: re-encoding a page keeps its dictionary ids or
+ * plain values and needs no record per row, so even every page re-encoded (an upsert spread over the
+ * file) takes about a third of the time DuckDB took to decode and re-encode the file on the benchmark's
+ * 7-column shape.
  */
-public final class PageCopyRewrite {
+public final class PageCopyRewrite implements FileRewrite {
 
-  /** The encodings whose pages can be decoded and re-encoded here. */
-  private static final Set<Encoding> SUPPORTED = EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY,
-      Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.BIT_PACKED);
+  /** The encodings of values whose pages can be decoded and re-encoded here. */
+  private static final Set<Encoding> COPIED_ENCODINGS = EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY,
+      Encoding.RLE_DICTIONARY);
 
   /** Parquet's default column index truncation: a binary bound this long may have been cut short. */
   private static final int INDEX_TRUNCATE_LENGTH = 64;
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PageCopyRewrite.class);
 
-  private static volatile double maxTouchedShare = 0.5;
-
-  private PageCopyRewrite() {}
-
   /**
-   * The largest share of a file's data pages that may hold a dropped row for the pages to be copied;
-   * above it re-encoding the whole file costs about as much.
-   *
-   * @return the share, between 0 and 1
+   * The JVM system property that, when {@code false}, keeps rewrites from copying pages:
+   * {@code -Dtransforms.page-copy=false}.
    */
-  public static double maxTouchedShare() {
-    return maxTouchedShare;
+  public static final String SWITCH = "transforms.page-copy";
+
+  /** The strategy, for {@code RewritePlanner}'s table. */
+  public PageCopyRewrite() {}
+
+  @Override
+  public RewriteStrategy strategy() {
+    return RewriteStrategy.PAGE_COPY;
   }
 
-  /**
-   * Sets {@link #maxTouchedShare()}, for tests that must re-encode many pages here.
-   *
-   * @param share the share, between 0 and 1
-   */
-  public static void maxTouchedShare(double share) {
-    if (!(share >= 0 && share <= 1)) {
-      throw new IllegalArgumentException("A share of pages is between 0 and 1: " + share);
+  @Override
+  public Optional<String> declines(Request request) {
+    String codec = WriterSettings.codec(request.table().properties());
+    if ("false".equalsIgnoreCase(System.getProperty(SWITCH, "true").strip())) {
+      return Optional.of("turned off (-D" + SWITCH + "=false)");
+    } else if (!codec.equals("zstd") && !codec.equals("uncompressed")) {
+      return Optional.of("the table's codec is " + codec + "; pages are copied in zstd or uncompressed");
+    } else if (WriterSettings.zstdLevel(request.table().properties()).isEmpty()) {
+      return Optional.of("the table's zstd level is not a number");
     }
-    maxTouchedShare = share;
+    return Optional.empty();
   }
+
+  @Override
+  public Optional<DataFile> rewrite(Request request, long[] leftOut, String target, Path out) {
+    Map<String, String> properties = request.table().properties();
+    try {
+      Optional<Copied> copied = rewrite(request.source(), out, leftOut, request.schema(),
+          WriterSettings.codec(properties), WriterSettings.zstdLevel(properties).getAsInt());
+      if (copied.isEmpty()) {
+        return Optional.empty();
+      }
+      DataFile written = WrittenFile.dataFile(request.table(), request.spec(), request.partition(), target, out,
+          copied.get().floatMetrics().stream());
+      if (written.recordCount() != copied.get().rows()) {
+        throw new IllegalStateException("The page copy of " + request.source() + " holds " + written.recordCount()
+            + " rows, " + copied.get().rows() + " were kept");
+      }
+      return Optional.of(written);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot copy the pages of " + request.source() + " into " + target, e);
+    }
+  }
+
+  /**
+   * What a page copy wrote.
+   *
+   * @param rows the rows kept
+   * @param floatMetrics the metrics of the float and double columns that Parquet's footer lacks (NaN
+   *     counts, bounds without NaN), counted on the values kept
+   */
+  public record Copied(long rows, List<FieldMetrics<?>> floatMetrics) {}
 
   /**
    * Writes the rows of {@code source} except those at {@code positions} into {@code target}, copying the
-   * pages without a dropped row.
+   * pages without a dropped row. The file keeps its own schema (column names and types as written: a
+   * column renamed or widened since reads the same by its field id; one added since is missing, as in
+   * the old file).
    *
    * @param source the Parquet data file
    * @param target the new file, which must not exist
    * @param positions the positions to leave out, sorted, each less than the file's row count
-   * @param schema the table's schema, which the file's columns must be exactly
+   * @param schema the table's schema, which must hold every column of the file by field id
    * @param codec the table's codec (zstd or uncompressed), which the file's must be
    * @param zstdLevel the level re-encoded zstd pages are compressed at
-   * @return the rows written; empty, with nothing written, where this rewrite does not apply
+   * @return what was written; empty, with nothing written, where this rewrite does not apply
    * @throws IOException if a file cannot be read or written; the target may then exist
    */
-  public static OptionalLong rewrite(Path source, Path target, long[] positions, Schema schema, String codec,
+  public static Optional<Copied> rewrite(Path source, Path target, long[] positions, Schema schema, String codec,
       int zstdLevel) throws IOException {
     long[] dropped = Arrays.stream(positions).distinct().toArray(); // sorted already
     try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(source));
         FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
       ParquetMetadata footer = reader.getFooter();
       MessageType fileSchema = footer.getFileMetaData().getSchema();
-      if (!sameColumns(fileSchema, schema)) {
-        return declined(source, "its columns are not the table's schema");
+      Optional<String> columns = otherColumns(fileSchema, schema);
+      if (columns.isPresent()) {
+        return declined(source, columns.get());
       }
       List<BlockMetaData> groups = reader.getRowGroups();
+      if (groups.isEmpty()) {
+        return declined(source, "it has no row group");
+      }
+      List<List<List<PageHeaders.Page>>> pages = new ArrayList<>();
       ColumnIndex[][] indexes = new ColumnIndex[groups.size()][];
-      OffsetIndex[][] offsets = new OffsetIndex[groups.size()][];
-      long pages = 0;
-      long touched = 0;
       long firstRow = 0;
       for (int g = 0; g < groups.size(); g++) {
         BlockMetaData group = groups.get(g);
         List<ColumnChunkMetaData> chunks = group.getColumns();
         indexes[g] = new ColumnIndex[chunks.size()];
-        offsets[g] = new OffsetIndex[chunks.size()];
+        pages.add(new ArrayList<>());
         for (int c = 0; c < chunks.size(); c++) {
           ColumnChunkMetaData chunk = chunks.get(c);
-          if (chunk.isEncrypted() || !SUPPORTED.containsAll(chunk.getEncodings())
-              || !chunk.getCodec().name().equalsIgnoreCase(codec)
+          if (chunk.isEncrypted() || !chunk.getCodec().name().equalsIgnoreCase(codec)
               || (chunk.getCodec() != CompressionCodecName.ZSTD
                   && chunk.getCodec() != CompressionCodecName.UNCOMPRESSED)) {
-            return declined(source, "column " + chunk.getPath() + " is encrypted, or in " + chunk.getEncodings()
-                + " with " + chunk.getCodec() + " (the table's codec: " + codec + ")");
+            return declined(source, "column " + chunk.getPath() + " is encrypted, or in " + chunk.getCodec()
+                + " (the table's codec: " + codec + ")");
           }
-          OffsetIndex offset = reader.readOffsetIndex(chunk);
-          if (offset == null) {
-            return declined(source, "column " + chunk.getPath() + " has no offset index");
+          List<PageHeaders.Page> chunkPages = PageHeaders.of(file, chunk);
+          Optional<String> unread = unreadPages(chunkPages, group.getRowCount(),
+              fileSchema.getColumnDescription(chunk.getPath().toArray()).getMaxDefinitionLevel() > 0);
+          if (unread.isPresent()) {
+            return declined(source, "column " + chunk.getPath() + " has " + unread.get());
           }
+          pages.get(g).add(chunkPages);
+          int count = (int) chunkPages.stream().filter(p -> p.header().getType() == PageType.DATA_PAGE).count();
           ColumnIndex index = reader.readColumnIndex(chunk);
-          if (index != null && (index.getNullCounts() == null
-              || index.getNullPages().size() != offset.getPageCount() || mayBeTruncated(chunk, index))) {
-            index = null;
-          }
-          // without exact statistics of every page (Parquet keeps no column index for a float column
-          // that holds NaN), every page of the chunk is re-encoded, its statistics computed
-          indexes[g][c] = index;
-          offsets[g][c] = offset;
-          for (int p = 0; p < offset.getPageCount(); p++) {
-            pages++;
-            long from = firstRow + offset.getFirstRowIndex(p);
-            long to = firstRow + offset.getLastRowIndex(p, group.getRowCount());
-            if (index == null || countIn(dropped, from, to) > 0) {
-              touched++;
-            }
-          }
+          // without exact statistics of every page (none written, or Parquet kept none for a float column
+          // that holds NaN, or binary bounds maybe truncated), a copied page's values are decoded for them
+          indexes[g][c] = index == null || index.getNullCounts() == null || index.getNullPages().size() != count
+              || mayBeTruncated(chunk, index) ? null : index;
         }
         firstRow += group.getRowCount();
       }
-      if (pages == 0 || touched > maxTouchedShare * pages) {
-        return declined(source, touched + " of its " + pages + " pages hold a dropped row");
-      }
-      write(file, footer, groups, indexes, offsets, target, dropped, zstdLevel);
-      return OptionalLong.of(firstRow - countIn(dropped, 0, firstRow - 1));
+      List<FieldMetrics<?>> floats = write(file, footer, groups, pages, indexes, target, dropped, zstdLevel);
+      return Optional.of(new Copied(firstRow - countIn(dropped, 0, firstRow - 1), floats));
     }
   }
 
-  private static OptionalLong declined(Path source, String why) {
+  private static Optional<Copied> declined(Path source, String why) {
     LOG.debug("Rewriting {} by decoding it: {}", source, why);
-    return OptionalLong.empty();
+    return Optional.empty();
   }
 
-  /** Whether the file's columns are exactly the schema's, flat and primitive, by name and field id. */
-  private static boolean sameColumns(MessageType fileSchema, Schema schema) {
-    List<Type> fields = fileSchema.getFields();
-    if (fields.size() != schema.columns().size()) {
-      return false;
-    }
-    for (int i = 0; i < fields.size(); i++) {
-      Type field = fields.get(i);
-      Types.NestedField column = schema.columns().get(i);
-      if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED) || field.getId() == null
-          || field.getId().intValue() != column.fieldId() || !field.getName().equals(column.name())) {
-        return false;
+  /**
+   * Why the file's columns are not ones this copy writes, or empty: each must be flat and primitive,
+   * with a field id of the table's schema.
+   */
+  private static Optional<String> otherColumns(MessageType fileSchema, Schema schema) {
+    for (Type field : fileSchema.getFields()) {
+      if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
+        return Optional.of("column " + field.getName() + " is nested or repeated");
+      } else if (field.getId() == null || schema.findField(field.getId().intValue()) == null) {
+        return Optional.of("column " + field.getName() + " has no field id of the table's");
       }
     }
-    return true;
+    return Optional.empty();
+  }
+
+  /**
+   * What the chunk holds that this copy does not write, or empty: data pages of format version 1 in
+   * plain or dictionary encoding (levels run-length encoded), as many rows as the row group.
+   */
+  private static Optional<String> unreadPages(List<PageHeaders.Page> pages, long groupRows, boolean optional) {
+    long rows = 0;
+    for (PageHeaders.Page page : pages) {
+      PageType kind = page.header().getType();
+      if (kind == PageType.DATA_PAGE_V2) {
+        return Optional.of("data pages of format version 2");
+      } else if (kind == PageType.DATA_PAGE) {
+        var data = page.header().getData_page_header();
+        if (!COPIED_ENCODINGS.contains(Encoding.valueOf(data.getEncoding().name()))
+            || (optional && data.getDefinition_level_encoding()
+                != org.apache.iceberg.shaded.org.apache.parquet.format.Encoding.RLE)) {
+          return Optional.of("values in " + data.getEncoding() + ", levels in " + data.getDefinition_level_encoding());
+        }
+        rows += page.rows();
+      }
+    }
+    return rows == groupRows ? Optional.empty() : Optional.of(rows + " rows in its pages, " + groupRows + " in its row group");
   }
 
   /** Whether a binary column's index may hold bounds cut to the truncation length (not exact). */
@@ -217,13 +258,31 @@ public final class PageCopyRewrite {
     return false;
   }
 
-  private static void write(FileChannel file, ParquetMetadata footer, List<BlockMetaData> groups,
-      ColumnIndex[][] indexes, OffsetIndex[][] offsets, Path target, long[] dropped, int zstdLevel)
+  /** Writes the new file; returns the metrics of its float and double columns. */
+  private static List<FieldMetrics<?>> write(FileChannel file, ParquetMetadata footer, List<BlockMetaData> groups,
+      List<List<List<PageHeaders.Page>>> pages, ColumnIndex[][] indexes, Path target, long[] dropped, int zstdLevel)
       throws IOException {
     MessageType fileSchema = footer.getFileMetaData().getSchema();
+    List<FloatFieldMetrics.Builder> floats = new ArrayList<>();
+    List<DoubleFieldMetrics.Builder> doubles = new ArrayList<>();
+    Map<Integer, DoubleConsumer> floatValues = new HashMap<>();
+    for (Type field : fileSchema.getFields()) {
+      int id = field.getId().intValue();
+      PrimitiveType.PrimitiveTypeName physical = field.asPrimitiveType().getPrimitiveTypeName();
+      if (physical == PrimitiveType.PrimitiveTypeName.FLOAT) {
+        FloatFieldMetrics.Builder builder = new FloatFieldMetrics.Builder(id);
+        floats.add(builder);
+        floatValues.put(id, value -> builder.addValue((float) value));
+      } else if (physical == PrimitiveType.PrimitiveTypeName.DOUBLE) {
+        DoubleFieldMetrics.Builder builder = new DoubleFieldMetrics.Builder(id);
+        doubles.add(builder);
+        floatValues.put(id, builder::addValue);
+      }
+    }
     ParquetFileWriter writer = new ParquetFileWriter(new LocalOutputFile(target), fileSchema,
         ParquetFileWriter.Mode.CREATE, Math.max(1, groups.get(0).getTotalByteSize()), 0,
         INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE, false);
+    long keptRows = 0;
     try {
       writer.start();
       long firstRow = 0;
@@ -236,10 +295,12 @@ public final class PageCopyRewrite {
           List<ColumnChunkMetaData> chunks = group.getColumns();
           for (int c = 0; c < chunks.size(); c++) {
             ColumnDescriptor descriptor = fileSchema.getColumnDescription(chunks.get(c).getPath().toArray());
-            new ChunkCopy(file, chunks.get(c), descriptor, indexes[g][c], offsets[g][c], firstRow, rows, dropped,
-                zstdLevel).copyInto(writer, kept);
+            int id = fileSchema.getType(chunks.get(c).getPath().toArray()).getId().intValue();
+            new ChunkCopy(file, descriptor, chunks.get(c).getCodec(), pages.get(g).get(c), indexes[g][c], firstRow,
+                dropped, zstdLevel, floatValues.get(id)).copyInto(writer, kept);
           }
           writer.endBlock();
+          keptRows += kept;
         }
         firstRow += rows;
       }
@@ -248,6 +309,20 @@ public final class PageCopyRewrite {
       writer.abort(); // closes the file, which the caller deletes
       throw e;
     }
+    List<FieldMetrics<?>> metrics = new ArrayList<>();
+    for (FloatFieldMetrics.Builder builder : floats) {
+      metrics.add(withNulls(builder.build(), keptRows));
+    }
+    for (DoubleFieldMetrics.Builder builder : doubles) {
+      metrics.add(withNulls(builder.build(), keptRows));
+    }
+    return metrics;
+  }
+
+  /** A float column's metrics, with every row counted as a value (nulls too, as Iceberg's writer counts). */
+  private static <T> FieldMetrics<T> withNulls(FieldMetrics<T> values, long rows) {
+    return new FieldMetrics<>(values.id(), rows, rows - values.valueCount(), values.nanValueCount(),
+        values.lowerBound(), values.upperBound());
   }
 
   /** How many sorted positions are within {@code [from, to]}. */
@@ -258,7 +333,7 @@ public final class PageCopyRewrite {
     return firstAtOrAfter(sorted, to + 1) - firstAtOrAfter(sorted, from);
   }
 
-  private static int firstAtOrAfter(long[] sorted, long value) {
+  static int firstAtOrAfter(long[] sorted, long value) {
     int at = Arrays.binarySearch(sorted, value);
     if (at < 0) {
       return -at - 1;
@@ -267,319 +342,5 @@ public final class PageCopyRewrite {
       at--;
     }
     return at;
-  }
-
-  /** One column chunk of one row group, copied page by page into the writer. */
-  private static final class ChunkCopy {
-    private final FileChannel file;
-    private final ColumnChunkMetaData chunk;
-    private final ColumnDescriptor descriptor;
-    private final ColumnIndex index;
-    private final OffsetIndex offsets;
-    private final long firstRow;
-    private final long rows;
-    private final long[] dropped;
-    private final int zstdLevel;
-    private final PrimitiveType type;
-    private Dictionary dictionary;
-    private DictionaryPage rawDictionary;
-
-    ChunkCopy(FileChannel file, ColumnChunkMetaData chunk, ColumnDescriptor descriptor, ColumnIndex index,
-        OffsetIndex offsets, long firstRow, long rows, long[] dropped, int zstdLevel) {
-      this.file = file;
-      this.chunk = chunk;
-      this.descriptor = descriptor;
-      this.index = index;
-      this.offsets = offsets;
-      this.firstRow = firstRow;
-      this.rows = rows;
-      this.dropped = dropped;
-      this.zstdLevel = zstdLevel;
-      this.type = descriptor.getPrimitiveType();
-    }
-
-    void copyInto(ParquetFileWriter writer, long kept) throws IOException {
-      writer.startColumn(descriptor, kept, chunk.getCodec());
-      if (chunk.hasDictionaryPage()) {
-        long start = chunk.getDictionaryPageOffset();
-        long end = offsets.getOffset(0);
-        ByteBuffer bytes = read(start, (int) (end - start));
-        ByteBufferInputStream in = ByteBufferInputStream.wrap(bytes);
-        PageHeader header = Util.readPageHeader(in);
-        if (header.getType() != PageType.DICTIONARY_PAGE) {
-          throw new IOException("No dictionary page at " + start + " of column " + descriptor);
-        }
-        ByteBuffer compressed = in.slice(header.getCompressed_page_size());
-        rawDictionary = new DictionaryPage(BytesInput.from(compressed), header.getUncompressed_page_size(),
-            header.getDictionary_page_header().getNum_values(),
-            Encoding.valueOf(header.getDictionary_page_header().getEncoding().name()));
-        writer.writeDictionaryPage(rawDictionary);
-      }
-      for (int p = 0; p < offsets.getPageCount(); p++) {
-        long from = firstRow + offsets.getFirstRowIndex(p);
-        long to = firstRow + offsets.getLastRowIndex(p, rows);
-        ByteBuffer bytes = read(offsets.getOffset(p), offsets.getCompressedPageSize(p));
-        ByteBufferInputStream in = ByteBufferInputStream.wrap(bytes);
-        PageHeader header = Util.readPageHeader(in);
-        if (header.getType() != PageType.DATA_PAGE) {
-          throw new IOException("Page " + p + " of column " + descriptor + " is a " + header.getType()
-              + ", not a data page of format version 1");
-        }
-        DataPageHeader data = header.getData_page_header();
-        ByteBuffer compressed = in.slice(header.getCompressed_page_size());
-        int values = data.getNum_values();
-        if (values != to - from + 1) {
-          throw new IOException("Page " + p + " of column " + descriptor + " holds " + values
-              + " values for " + (to - from + 1) + " rows");
-        }
-        Encoding valuesEncoding = Encoding.valueOf(data.getEncoding().name());
-        Encoding dlEncoding = Encoding.valueOf(data.getDefinition_level_encoding().name());
-        Encoding rlEncoding = Encoding.valueOf(data.getRepetition_level_encoding().name());
-        if (index != null && countIn(dropped, from, to) == 0) {
-          writer.writeDataPage(values, header.getUncompressed_page_size(), BytesInput.from(compressed),
-              indexed(p), values, rlEncoding, dlEncoding, valuesEncoding);
-        } else {
-          reencode(writer, compressed, header.getUncompressed_page_size(), values, from, valuesEncoding,
-              rlEncoding, dlEncoding);
-        }
-      }
-      writer.endColumn();
-    }
-
-    /** The statistics of a copied page, from the column index. */
-    private Statistics<?> indexed(int page) {
-      Statistics.Builder builder = Statistics.getBuilderForReading(type).withNumNulls(index.getNullCounts().get(page));
-      if (!index.getNullPages().get(page)) {
-        builder.withMin(bytes(index.getMinValues().get(page))).withMax(bytes(index.getMaxValues().get(page)));
-      }
-      return builder.build();
-    }
-
-    private static byte[] bytes(ByteBuffer buffer) {
-      byte[] out = new byte[buffer.remaining()];
-      buffer.duplicate().get(out);
-      return out;
-    }
-
-    private ByteBuffer read(long position, int length) throws IOException {
-      ByteBuffer buffer = ByteBuffer.allocate(length);
-      while (buffer.hasRemaining()) {
-        int read = file.read(buffer, position + buffer.position());
-        if (read < 0) {
-          throw new IOException("Unexpected end of file reading column " + descriptor);
-        }
-      }
-      buffer.flip();
-      return buffer;
-    }
-
-    /** Decodes a page, leaves out the dropped rows and writes the rest as a new page. */
-    private void reencode(ParquetFileWriter writer, ByteBuffer compressed, int uncompressedSize, int values,
-        long from, Encoding valuesEncoding, Encoding rlEncoding, Encoding dlEncoding) throws IOException {
-      ByteBuffer page = decompress(compressed, uncompressedSize).order(ByteOrder.LITTLE_ENDIAN);
-      int maxDefinition = descriptor.getMaxDefinitionLevel();
-      boolean[] defined = new boolean[values];
-      if (maxDefinition == 0) {
-        Arrays.fill(defined, true);
-      } else {
-        int length = page.getInt();
-        ByteBuffer levels = page.slice();
-        levels.limit(length);
-        RunLengthBitPackingHybridDecoder decoder = new RunLengthBitPackingHybridDecoder(1,
-            ByteBufferInputStream.wrap(levels));
-        for (int i = 0; i < values; i++) {
-          defined[i] = decoder.readInt() == maxDefinition;
-        }
-        page.position(page.position() + length);
-      }
-      boolean[] keep = new boolean[values];
-      int keptCount = 0;
-      int next = firstAtOrAfter(dropped, from); // the positions have no duplicates (see rewrite)
-      for (int i = 0; i < values; i++) {
-        keep[i] = next >= dropped.length || dropped[next] != from + i;
-        if (keep[i]) {
-          keptCount++;
-        } else {
-          next++;
-        }
-      }
-      if (keptCount == 0) {
-        return;
-      }
-      Statistics<?> stats = Statistics.createStats(type);
-      ByteArrayOutputStream out = new ByteArrayOutputStream(page.capacity());
-      if (maxDefinition > 0) {
-        try (RunLengthBitPackingHybridEncoder levels = new RunLengthBitPackingHybridEncoder(1, 64, 1 << 20,
-            HeapByteBufferAllocator.getInstance())) {
-          for (int i = 0; i < values; i++) {
-            if (keep[i]) {
-              levels.writeInt(defined[i] ? maxDefinition : 0);
-            }
-          }
-          byte[] encoded = levels.toBytes().toByteArray();
-          out.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(encoded.length).array());
-          out.write(encoded);
-        }
-      }
-      ByteBuffer body = page.slice().order(ByteOrder.LITTLE_ENDIAN);
-      if (valuesEncoding == Encoding.PLAIN_DICTIONARY || valuesEncoding == Encoding.RLE_DICTIONARY) {
-        copyDictionaryIds(body, values, defined, keep, out, stats);
-      } else if (valuesEncoding == Encoding.PLAIN) {
-        copyPlain(body, values, defined, keep, out, stats);
-      } else {
-        throw new IOException("Cannot re-encode values in " + valuesEncoding + " of column " + descriptor);
-      }
-      for (int i = 0; i < values; i++) {
-        if (keep[i] && !defined[i]) {
-          stats.incrementNumNulls();
-        }
-      }
-      byte[] plain = out.toByteArray();
-      byte[] packed = compress(plain);
-      writer.writeDataPage(keptCount, plain.length, BytesInput.from(packed), stats, keptCount, rlEncoding,
-          dlEncoding, valuesEncoding);
-    }
-
-    private void copyDictionaryIds(ByteBuffer body, int values, boolean[] defined, boolean[] keep,
-        ByteArrayOutputStream out, Statistics<?> stats) throws IOException {
-      int bitWidth = body.get() & 0xff;
-      RunLengthBitPackingHybridDecoder ids = new RunLengthBitPackingHybridDecoder(bitWidth,
-          ByteBufferInputStream.wrap(body.slice()));
-      Dictionary values0 = dictionary();
-      out.write(bitWidth);
-      try (RunLengthBitPackingHybridEncoder encoder = new RunLengthBitPackingHybridEncoder(bitWidth, 64, 1 << 20,
-          HeapByteBufferAllocator.getInstance())) {
-        for (int i = 0; i < values; i++) {
-          if (!defined[i]) {
-            continue;
-          }
-          int id = ids.readInt();
-          if (keep[i]) {
-            encoder.writeInt(id);
-            update(stats, values0, id);
-          }
-        }
-        out.write(encoder.toBytes().toByteArray());
-      }
-    }
-
-    private void copyPlain(ByteBuffer body, int values, boolean[] defined, boolean[] keep,
-        ByteArrayOutputStream out, Statistics<?> stats) throws IOException {
-      PrimitiveType.PrimitiveTypeName physical = type.getPrimitiveTypeName();
-      if (physical == PrimitiveType.PrimitiveTypeName.BOOLEAN) {
-        int bit = 0;
-        int written = 0;
-        int current = 0;
-        for (int i = 0; i < values; i++) {
-          if (!defined[i]) {
-            continue;
-          }
-          boolean value = (body.get(bit >>> 3) & (1 << (bit & 7))) != 0;
-          bit++;
-          if (keep[i]) {
-            if (value) {
-              current |= 1 << (written & 7);
-            }
-            written++;
-            if ((written & 7) == 0) {
-              out.write(current);
-              current = 0;
-            }
-            ((org.apache.iceberg.shaded.org.apache.parquet.column.statistics.BooleanStatistics) stats)
-                .updateStats(value);
-          }
-        }
-        if ((written & 7) != 0) {
-          out.write(current);
-        }
-        return;
-      }
-      int width = switch (physical) {
-        case INT32, FLOAT -> 4;
-        case INT64, DOUBLE -> 8;
-        case INT96 -> 12;
-        case FIXED_LEN_BYTE_ARRAY -> type.getTypeLength();
-        default -> -1; // BINARY: a length before each value
-      };
-      int at = 0;
-      for (int i = 0; i < values; i++) {
-        if (!defined[i]) {
-          continue;
-        }
-        int start = at;
-        int length = width >= 0 ? width : 4 + body.getInt(at);
-        at += length;
-        if (keep[i]) {
-          byte[] value = new byte[length];
-          body.get(start, value);
-          out.write(value);
-          updatePlain(stats, physical, value, width);
-        }
-      }
-    }
-
-    private static void updatePlain(Statistics<?> stats, PrimitiveType.PrimitiveTypeName physical, byte[] value,
-        int width) {
-      ByteBuffer v = ByteBuffer.wrap(value).order(ByteOrder.LITTLE_ENDIAN);
-      switch (physical) {
-        case INT32 -> ((org.apache.iceberg.shaded.org.apache.parquet.column.statistics.IntStatistics) stats)
-            .updateStats(v.getInt(0));
-        case INT64 -> ((org.apache.iceberg.shaded.org.apache.parquet.column.statistics.LongStatistics) stats)
-            .updateStats(v.getLong(0));
-        case FLOAT -> ((org.apache.iceberg.shaded.org.apache.parquet.column.statistics.FloatStatistics) stats)
-            .updateStats(v.getFloat(0));
-        case DOUBLE -> ((org.apache.iceberg.shaded.org.apache.parquet.column.statistics.DoubleStatistics) stats)
-            .updateStats(v.getDouble(0));
-        default -> stats.updateStats(width >= 0 ? Binary.fromConstantByteArray(value)
-            : Binary.fromConstantByteArray(value, 4, value.length - 4));
-      }
-    }
-
-    private static void update(Statistics<?> stats, Dictionary dictionary, int id) {
-      switch (stats.type().getPrimitiveTypeName()) {
-        case INT32 -> ((org.apache.iceberg.shaded.org.apache.parquet.column.statistics.IntStatistics) stats)
-            .updateStats(dictionary.decodeToInt(id));
-        case INT64 -> ((org.apache.iceberg.shaded.org.apache.parquet.column.statistics.LongStatistics) stats)
-            .updateStats(dictionary.decodeToLong(id));
-        case FLOAT -> ((org.apache.iceberg.shaded.org.apache.parquet.column.statistics.FloatStatistics) stats)
-            .updateStats(dictionary.decodeToFloat(id));
-        case DOUBLE -> ((org.apache.iceberg.shaded.org.apache.parquet.column.statistics.DoubleStatistics) stats)
-            .updateStats(dictionary.decodeToDouble(id));
-        default -> stats.updateStats(dictionary.decodeToBinary(id));
-      }
-    }
-
-    /** The chunk's dictionary, decoded when a page that uses it is first re-encoded. */
-    private Dictionary dictionary() throws IOException {
-      if (dictionary == null) {
-        if (rawDictionary == null) {
-          throw new IOException("Column " + descriptor + " has dictionary-encoded pages and no dictionary");
-        }
-        int size = rawDictionary.getUncompressedSize();
-        ByteBuffer plain = decompress(rawDictionary.getBytes().toByteBuffer(), size);
-        DictionaryPage decoded = new DictionaryPage(BytesInput.from(plain), size,
-            rawDictionary.getDictionarySize(), rawDictionary.getEncoding());
-        dictionary = decoded.getEncoding().initDictionary(descriptor, decoded);
-      }
-      return dictionary;
-    }
-
-    private ByteBuffer decompress(ByteBuffer compressed, int uncompressedSize) throws IOException {
-      if (chunk.getCodec() == CompressionCodecName.UNCOMPRESSED) {
-        return compressed.duplicate();
-      }
-      byte[] source = bytes(compressed);
-      byte[] plain = new byte[uncompressedSize];
-      long size = Zstd.decompressByteArray(plain, 0, plain.length, source, 0, source.length);
-      if (Zstd.isError(size) || size != uncompressedSize) {
-        throw new IOException("Cannot decompress a zstd page of column " + descriptor + ": "
-            + (Zstd.isError(size) ? Zstd.getErrorName(size) : size + " bytes, " + uncompressedSize + " expected"));
-      }
-      return ByteBuffer.wrap(plain);
-    }
-
-    private byte[] compress(byte[] plain) {
-      return chunk.getCodec() == CompressionCodecName.UNCOMPRESSED ? plain : Zstd.compress(plain, zstdLevel);
-    }
   }
 }

@@ -3,9 +3,6 @@ package dev.transforms.singlenode.internal.parquet;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.ContentScanTask;
@@ -27,16 +24,9 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.iceberg.shaded.org.apache.parquet.io.DelegatingSeekableInputStream;
-import org.apache.iceberg.shaded.org.apache.parquet.io.SeekableInputStream;
-import org.apache.iceberg.shaded.org.apache.parquet.io.api.Binary;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
 import org.apache.iceberg.types.Types;
-import org.apache.iceberg.util.DateTimeUtil;
-import org.apache.iceberg.util.UUIDUtil;
 
 /**
  * Reads the rows of one Parquet data file one at a time, decoding a column's value only when it is
@@ -78,8 +68,8 @@ public final class ParquetRowCursor implements Closeable {
   private final ParquetFileReader reader;
   private final String location;
   private final Schema projection;
-  private final Column[] columns;
-  private final FileColumn[] fileColumns;
+  private final CursorColumn[] columns;
+  private final CursorColumn.FileColumn[] fileColumns;
   private final Object[] values;
   private final long[] decodedAt; // the position at which each column's value was last decoded
   private long position = -1;
@@ -102,8 +92,8 @@ public final class ParquetRowCursor implements Closeable {
       ParquetFileReader reader,
       String location,
       Schema projection,
-      Column[] columns,
-      FileColumn[] fileColumns) {
+      CursorColumn[] columns,
+      CursorColumn.FileColumn[] fileColumns) {
     this.reader = reader;
     this.location = location;
     this.projection = projection;
@@ -139,19 +129,19 @@ public final class ParquetRowCursor implements Closeable {
     try {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       List<Types.NestedField> fields = projection.columns();
-      Column[] columns = new Column[fields.size()];
+      CursorColumn[] columns = new CursorColumn[fields.size()];
       List<Type> requestedFields = new java.util.ArrayList<>();
-      List<FileColumn> fileColumns = new java.util.ArrayList<>();
+      List<CursorColumn.FileColumn> fileColumns = new java.util.ArrayList<>();
       for (int i = 0; i < columns.length; i++) {
         Types.NestedField field = fields.get(i);
         int id = field.fieldId();
         Type fileField = fieldWithId(fileSchema, id);
         if (id == MetadataColumns.ROW_POSITION.fieldId()) {
-          columns[i] = new PositionColumn();
+          columns[i] = new CursorColumn.PositionColumn();
         } else if (id == MetadataColumns.ROW_ID.fieldId()
             || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()) {
           Object base = constants.get(id);
-          FileColumn stored = null;
+          CursorColumn.FileColumn stored = null;
           if (fileField != null) {
             stored = fileColumn(fileSchema, fileField, field);
             if (stored == null) {
@@ -161,13 +151,13 @@ public final class ParquetRowCursor implements Closeable {
             fileColumns.add(stored);
           }
           boolean addPosition = id == MetadataColumns.ROW_ID.fieldId();
-          columns[i] = new LineageColumn(stored, (Long) base, addPosition);
+          columns[i] = new CursorColumn.LineageColumn(stored, (Long) base, addPosition);
         } else if (constants.containsKey(id)) {
-          columns[i] = new ConstantColumn(constants.get(id));
+          columns[i] = new CursorColumn.ConstantColumn(constants.get(id));
         } else if (MetadataColumns.isMetadataColumn(id) || fileField == null) {
           return null; // Iceberg's reader fills these (defaults, other metadata)
         } else {
-          FileColumn column = fileColumn(fileSchema, fileField, field);
+          CursorColumn.FileColumn column = fileColumn(fileSchema, fileField, field);
           if (column == null) {
             return null;
           }
@@ -179,7 +169,7 @@ public final class ParquetRowCursor implements Closeable {
       reader.setRequestedSchema(new MessageType(fileSchema.getName(), requestedFields));
       ParquetRowCursor cursor =
           new ParquetRowCursor(
-              reader, file.location(), projection, columns, fileColumns.toArray(new FileColumn[0]));
+              reader, file.location(), projection, columns, fileColumns.toArray(new CursorColumn.FileColumn[0]));
       opened = true;
       return cursor;
     } finally {
@@ -253,11 +243,11 @@ public final class ParquetRowCursor implements Closeable {
   }
 
   /** A reader of a top-level primitive column, or null when its types are not handled here. */
-  private static FileColumn fileColumn(MessageType fileSchema, Type fileField, Types.NestedField field) {
+  private static CursorColumn.FileColumn fileColumn(MessageType fileSchema, Type fileField, Types.NestedField field) {
     if (!fileField.isPrimitive() || fileField.isRepetition(Type.Repetition.REPEATED)) {
       return null;
     }
-    Decoder decoder = decoder(fileField.asPrimitiveType(), field.type());
+    ValueDecoder decoder = ValueDecoder.of(fileField.asPrimitiveType(), field.type());
     if (decoder == null) {
       return null;
     }
@@ -266,7 +256,7 @@ public final class ParquetRowCursor implements Closeable {
     boolean integral =
         typeId == org.apache.iceberg.types.Type.TypeID.LONG
             || typeId == org.apache.iceberg.types.Type.TypeID.INTEGER;
-    return new FileColumn(
+    return new CursorColumn.FileColumn(
         descriptor,
         decoder,
         integral,
@@ -337,7 +327,7 @@ public final class ParquetRowCursor implements Closeable {
    * @return the rows read, or 0 at the end of the file; the arrays are at least this long
    */
   public int nextLongs(int column, long[] values, boolean[] present, long[] positions) {
-    FileColumn file = (FileColumn) columns[column];
+    CursorColumn.FileColumn file = (CursorColumn.FileColumn) columns[column];
     while (true) {
       if (position + 1 >= groupEnd) {
         position = groupEnd; // the first row of the next row group
@@ -402,7 +392,7 @@ public final class ParquetRowCursor implements Closeable {
    * decompressed meanwhile. Call before the first {@link #next} or {@link #moveTo}.
    */
   public void prefetch() {
-    for (FileColumn column : fileColumns) {
+    for (CursorColumn.FileColumn column : fileColumns) {
       column.readAhead = true;
     }
     readAheadPages = prefetchedPages(fileColumns.length);
@@ -455,9 +445,9 @@ public final class ParquetRowCursor implements Closeable {
    * by every row that holds the value, which nobody may change.
    */
   public Object getForParquetWriter(int column) {
-    Column source = columns[column];
-    if (source instanceof FileColumn && ((FileColumn) source).string) {
-      FileColumn file = (FileColumn) source;
+    CursorColumn source = columns[column];
+    if (source instanceof CursorColumn.FileColumn && ((CursorColumn.FileColumn) source).string) {
+      CursorColumn.FileColumn file = (CursorColumn.FileColumn) source;
       return file.moveTo((int) (position - groupStart)) ? file.values.getUtf8() : null;
     }
     return get(column);
@@ -468,12 +458,12 @@ public final class ParquetRowCursor implements Closeable {
    * column}; with {@link #getLong}, reads it without boxing.
    */
   public boolean isNull(int column) {
-    return ((FileColumn) columns[column]).batchIsNull((int) (position - groupStart));
+    return ((CursorColumn.FileColumn) columns[column]).batchIsNull((int) (position - groupStart));
   }
 
   /** Returns the non-null value of a {@link #hasLongValues long column} in the current row. */
   public long getLong(int column) {
-    return ((FileColumn) columns[column]).batchLong((int) (position - groupStart));
+    return ((CursorColumn.FileColumn) columns[column]).batchLong((int) (position - groupStart));
   }
 
   /**
@@ -481,7 +471,7 @@ public final class ParquetRowCursor implements Closeable {
    * {@link #isNull} and {@link #getLong} read as longs.
    */
   public boolean hasLongValues(int column) {
-    return columns[column] instanceof FileColumn && ((FileColumn) columns[column]).integral;
+    return columns[column] instanceof CursorColumn.FileColumn && ((CursorColumn.FileColumn) columns[column]).integral;
   }
 
   /**
@@ -490,11 +480,11 @@ public final class ParquetRowCursor implements Closeable {
    * every row. Call before the first {@link #next()}.
    */
   public void readAheadExcept(int[] columns) {
-    java.util.Set<Column> except = new java.util.HashSet<>();
+    java.util.Set<CursorColumn> except = new java.util.HashSet<>();
     for (int column : columns) {
       except.add(this.columns[column]);
     }
-    for (FileColumn column : fileColumns) {
+    for (CursorColumn.FileColumn column : fileColumns) {
       column.readAhead = !except.contains(column);
     }
   }
@@ -517,7 +507,7 @@ public final class ParquetRowCursor implements Closeable {
       } while (pages.getRowCount() == 0);
       BlockMetaData group = reader.getRowGroups().get(groupIndex);
       int groupRows = (int) pages.getRowCount();
-      for (FileColumn column : fileColumns) {
+      for (CursorColumn.FileColumn column : fileColumns) {
         PageReader columnPages = pages.getPageReader(column.descriptor);
         CompressionCodecName codec = codec(group, column.descriptor);
         boolean deferred = DEFERRING.defers(codec);
@@ -574,300 +564,6 @@ public final class ParquetRowCursor implements Closeable {
       closeable.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  // -----------------------------------------------------------------------------------------------
-  // Columns
-
-  /** One column of the projection: where its value for a row comes from. */
-  private interface Column {
-    /** The value at a position in the file, which is a row of the current row group. */
-    Object value(long position, int rowInGroup);
-  }
-
-  private static final class PositionColumn implements Column {
-    @Override
-    public Object value(long position, int rowInGroup) {
-      return position;
-    }
-  }
-
-  private static final class ConstantColumn implements Column {
-    private final Object constant;
-
-    private ConstantColumn(Object constant) {
-      this.constant = constant;
-    }
-
-    @Override
-    public Object value(long position, int rowInGroup) {
-      return constant;
-    }
-  }
-
-  /**
-   * {@code _row_id} or {@code _last_updated_sequence_number}: the value written in the file, or when
-   * there is none, the file's base (plus the position, for row ids).
-   */
-  private static final class LineageColumn implements Column {
-    private final FileColumn stored;
-    private final Long base;
-    private final boolean addPosition;
-
-    private LineageColumn(FileColumn stored, Long base, boolean addPosition) {
-      this.stored = stored;
-      this.base = base;
-      this.addPosition = addPosition;
-    }
-
-    @Override
-    public Object value(long position, int rowInGroup) {
-      Object written = stored == null ? null : stored.value(position, rowInGroup);
-      if (written != null || base == null) {
-        return written;
-      }
-      return addPosition ? base + position : base;
-    }
-  }
-
-  /** Rows of an integral column read at once by {@link #isNull} and {@link #getLong}. */
-  private static final int BATCH_ROWS = 4096;
-
-  /** A primitive column stored in the file. */
-  private static final class FileColumn implements Column {
-    private final ColumnDescriptor descriptor;
-    private final Decoder decoder;
-    private final boolean integral;
-    private final boolean intValues;
-    private final boolean int64;
-    private final boolean string;
-    private ParquetColumnValues values;
-    private int row;
-    private boolean present;
-    private int groupRows;
-    private boolean readAhead;
-    // integral columns read with isNull/getLong are read in batches: rows [batchStart, batchEnd)
-    private long[] batch;
-    private boolean[] batchPresent;
-    private int batchStart;
-    private int batchEnd;
-
-    private FileColumn(
-        ColumnDescriptor descriptor, Decoder decoder, boolean integral, boolean intValues, boolean string) {
-      this.descriptor = descriptor;
-      this.string = string;
-      this.int64 =
-          descriptor.getPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT64;
-      this.decoder = decoder;
-      this.integral = integral;
-      this.intValues = intValues;
-    }
-
-    private void start(ParquetColumnValues groupValues, int rows) {
-      this.values = groupValues;
-      this.groupRows = rows;
-      this.row = -1;
-      this.present = false;
-      this.batchStart = 0;
-      this.batchEnd = 0;
-    }
-
-    /** Moves to a row of the row group, at or after the current one; returns whether it has a value. */
-    private boolean moveTo(int rowInGroup) {
-      if (rowInGroup != row) {
-        present = values.advance(rowInGroup - row);
-        row = rowInGroup;
-      }
-      return present;
-    }
-
-    @Override
-    public Object value(long position, int rowInGroup) {
-      if (rowInGroup < batchEnd) { // read in a batch already
-        if (!batchIsNull(rowInGroup)) {
-          long value = batch[rowInGroup - batchStart];
-          return intValues ? (Object) (int) value : (Object) value;
-        }
-        return null;
-      }
-      return moveTo(rowInGroup) ? decoder.decode(values) : null;
-    }
-
-    private boolean batchIsNull(int rowInGroup) {
-      if (rowInGroup >= batchEnd) {
-        fillBatch(rowInGroup);
-      }
-      return !batchPresent[rowInGroup - batchStart];
-    }
-
-    private long batchLong(int rowInGroup) {
-      if (rowInGroup >= batchEnd) {
-        fillBatch(rowInGroup);
-      }
-      return batch[rowInGroup - batchStart];
-    }
-
-    /** Reads the values of the rows from {@code rowInGroup} on in one go, at most a page. */
-    private void fillBatch(int rowInGroup) {
-      if (batch == null) {
-        batch = new long[BATCH_ROWS];
-        batchPresent = new boolean[BATCH_ROWS];
-      }
-      if (rowInGroup - 1 > row) {
-        moveTo(rowInGroup - 1); // pass over the rows in between
-      }
-      int count = values.nextLongs(batch, batchPresent, Math.min(BATCH_ROWS, groupRows - rowInGroup), int64);
-      batchStart = rowInGroup;
-      batchEnd = rowInGroup + count;
-      row = batchEnd - 1;
-      present = batchPresent[count - 1];
-    }
-  }
-
-  // -----------------------------------------------------------------------------------------------
-  // Decoding: Parquet values to the Java types of Iceberg's generic records
-
-  @FunctionalInterface
-  private interface Decoder {
-    Object decode(ParquetColumnValues values);
-  }
-
-  /** The decoder of a file column for the table's type, or null when it is not handled here. */
-  private static Decoder decoder(PrimitiveType file, org.apache.iceberg.types.Type type) {
-    PrimitiveType.PrimitiveTypeName physical = file.getPrimitiveTypeName();
-    LogicalTypeAnnotation logical = file.getLogicalTypeAnnotation();
-    switch (type.typeId()) {
-      case BOOLEAN:
-        return physical == PrimitiveType.PrimitiveTypeName.BOOLEAN ? ParquetColumnValues::getBoolean : null;
-      case INTEGER:
-        return physical == PrimitiveType.PrimitiveTypeName.INT32 ? ParquetColumnValues::getInteger : null;
-      case LONG:
-        if (physical == PrimitiveType.PrimitiveTypeName.INT64) {
-          return ParquetColumnValues::getLong;
-        }
-        return physical == PrimitiveType.PrimitiveTypeName.INT32
-            ? reader -> (long) reader.getInteger()
-            : null;
-      case FLOAT:
-        return physical == PrimitiveType.PrimitiveTypeName.FLOAT ? ParquetColumnValues::getFloat : null;
-      case DOUBLE:
-        if (physical == PrimitiveType.PrimitiveTypeName.DOUBLE) {
-          return ParquetColumnValues::getDouble;
-        }
-        return physical == PrimitiveType.PrimitiveTypeName.FLOAT
-            ? reader -> (double) reader.getFloat()
-            : null;
-      case DATE:
-        return physical == PrimitiveType.PrimitiveTypeName.INT32
-            ? reader -> DateTimeUtil.dateFromDays(reader.getInteger())
-            : null;
-      case TIME:
-        return physical == PrimitiveType.PrimitiveTypeName.INT64 && hasUnit(logical, MICROS)
-            ? reader -> DateTimeUtil.timeFromMicros(reader.getLong())
-            : null;
-      case TIMESTAMP:
-        if (physical != PrimitiveType.PrimitiveTypeName.INT64 || !hasUnit(logical, MICROS)) {
-          return null;
-        }
-        return ((Types.TimestampType) type).shouldAdjustToUTC()
-            ? reader -> DateTimeUtil.timestamptzFromMicros(reader.getLong())
-            : reader -> DateTimeUtil.timestampFromMicros(reader.getLong());
-      case TIMESTAMP_NANO:
-        if (physical != PrimitiveType.PrimitiveTypeName.INT64 || !hasUnit(logical, NANOS)) {
-          return null;
-        }
-        return ((Types.TimestampNanoType) type).shouldAdjustToUTC()
-            ? reader -> DateTimeUtil.timestamptzFromNanos(reader.getLong())
-            : reader -> DateTimeUtil.timestampFromNanos(reader.getLong());
-      case STRING:
-        return physical == PrimitiveType.PrimitiveTypeName.BINARY
-            ? ParquetColumnValues::getString
-            : null;
-      case UUID:
-        return physical == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
-                && file.getTypeLength() == 16
-            ? reader -> UUIDUtil.convert(reader.getBinary().getBytes())
-            : null;
-      case FIXED:
-        return physical == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
-            ? reader -> ownBytes(reader.getBinary())
-            : null;
-      case BINARY:
-        return physical == PrimitiveType.PrimitiveTypeName.BINARY
-            ? reader -> ByteBuffer.wrap(ownBytes(reader.getBinary()))
-            : null;
-      case DECIMAL:
-        return decimal(physical, ((Types.DecimalType) type).scale());
-      default:
-        return null;
-    }
-  }
-
-  /** The bytes of a value, in an array nobody else holds (a dictionary's values are shared). */
-  private static byte[] ownBytes(Binary binary) {
-    byte[] bytes = binary.getBytes();
-    return java.util.Arrays.copyOf(bytes, bytes.length);
-  }
-
-  private static final LogicalTypeAnnotation.TimeUnit MICROS = LogicalTypeAnnotation.TimeUnit.MICROS;
-  private static final LogicalTypeAnnotation.TimeUnit NANOS = LogicalTypeAnnotation.TimeUnit.NANOS;
-
-  private static boolean hasUnit(LogicalTypeAnnotation logical, LogicalTypeAnnotation.TimeUnit unit) {
-    if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) {
-      return ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) logical).getUnit() == unit;
-    }
-    if (logical instanceof LogicalTypeAnnotation.TimeLogicalTypeAnnotation) {
-      return ((LogicalTypeAnnotation.TimeLogicalTypeAnnotation) logical).getUnit() == unit;
-    }
-    return false;
-  }
-
-  private static Decoder decimal(PrimitiveType.PrimitiveTypeName physical, int scale) {
-    switch (physical) {
-      case INT32:
-        return reader -> BigDecimal.valueOf(reader.getInteger(), scale);
-      case INT64:
-        return reader -> BigDecimal.valueOf(reader.getLong(), scale);
-      case BINARY:
-      case FIXED_LEN_BYTE_ARRAY:
-        return reader -> new BigDecimal(new BigInteger(reader.getBinary().getBytes()), scale);
-      default:
-        return null;
-    }
-  }
-
-  // -----------------------------------------------------------------------------------------------
-  // Plumbing
-
-  /** An Iceberg input file as Parquet's. */
-  static final class IcebergParquetFile
-      implements org.apache.iceberg.shaded.org.apache.parquet.io.InputFile {
-    private final InputFile file;
-
-    IcebergParquetFile(InputFile file) {
-      this.file = file;
-    }
-
-    @Override
-    public long getLength() {
-      return file.getLength();
-    }
-
-    @Override
-    public SeekableInputStream newStream() {
-      org.apache.iceberg.io.SeekableInputStream stream = file.newStream();
-      return new DelegatingSeekableInputStream(stream) {
-        @Override
-        public long getPos() throws IOException {
-          return stream.getPos();
-        }
-
-        @Override
-        public void seek(long newPos) throws IOException {
-          stream.seek(newPos);
-        }
-      };
     }
   }
 }

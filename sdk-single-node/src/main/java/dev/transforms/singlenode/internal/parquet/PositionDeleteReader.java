@@ -45,7 +45,7 @@ public final class PositionDeleteReader {
     ParquetFileReader reader;
     try {
       reader =
-          ParquetFileReader.open(new ParquetRowCursor.IcebergParquetFile(deleteFile), ParquetRowCursor.OPTIONS);
+          ParquetFileReader.open(new IcebergParquetFile(deleteFile), ParquetRowCursor.OPTIONS);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to open the position delete file " + deleteFile.location(), e);
     }

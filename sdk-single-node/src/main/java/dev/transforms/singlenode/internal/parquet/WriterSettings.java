@@ -35,4 +35,30 @@ public final class WriterSettings {
     }
     return Map.of(TableProperties.PARQUET_COMPRESSION_LEVEL, DEFAULT_ZSTD_LEVEL);
   }
+
+  /**
+   * A table's Parquet codec, in lower case.
+   *
+   * @param properties the table's properties
+   * @return the codec, such as {@code zstd}
+   */
+  public static String codec(Map<String, String> properties) {
+    return properties.getOrDefault(TableProperties.PARQUET_COMPRESSION, TableProperties.PARQUET_COMPRESSION_DEFAULT)
+        .toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * The zstd level a table's files are written with: its own, or the engine's default.
+   *
+   * @param properties the table's properties
+   * @return the level, or empty when the table's is not a number
+   */
+  public static java.util.OptionalInt zstdLevel(Map<String, String> properties) {
+    try {
+      return java.util.OptionalInt.of(Integer.parseInt(properties.getOrDefault(
+          TableProperties.PARQUET_COMPRESSION_LEVEL, DEFAULT_ZSTD_LEVEL).strip()));
+    } catch (NumberFormatException e) {
+      return java.util.OptionalInt.empty();
+    }
+  }
 }

@@ -1,5 +1,8 @@
 /**
- * The single-node engine's own Parquet reader: {@link
+ * The engine's own Parquet code, page by page: the page decoder that reads columns into Arrow ({@link
+ * dev.transforms.singlenode.internal.parquet.PagedColumnsRead}), the page copy that rewrites a file
+ * copying the pages that hold no dropped row ({@link
+ * dev.transforms.singlenode.internal.parquet.PageCopyRewrite}), and the row reader: {@link
  * dev.transforms.singlenode.internal.parquet.ParquetRowCursor} reads the rows of a flat file, decoding a
  * value only when it is asked for, faster than Iceberg's generic reader. It applies no deletes
  * itself; {@link dev.transforms.singlenode.internal.read.LiveRows} decides when it reads a file and hands it

@@ -11,7 +11,7 @@ import org.apache.iceberg.types.Types;
 /**
  * Splits the columns of a read between two threads: a Parquet column chunk is decoded on one thread,
  * so a read of several columns that must be fast is two reads of about half the decoding work each,
- * side by side.
+ * side by side (the probe of a row edit reads its columns so).
  */
 public final class ColumnHalves {
 

@@ -336,7 +336,7 @@ class ParquetRowCursorTest {
     long offset;
     try (org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader reader =
         org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader.open(
-            new ParquetRowCursor.IcebergParquetFile(table.io().newInputFile(task.file())), ParquetRowCursor.OPTIONS)) {
+            new IcebergParquetFile(table.io().newInputFile(task.file())), ParquetRowCursor.OPTIONS)) {
       var chunk = reader.getRowGroups().get(0).getColumns().stream()
           .filter(c -> c.getPath().toDotString().equals(column)).findFirst().orElseThrow();
       var location = reader.readOffsetIndex(chunk);

@@ -1,0 +1,165 @@
+package dev.transforms.singlenode.internal.plan;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The data files of one snapshot when a native reader can read them itself: every file is Parquet on the
+ * local file system, no equality delete applies to a file, the files carry the Iceberg field ids (no name
+ * mapping), and every column is of a type native readers read to the same values the engine's reader
+ * gives ({@link #declines}). Position deletes and deletion vectors may apply ({@link #planWithDeletes}):
+ * the reader then drops the rows they remove from what it decoded; {@link #plan} takes only snapshots
+ * whose files hold exactly their rows.
+ *
+ * <p>When any of this does not hold, the plans answer empty and the rows go through the engine's
+ * reader, which applies every delete and reads any file system.
+ *
+ * @param files the local paths of the data files
+ * @param schema the schema of the rows
+ * @param rows the rows the files hold, from the table's metadata, before deletes
+ * @param fileRows the rows of each file, before deletes
+ * @param deleted the scan tasks of the files that have position deletes or a deletion vector, by index
+ *     in {@code files}; empty for a scan of a snapshot's rows exactly
+ */
+public record DirectScan(List<Path> files, Schema schema, long rows, long[] fileRows,
+    Map<Integer, FileScanTask> deleted) {
+
+  /**
+   * A scan of files whose rows are exactly the rows to read.
+   *
+   * @param files the local paths of the data files
+   * @param schema the schema of the rows
+   * @param rows the rows the files hold
+   */
+  public DirectScan(List<Path> files, Schema schema, long rows) {
+    this(files, schema, rows, null, Map.of());
+  }
+
+  public DirectScan {
+    files = List.copyOf(files);
+  }
+
+  /**
+   * Plans the direct scan of a snapshot, if one is possible.
+   *
+   * @param table the table
+   * @param snapshotId the snapshot to read
+   * @return the scan, whose schema is the snapshot's as the engine's reader reads it; or empty when the
+   *     rows must go through the engine's reader
+   */
+  public static Optional<DirectScan> plan(Table table, long snapshotId) {
+    return plan(table, snapshotId, table.newScan().useSnapshot(snapshotId).schema());
+  }
+
+  /**
+   * Plans the direct scan of some columns of a snapshot, if one is possible.
+   *
+   * @param table the table
+   * @param snapshotId the snapshot to read
+   * @param schema the columns to read: the snapshot's schema or a selection of its top-level columns
+   * @return the scan, or empty when the rows must go through the engine's reader
+   */
+  public static Optional<DirectScan> plan(Table table, long snapshotId, Schema schema) {
+    return planWithDeletes(table, snapshotId, schema).filter(scan -> scan.deleted().isEmpty());
+  }
+
+  /**
+   * Plans the direct scan of some columns of a snapshot whose files may have position deletes or
+   * deletion vectors against them, which the reader must apply to what it decodes ({@link #deleted}).
+   *
+   * @param table the table
+   * @param snapshotId the snapshot to read
+   * @param schema the columns to read
+   * @return the scan, or empty when the rows must go through the engine's reader
+   */
+  public static Optional<DirectScan> planWithDeletes(Table table, long snapshotId, Schema schema) {
+    SnapshotFiles.existing(table, snapshotId);
+    if (schema.columns().isEmpty() || declines(table, schema).isPresent()) {
+      return Optional.empty();
+    }
+    return SnapshotFiles.of(table, snapshotId)
+        .filter(files -> !files.paths().isEmpty())
+        .map(files -> new DirectScan(files.paths(), schema, files.rows(), files.fileRows(), files.deleted()));
+  }
+
+  /**
+   * Why the columns cannot be read from the files as they are, or empty when they can: a column of a
+   * type no native reader reads, with an initial default, or promoted since older files were written.
+   *
+   * @param table the table
+   * @param schema the columns to read
+   * @return the reason, naming the column
+   */
+  public static Optional<String> declines(Table table, Schema schema) {
+    if (table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)) {
+      return Optional.of("the table maps column names to field ids (files without ids)");
+    }
+    for (Types.NestedField column : schema.columns()) {
+      if (!column.type().isPrimitiveType() || !NATIVE_TYPES.contains(column.type().typeId())) {
+        return Optional.of("column " + column.name() + " is of type " + column.type() + ", which only the engine reads");
+      } else if (!plainFileColumn(table, column)) {
+        return Optional.of("column " + column.name() + " has a default or was widened: older files hold it otherwise");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The types native readers read to the values the engine's reader gives. */
+  private static final java.util.Set<Type.TypeID> NATIVE_TYPES = java.util.EnumSet.of(Type.TypeID.BOOLEAN,
+      Type.TypeID.INTEGER, Type.TypeID.LONG, Type.TypeID.FLOAT, Type.TypeID.DOUBLE, Type.TypeID.DATE, Type.TypeID.TIME,
+      Type.TypeID.TIMESTAMP, Type.TypeID.STRING, Type.TypeID.UUID, Type.TypeID.BINARY, Type.TypeID.FIXED,
+      Type.TypeID.DECIMAL);
+
+  /**
+   * Whether every file of the table holds a column as the current schema has it, so that a reader of
+   * the files needs no Iceberg logic for it: no initial default, and the same type in every schema the
+   * table has had that holds the column (files written before a type promotion hold the narrower type).
+   *
+   * @param table the table
+   * @param column a column of its schema
+   * @return whether the column can be read from the files as they are
+   */
+  public static boolean plainFileColumn(Table table, Types.NestedField column) {
+    if (column.initialDefault() != null) {
+      return false;
+    }
+    for (Schema earlier : table.schemas().values()) {
+      Types.NestedField then = earlier.findField(column.fieldId());
+      if (then != null && !then.type().equals(column.type())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The local path of a file location, when it is on the local file system.
+   *
+   * @param location a location ({@code /...} or {@code file:...})
+   * @return the path, or empty for any other scheme
+   */
+  public static Optional<Path> localPath(String location) {
+    if (location.startsWith("/")) {
+      return Optional.of(Paths.get(location));
+    }
+    if (location.startsWith("file:")) {
+      try {
+        return Optional.of(Paths.get(URI.create(location.startsWith("file:/") && !location.startsWith("file://")
+            ? "file://" + location.substring("file:".length()) : location)));
+      } catch (IllegalArgumentException e) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,216 @@
+package dev.transforms.singlenode.internal.plan;
+
+import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
+import dev.transforms.singlenode.internal.read.LiveRuns;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expression;
+
+/**
+ * Chooses how a snapshot is read into Arrow: the one place that knows the {@link ReadStrategy read
+ * strategies}. A plan names one strategy and the reason; the reason is logged at debug, and each read is
+ * counted by the strategy that gave its rows ({@link #reads}). Strategies are asked in the table's
+ * order, the first that takes the read reads it; one that finds while reading that it cannot give the
+ * engine's root hands the read on to the next that takes it, and the engine's reader takes the rest.
+ * Position deletes and deletion vectors are applied after decoding ({@link LiveRuns}): a merge-on-read
+ * snapshot takes the same strategies as a copy-on-write one.
+ */
+public final class ReadPlanner {
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReadPlanner.class);
+
+  /** The native strategies, in the order they are asked. */
+  private static final List<SnapshotRead> NATIVE = List.of(new PagedColumnsRead());
+
+  private static final Map<ReadStrategy, AtomicLong> READS = new EnumMap<>(ReadStrategy.class);
+
+  static {
+    for (ReadStrategy strategy : ReadStrategy.values()) {
+      READS.put(strategy, new AtomicLong());
+    }
+  }
+
+  private static volatile ReadStrategy forced;
+
+  private ReadPlanner() {}
+
+  /**
+   * The strategy chosen for a read and why.
+   *
+   * @param strategy the strategy
+   * @param reason why, for logs and tests ("page decoder: 1,000,000 rows in 1 file, 7 columns")
+   * @param scan the files to read, or null for the engine
+   * @param live the runs of live rows in the files, when deletes apply to them; or null
+   */
+  public record Plan(ReadStrategy strategy, String reason, DirectScan scan, LiveRuns live) {}
+
+  /**
+   * Plans the read of every row of a scan.
+   *
+   * @param scan the table scan (its snapshot and row filter)
+   * @param projected the columns to read
+   * @param nativeAllowed whether native readers may read (the reader's and the build's setting)
+   * @return the plan
+   */
+  public static Plan plan(TableScan scan, Schema projected, boolean nativeAllowed) {
+    ReadStrategy only = forced;
+    Table table = scan.table();
+    if (!nativeAllowed || only == ReadStrategy.ENGINE) {
+      return engine(only == ReadStrategy.ENGINE ? "forced" : "native readers are turned off");
+    } else if (scan.filter().op() != Expression.Operation.TRUE) {
+      return engine("a row filter, which the engine evaluates on every row");
+    } else if (scan.snapshot() == null) {
+      return engine("the table has no snapshot");
+    } else if (projected.columns().isEmpty()) {
+      return engine("no column is read");
+    }
+    Optional<String> columns = DirectScan.declines(table, projected);
+    if (columns.isPresent()) {
+      return engine(columns.get());
+    }
+    Optional<DirectScan> files = DirectScan.planWithDeletes(table, scan.snapshot().snapshotId(), projected);
+    if (files.isEmpty()) {
+      return engine("a data file has equality deletes, or is not local Parquet");
+    }
+    DirectScan direct = files.get();
+    List<String> declined = new ArrayList<>();
+    for (SnapshotRead strategy : NATIVE) {
+      if (only != null && strategy.strategy() != only) {
+        continue;
+      }
+      Optional<String> no = strategy.declines(table, direct, only != null);
+      if (no.isEmpty()) {
+        // loaded only once a native strategy takes the read: the engine's reader loads deletes itself
+        LiveRuns live = direct.deleted().isEmpty() ? null
+            : LiveRuns.of(table, direct.schema(), direct.fileRows(), direct.deleted());
+        if (!direct.deleted().isEmpty() && live == null) {
+          return engine("the files hold more rows than one root");
+        }
+        String reason = String.format("%s: %,d rows in %d files, %d columns%s%s", strategy.strategy().label(),
+            direct.rows(), direct.files().size(), projected.columns().size(),
+            live == null ? "" : ", deletes applied after decoding (" + live + ")",
+            declined.isEmpty() ? "" : " (" + String.join("; ", declined) + ")");
+        return new Plan(strategy.strategy(), reason, direct, live);
+      }
+      declined.add(strategy.strategy().label() + ": " + no.get());
+    }
+    return engine(String.join("; ", declined));
+  }
+
+  /**
+   * Reads by a plan: its strategy, or, when that gives up while reading, the next in the table that
+   * takes the read, or the engine's reader.
+   *
+   * @param plan the plan
+   * @param table the table read
+   * @param allocator where the root's memory is accounted
+   * @param engine the engine's read of the same rows
+   * @return the rows, the caller's to close
+   */
+  public static VectorSchemaRoot read(Plan plan, Table table, BufferAllocator allocator,
+      Supplier<VectorSchemaRoot> engine) {
+    ReadStrategy only = forced;
+    boolean reached = false;
+    for (SnapshotRead strategy : NATIVE) {
+      reached |= strategy.strategy() == plan.strategy();
+      if (!reached || (only != null && strategy.strategy() != only) || (strategy.strategy() != plan.strategy()
+          && strategy.declines(table, plan.scan(), only != null).isPresent())) {
+        continue;
+      }
+      try {
+        Optional<VectorSchemaRoot> root = strategy.read(table, plan.scan(), allocator);
+        if (root.isPresent()) {
+          LOG.debug("Read {} with {}", table.name(), plan.reason());
+          READS.get(strategy.strategy()).incrementAndGet();
+          return plan.live() == null ? root.get() : plan.live().keep(root.get());
+        }
+        LOG.debug("The {} gave up reading {}: its files hold what it does not read as the engine does",
+            strategy.strategy().label(), table.name());
+      } catch (RuntimeException e) {
+        LOG.warn("The {} could not read {}; reading it another way", strategy.strategy().label(), table.name(), e);
+      }
+    }
+    if (plan.strategy() == ReadStrategy.ENGINE) {
+      LOG.debug("Read {} with {}", table.name(), plan.reason());
+    }
+    VectorSchemaRoot root = engine.get();
+    READS.get(ReadStrategy.ENGINE).incrementAndGet();
+    return root;
+  }
+
+  /**
+   * Reads every row of one data file, its deletes not applied, with the first native strategy that
+   * takes it: for a reader that needs the rows at some positions of a file, such as the rows a
+   * snapshot deleted from it. Row {@code i} of the root is the file's position {@code i}.
+   *
+   * @param table the table, for its schema history
+   * @param file the data file
+   * @param projected the columns to read
+   * @param allocator where the root's memory is accounted
+   * @return the file's rows in file order, the caller's to close; empty when only the engine reads it
+   */
+  public static Optional<VectorSchemaRoot> readFile(Table table, DataFile file, Schema projected,
+      BufferAllocator allocator) {
+    Optional<java.nio.file.Path> path = DirectScan.localPath(file.location());
+    if (forced == ReadStrategy.ENGINE || file.format() != FileFormat.PARQUET || path.isEmpty()
+        || projected.columns().isEmpty() || file.recordCount() > Integer.MAX_VALUE
+        || DirectScan.declines(table, projected).isPresent()) {
+      return Optional.empty();
+    }
+    DirectScan scan = new DirectScan(List.of(path.get()), projected, file.recordCount());
+    for (SnapshotRead strategy : NATIVE) {
+      if ((forced != null && strategy.strategy() != forced) || strategy.declines(table, scan, forced != null).isPresent()) {
+        continue;
+      }
+      try {
+        Optional<VectorSchemaRoot> root = strategy.read(table, scan, allocator);
+        if (root.isPresent()) {
+          LOG.debug("Read {} of {} with the {}", file.location(), table.name(), strategy.strategy().label());
+          READS.get(strategy.strategy()).incrementAndGet();
+          return root;
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("The {} could not read {}; reading it another way", strategy.strategy().label(), file.location(), e);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Plan engine(String why) {
+    return new Plan(ReadStrategy.ENGINE, "engine: " + why, null, null);
+  }
+
+  /**
+   * The reads whose rows a strategy gave, in this JVM, for tests that must know which ran.
+   *
+   * @param strategy the strategy
+   * @return the count
+   */
+  public static long reads(ReadStrategy strategy) {
+    return READS.get(strategy).get();
+  }
+
+  /**
+   * Makes every read in this JVM ask only one strategy (then the engine), until the returned handle is
+   * closed; size thresholds are ignored, so that a test can force a strategy on small tables.
+   *
+   * @param strategy the strategy to force
+   * @return closes to restore the planner's own choice
+   */
+  public static AutoCloseable force(ReadStrategy strategy) {
+    forced = strategy;
+    return () -> forced = null;
+  }
+}
