@@ -56,7 +56,10 @@ record CrashCase(String name, Class<?> crashed, Optional<Class<?>> setup, Class<
     return crashed.getSimpleName().endsWith("Reshape");
   }
 
-  /** Whether the case needs Spark in the test JVM (to set up, or to check file outputs). */
+  /**
+   * Whether the killed transform runs on Spark: a cell of the matrix's Spark rows, which also needs Spark in
+   * the test JVM (to set up, or to check file outputs).
+   */
   boolean spark() {
     return crashed.getSimpleName().startsWith("Spark");
   }

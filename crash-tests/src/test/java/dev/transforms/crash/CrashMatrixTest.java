@@ -2,6 +2,7 @@ package dev.transforms.crash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.api.Transform;
 import dev.transforms.crash.CrashTransforms.SingleFailing;
 import dev.transforms.crash.CrashTransforms.SingleFull;
 import dev.transforms.crash.CrashTransforms.SingleIncremental;
@@ -15,6 +16,7 @@ import dev.transforms.crash.CrashTransforms.TwoOutputsReshape;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +33,29 @@ import org.junit.jupiter.api.io.TempDir;
  * staged folder or file of a dead build, and builds incrementally on without losing a row.
  *
  * <p>Each cell is one child JVM ({@link CrashChild}) killed where the point is reached. Two cells run
- * at a time. The matrix is printed and written to {@code target/crash-matrix.md}.
+ * at a time. The matrix is printed and written to {@code crash-matrix.md} in the build directory.
+ *
+ * <p>System property {@value #CELLS} chooses the rows: {@code all} (the default) or {@code spark}, the
+ * cases whose killed transform runs on Spark, which the {@code spark-4.1} profile runs on the other Spark
+ * line. When {@value #EXPECTED_SPARK} is set (the POM sets it to the Spark version of the active line), the
+ * test first checks that the Spark on its classpath, which the children inherit, is that version.
  */
 public class CrashMatrixTest {
+
+  /** The system property that chooses the rows: {@code all} or {@code spark}. */
+  static final String CELLS = "crash.cells";
+  /** The system property naming the Spark version the build put on the classpath. */
+  static final String EXPECTED_SPARK = "crash.expectedSpark";
+
+  /** The cases the {@value #CELLS} property selects. */
+  static List<CrashCase> selectedCases() {
+    String cells = System.getProperty(CELLS, "all");
+    return switch (cells) {
+      case "all" -> cases();
+      case "spark" -> cases().stream().filter(CrashCase::spark).toList();
+      default -> throw new IllegalArgumentException(CELLS + " must be all or spark, not " + cells);
+    };
+  }
 
   /** Every case, with the protocol points that apply to it. */
   static List<CrashCase> cases() {
@@ -85,9 +107,31 @@ public class CrashMatrixTest {
 
   @TempDir Path dir;
 
+  /**
+   * The Spark rows are told apart by the killed transform's name; this checks the name against what the
+   * transform's method takes, so that a Spark case never drops out of {@code crash.cells=spark}.
+   */
+  @Test
+  void theSparkRowsAreTheCasesWhoseTransformTakesSparkHandles() {
+    for (CrashCase crashCase : cases()) {
+      boolean sparkHandles = Arrays.stream(crashCase.crashed().getMethods())
+          .filter(m -> m.isAnnotationPresent(Transform.class))
+          .flatMap(m -> Arrays.stream(m.getParameterTypes()))
+          .anyMatch(type -> type.getPackageName().equals("dev.transforms.spark"));
+      assertThat(crashCase.spark()).as(crashCase.name()).isEqualTo(sparkHandles);
+    }
+    assertThat(cases().stream().filter(CrashCase::spark)).hasSizeGreaterThanOrEqualTo(5);
+  }
+
   @Test
   void everyKillLeavesTheOldOrTheNewResultAndTheNextBuildCleansUp() throws Exception {
-    List<CrashCase> cases = cases();
+    String expectedSpark = System.getProperty(EXPECTED_SPARK);
+    if (expectedSpark != null) {
+      assertThat(org.apache.spark.package$.MODULE$.SPARK_VERSION()).as("the Spark version the cells run on")
+          .isEqualTo(expectedSpark);
+    }
+    List<CrashCase> cases = selectedCases();
+    assertThat(cases).as("the cases %s=%s selects", CELLS, System.getProperty(CELLS, "all")).isNotEmpty();
     Map<CrashCase, Map<String, Future<String>>> cells = new LinkedHashMap<>();
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
@@ -119,7 +163,7 @@ public class CrashMatrixTest {
       }
       String matrix = CrashCell.matrix(results);
       System.out.println(matrix);
-      Path report = Path.of("target", "crash-matrix.md");
+      Path report = Path.of(System.getProperty("crash.buildDirectory", "target"), "crash-matrix.md");
       Files.createDirectories(report.getParent());
       Files.writeString(report, matrix);
       assertThat(failures).as(matrix).isEmpty();
