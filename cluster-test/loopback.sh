@@ -2,9 +2,15 @@
 # benchmarks/cluster-scale. Every process started here is recorded in the array `pids`, and
 # stop_processes stops them by PID (TERM, then KILL after 10 s); call it from an EXIT trap.
 #
-# Needs: $repo (the checkout), $work (a folder for logs), $venv (the virtual environment).
+# Needs: $repo (the checkout), $work (a folder for logs), $venv (the virtual environment); spark_line
+# chooses the Spark line (3.5 unless it says 4.1), each pinned to the Spark version the SDK builds that
+# line with (the pyspark package ships that version's distribution).
 
-PYSPARK_VERSION=3.5.9
+case "${spark_line:=3.5}" in
+  3.5) PYSPARK_VERSION=3.5.9 ;;
+  4.1) PYSPARK_VERSION=4.1.3 ;;
+  *) echo "spark_line must be 3.5 or 4.1, not $spark_line" >&2; return 2 ;;
+esac
 MOTO_VERSION=5.2.5
 pids=()
 export SPARK_LOCAL_IP=127.0.0.1
