@@ -16,7 +16,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * An output of the running transform named past its staging branch ({@code `t`.branch_main},
  * {@code `t`.tag_x}): it can be read, and Spark refuses to write it ("does not support ... write"),
- * so no write of the transform reaches a branch the runtime does not publish or discard.
+ * so no write of the transform reaches a branch the runtime does not publish or discard. The error
+ * says why: {@link ReadOnlyWrites} refuses the write first, naming the table as written, and Spark's
+ * own check names the table by {@link #name()}.
  */
 final class ReadOnlyTable implements SupportsRead, SupportsMetadataColumns {
 
@@ -28,7 +30,12 @@ final class ReadOnlyTable implements SupportsRead, SupportsMetadataColumns {
 
   @Override
   public String name() {
-    return table.name() + " (read-only while its transform runs)";
+    return underlyingName() + " " + ReadOnlyWrites.REASON;
+  }
+
+  /** The name of the table this one reads, as Iceberg gives it. */
+  String underlyingName() {
+    return table.name();
   }
 
   @Override

@@ -10,6 +10,7 @@ import org.apache.spark.sql.catalyst.parser.ParserInterface;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.MergeIntoTable;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.rules.Rule;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
@@ -18,7 +19,9 @@ import scala.runtime.BoxedUnit;
  * Spark session extensions of the SDK, listed in {@code spark.sql.extensions} after Iceberg's. They
  * wrap the SQL parser to remember, per thread, the last {@code MERGE} statement parsed: its target
  * and ON condition. When a MERGE fails because several source rows match one target row, the engine
- * names the keys in its error from what was remembered. Parsing is otherwise untouched.
+ * names the keys in its error from what was remembered. Parsing is otherwise untouched. A rule run
+ * after resolution ({@link ReadOnlyWrites}) refuses writes to an output named past its staging branch
+ * with an error that says why.
  */
 public final class TransformsSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
 
@@ -33,6 +36,12 @@ public final class TransformsSessionExtensions extends AbstractFunction1<SparkSe
       @Override
       public ParserInterface apply(SparkSession session, ParserInterface delegate) {
         return new RecordingParser(delegate);
+      }
+    });
+    extensions.injectPostHocResolutionRule(new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+      @Override
+      public Rule<LogicalPlan> apply(SparkSession session) {
+        return new ReadOnlyWrites();
       }
     });
     return BoxedUnit.UNIT;

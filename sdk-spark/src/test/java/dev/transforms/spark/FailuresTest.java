@@ -22,7 +22,7 @@ public class FailuresTest extends SparkTestBase {
   static final String MISSING = "/Fail/in/never-built";
 
   enum Scenario { MERGE_THEN_THROW, MERGE, REPLACE, REPLACE_THEN_THROW, REPLACE_NEW_SCHEMA_THEN_THROW, DROP, WRITE_MAIN,
-    OTHER_WRITER, SET_LOCATION, ADD_COLUMN_THEN_THROW, CREATE_BRANCH }
+    OVERWRITE_MAIN, OTHER_WRITER, SET_LOCATION, ADD_COLUMN_THEN_THROW, CREATE_BRANCH }
 
   static volatile Scenario scenario;
   static volatile SparkSession otherWriter;
@@ -52,6 +52,7 @@ public class FailuresTest extends SparkTestBase {
         }
         case DROP -> spark.sql("DROP TABLE " + out.identifier());
         case WRITE_MAIN -> spark.sql("INSERT INTO " + out.identifier() + ".branch_main VALUES (99, 'sneaky')");
+        case OVERWRITE_MAIN -> spark.sql("INSERT OVERWRITE " + out.identifier() + ".branch_main VALUES (99, 'sneaky')");
         case SET_LOCATION -> spark.sql("ALTER TABLE " + out.identifier() + " SET LOCATION '/tmp/elsewhere'");
         case CREATE_BRANCH -> spark.sql("ALTER TABLE " + out.identifier() + " CREATE BRANCH audit");
         case ADD_COLUMN_THEN_THROW -> {
@@ -179,12 +180,16 @@ public class FailuresTest extends SparkTestBase {
   @Test
   void anExplicitWriteToMainIsRefused() {
     TransformResult result = fails(Scenario.WRITE_MAIN);
-    assertThat(message(result)).contains("does not support append");
-    if (org.apache.spark.package$.MODULE$.SPARK_VERSION().startsWith("3.")) {
-      // Spark 3.5 names the table by its name(), where the SDK says why; Spark 4.1 names it by the identifier
-      // written (`t`.`branch_main`), so the reason is not in its message.
-      assertThat(message(result)).contains("read-only while its transform runs");
-    }
+    assertThat(message(result)).contains("UNSUPPORTED_FEATURE.TABLE_OPERATION")
+        .contains("Table `local`.`Fail`.`out`.`accounts`.`branch_main` (read-only while its transform runs)"
+            + " does not support append in batch mode");
+    assertOutputUnchanged();
+
+    TransformResult overwrite = fails(Scenario.OVERWRITE_MAIN);
+    // Static or dynamic, as the session's partitionOverwriteMode makes it.
+    assertThat(message(overwrite))
+        .containsPattern("`branch_main` \\(read-only while its transform runs\\) does not support"
+            + " (overwrite by filter|dynamic overwrite) in batch mode");
     assertOutputUnchanged();
   }
 

@@ -40,4 +40,18 @@ public final class ScalaCollections {
   public static <K, V> Map<K, V> map(scala.collection.Map<K, V> map) {
     return JavaConverters.mapAsJavaMap(map);
   }
+
+  /**
+   * @param map a Java map
+   * @param <K> its keys
+   * @param <V> its values
+   * @return an immutable Scala copy of it, as Spark's error parameters take one
+   */
+  public static <K, V> scala.collection.immutable.Map<K, V> immutableMap(Map<K, V> map) {
+    scala.collection.immutable.Map<K, V> copy = scala.collection.immutable.Map$.MODULE$.empty();
+    for (Map.Entry<K, V> entry : map.entrySet()) {
+      copy = copy.updated(entry.getKey(), entry.getValue());
+    }
+    return copy;
+  }
 }

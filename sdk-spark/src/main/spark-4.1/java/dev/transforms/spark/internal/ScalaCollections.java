@@ -40,4 +40,14 @@ public final class ScalaCollections {
   public static <K, V> Map<K, V> map(scala.collection.Map<K, V> map) {
     return CollectionConverters.asJava(map);
   }
+
+  /**
+   * @param map a Java map
+   * @param <K> its keys
+   * @param <V> its values
+   * @return an immutable Scala copy of it, as Spark's error parameters take one
+   */
+  public static <K, V> scala.collection.immutable.Map<K, V> immutableMap(Map<K, V> map) {
+    return scala.collection.immutable.Map$.MODULE$.from(CollectionConverters.asScala(map));
+  }
 }
