@@ -41,11 +41,6 @@ final class JoinKeys {
     this.fieldIds = fields.stream().mapToInt(Types.NestedField::fieldId).toArray();
   }
 
-  /** Resolves join column names case-sensitively; see {@link #resolve(Schema, List, String, boolean)}. */
-  static JoinKeys resolve(Schema schema, List<String> names, String tableName) {
-    return resolve(schema, names, tableName, true);
-  }
-
   /**
    * Resolves join column names, throwing {@link InvalidRowEditException} for bad ones. No names (null
    * or an empty list) means the table's identifier fields, as in PyIceberg.
@@ -113,10 +108,6 @@ final class JoinKeys {
     }
 
     return new JoinKeys(fields);
-  }
-
-  List<Types.NestedField> fields() {
-    return fields;
   }
 
   int[] fieldIds() {

@@ -95,12 +95,7 @@ final class PendingDeletes {
     positions.put(file.location(), new PendingPositions(file, deleted, previous));
   }
 
-  /** The columns equality deletes match on, or null when this attempt writes none. */
-  Schema equalityDeleteSchema() {
-    return equalityDeleteSchema;
-  }
-
-  /** The positions, in rows of {@code rowSchema}, of the {@link #equalityDeleteSchema()} columns. */
+  /** The positions, in rows of {@code rowSchema}, of the columns equality deletes match on. */
   int[] equalityColumnsIn(Schema rowSchema) {
     List<Types.NestedField> fields = equalityDeleteSchema.columns();
     int[] positions = new int[fields.size()];

@@ -446,19 +446,6 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   }
 
   /**
-   * Whether the session is closed (its connection too).
-   *
-   * @return whether closed
-   */
-  public boolean isClosed() {
-    try {
-      return closed && connection.isClosed();
-    } catch (SQLException e) {
-      return false;
-    }
-  }
-
-  /**
    * The number of sessions of this JVM that are open (their DuckDB connection too).
    *
    * @return open sessions
