@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -265,18 +264,12 @@ public final class ArrowTableWriter implements Closeable {
     int middle = rowCount / 2;
     RollingDataWriter<Record> first = unpartitioned.newWriter();
     RollingDataWriter<Record> second = unpartitioned.newWriter();
-    Future<?> secondHalf =
-        BackgroundThreads.run(() -> writeRows(byName, middle, rowCount, second::write));
     Throwable failure = null;
-    try {
-      writeRows(byName, 0, middle, first::write);
+    try { // returns once both lanes are done with their files, also on failure
+      BackgroundThreads.both(() -> writeRows(byName, 0, middle, first::write),
+          () -> writeRows(byName, middle, rowCount, second::write));
     } catch (RuntimeException | Error e) {
       failure = e;
-    }
-    try {
-      BackgroundThreads.await(secondHalf); // also on failure: the lane must be done with its file
-    } catch (RuntimeException | Error e) {
-      failure = addFailure(failure, e);
     }
     for (RollingDataWriter<Record> lane : List.of(first, second)) {
       try {

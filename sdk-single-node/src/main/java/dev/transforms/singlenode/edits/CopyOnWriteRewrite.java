@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.Future;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
@@ -213,28 +212,9 @@ final class CopyOnWriteRewrite {
     rows.deletedPositions();
     boolean utf8 = files.takesUtf8Strings();
     long middle = task.file().recordCount() / 2;
-    Future<?> secondHalf =
-        BackgroundThreads.run(() -> copyKept(task, rows, dropped, middle, Long.MAX_VALUE, utf8, 1));
-    Throwable failure = null;
-    try {
-      copyKept(task, rows, dropped, 0, middle, utf8, 0);
-    } catch (RuntimeException | Error e) {
-      failure = e;
-    }
-    try {
-      BackgroundThreads.await(secondHalf); // also on failure: the lane must be idle before cleanup
-    } catch (RuntimeException | Error e) {
-      if (failure == null) {
-        failure = e;
-      } else {
-        failure.addSuppressed(e);
-      }
-    }
-    if (failure instanceof RuntimeException) {
-      throw (RuntimeException) failure;
-    } else if (failure != null) {
-      throw (Error) failure;
-    }
+    // also on failure, both lanes are idle before cleanup
+    BackgroundThreads.both(() -> copyKept(task, rows, dropped, 0, middle, utf8, 0),
+        () -> copyKept(task, rows, dropped, middle, Long.MAX_VALUE, utf8, 1));
     RewritePlanner.rewroteOnEngine(RewriteStrategy.ENGINE_TWO_LANES, plan);
     return OptionalLong.of(dropped.cardinality());
   }
