@@ -4,11 +4,11 @@ import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;
 import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.plan.RewriteStrategy;
 import dev.transforms.singlenode.internal.read.LiveRows;
+import dev.transforms.singlenode.internal.read.LiveRuns;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.iceberg.DeleteFile;
@@ -19,6 +19,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.deletes.PositionDeleteIndexUtil;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.types.Types;
@@ -194,15 +195,8 @@ final class CopyOnWriteRewrite {
     if (plan.strategy() != RewriteStrategy.ENGINE_TWO_LANES) {
       // a native strategy writes the file minus the dropped rows and the rows deleted before
       PositionDeleteIndex before = rows.deletedPositions();
-      long[] leftOut = sortedPositions(dropped, 0, Long.MAX_VALUE);
-      if (before != null && !before.isEmpty()) {
-        long[] earlier = sortedPositions(before, 0, Long.MAX_VALUE);
-        long[] both = Arrays.copyOf(leftOut, leftOut.length + earlier.length);
-        System.arraycopy(earlier, 0, both, leftOut.length, earlier.length);
-        Arrays.sort(both);
-        leftOut = both;
-      }
-      if (files.rewriteNatively(plan, task, leftOut)) {
+      PositionDeleteIndex leftOut = before == null ? dropped : PositionDeleteIndexUtil.merge(List.of(dropped, before));
+      if (files.rewriteNatively(plan, task, LiveRuns.sorted(leftOut, 0, Long.MAX_VALUE))) {
         return OptionalLong.of(dropped.cardinality());
       }
     }
@@ -239,7 +233,7 @@ final class CopyOnWriteRewrite {
     int columns = cursor.columnCount();
     // rows are visited in order: walk the sorted positions to leave out instead of a lookup a row
     // (the cursor itself passes over the rows deleted before)
-    long[] skipped = sortedPositions(dropped, from, to);
+    long[] skipped = LiveRuns.sorted(dropped, from, to);
     int nextSkipped = 0;
     try (cursor) {
       while (cursor.next()) {
@@ -262,21 +256,6 @@ final class CopyOnWriteRewrite {
         files.writeKept(row, lane);
       }
     }
-  }
-
-  /** The positions of the index in {@code [from, to)}, sorted. */
-  private static long[] sortedPositions(PositionDeleteIndex index, long from, long to) {
-    long[] positions = new long[Math.toIntExact(index.cardinality())];
-    int[] count = {0};
-    index.forEach(
-        position -> {
-          if (position >= from && position < to) {
-            positions[count[0]++] = position;
-          }
-        });
-    long[] inRange = Arrays.copyOf(positions, count[0]);
-    Arrays.sort(inRange);
-    return inRange;
   }
 
   /**
