@@ -4,6 +4,7 @@ import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -138,7 +139,7 @@ final class PendingDeletes {
       key[i] =
           Values.internal(equalityDeleteSchema.columns().get(i).type().asPrimitiveType(), value);
     }
-    deletes.putIfAbsent(new JoinKeys.CompositeKey(key), delete);
+    deletes.putIfAbsent(Arrays.asList(key), delete);
   }
 
   /**
