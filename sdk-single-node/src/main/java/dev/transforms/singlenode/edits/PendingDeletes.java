@@ -312,15 +312,5 @@ final class PendingDeletes {
     }
   }
 
-  private static final class PendingPositions {
-    private final DataFile file;
-    private final PositionDeleteIndex deleted;
-    private final PositionDeleteIndex previous;
-
-    private PendingPositions(DataFile file, PositionDeleteIndex deleted, PositionDeleteIndex previous) {
-      this.file = file;
-      this.deleted = deleted;
-      this.previous = previous;
-    }
-  }
+  private record PendingPositions(DataFile file, PositionDeleteIndex deleted, PositionDeleteIndex previous) {}
 }
