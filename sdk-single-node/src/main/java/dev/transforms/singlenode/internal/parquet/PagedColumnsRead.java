@@ -49,7 +49,7 @@ public final class PagedColumnsRead implements SnapshotRead {
   }
 
   @Override
-  public Optional<String> declines(Table table, DirectScan scan, boolean forced) {
+  public Optional<String> declines(Table table, DirectScan scan) {
     return enabled() ? Optional.empty() : Optional.of("turned off (-D" + SWITCH + "=false)");
   }
 
