@@ -238,17 +238,12 @@ public final class ArrowTableWriter implements Closeable {
     if (writer instanceof IcebergFileWriter.Unpartitioned unpartitioned && rowCount >= twoLaneMinRows) {
       writeInTwoLanes(unpartitioned, byName, rowCount);
     } else {
-      ArrowValueReaders.RowReader reader =
-          new ArrowValueReaders.RowReader(schema.asStruct(), byName);
-      Record record = GenericRecord.create(schema);
-      for (int row = 0; row < rowCount; row++) {
-        reader.read(row, record);
-        checkRequired(record, row);
+      writeRows(byName, 0, rowCount, record -> {
         if (partitionKey != null) {
           partitionKey.partition(wrapper.wrap(record));
         }
         writer.write(record, partitionKey);
-      }
+      });
     }
     rowsWritten += rowCount;
   }

@@ -112,13 +112,10 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
       if (column == null || schema.columns().stream().noneMatch(c -> c.fieldId() == column.fieldId())) {
         return false;
       }
-      boolean uuidExtension = column.type().typeId() == Type.TypeID.UUID
-          && field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.ExtensionType;
-      if (!uuidExtension && !field.getType().equals(ArrowSchemas.toArrowType(column.type()))) {
+      // a UUID extension vector is not exported as plain bytes
+      if (field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.ExtensionType
+          || !field.getType().equals(ArrowSchemas.toArrowType(column.type()))) {
         return false;
-      }
-      if (uuidExtension) {
-        return false; // an extension vector is not exported as plain bytes
       }
     }
     return true;
