@@ -90,7 +90,7 @@ public final class ReadPlanner {
       if (only != null && strategy.strategy() != only) {
         continue;
       }
-      Optional<String> no = strategy.declines(table, direct, only != null);
+      Optional<String> no = strategy.declines(table, direct);
       if (no.isEmpty()) {
         // loaded only once a native strategy takes the read: the engine's reader loads deletes itself
         LiveRuns live = direct.deleted().isEmpty() ? null
@@ -126,7 +126,7 @@ public final class ReadPlanner {
     for (SnapshotRead strategy : NATIVE) {
       reached |= strategy.strategy() == plan.strategy();
       if (!reached || (only != null && strategy.strategy() != only) || (strategy.strategy() != plan.strategy()
-          && strategy.declines(table, plan.scan(), only != null).isPresent())) {
+          && strategy.declines(table, plan.scan()).isPresent())) {
         continue;
       }
       try {
@@ -171,7 +171,7 @@ public final class ReadPlanner {
     }
     DirectScan scan = new DirectScan(List.of(path.get()), projected, file.recordCount());
     for (SnapshotRead strategy : NATIVE) {
-      if ((forced != null && strategy.strategy() != forced) || strategy.declines(table, scan, forced != null).isPresent()) {
+      if ((forced != null && strategy.strategy() != forced) || strategy.declines(table, scan).isPresent()) {
         continue;
       }
       try {

@@ -97,7 +97,7 @@ public final class RewritePlanner {
     if (notNative != null || only == RewriteStrategy.ENGINE_TWO_LANES) {
       return engine(RewriteStrategy.ENGINE_TWO_LANES, notNative == null ? "forced" : notNative);
     }
-    FileRewrite.Request request = new FileRewrite.Request(table, schema, source.get(), rows, task.spec(),
+    FileRewrite.Request request = new FileRewrite.Request(table, schema, source.get(), task.spec(),
         task.file().partition());
     List<String> declined = new ArrayList<>();
     for (FileRewrite strategy : NATIVE) {
