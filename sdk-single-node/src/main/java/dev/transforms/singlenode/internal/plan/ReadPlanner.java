@@ -61,7 +61,7 @@ public final class ReadPlanner {
    *
    * @param scan the table scan (its snapshot and row filter)
    * @param projected the columns to read
-   * @param nativeAllowed whether native readers may read (the reader's and the build's setting)
+   * @param nativeAllowed whether native readers may read ({@code ArrowTableReader.withNativeReads})
    * @return the plan
    */
   public static Plan plan(TableScan scan, Schema projected, boolean nativeAllowed) {
@@ -204,7 +204,7 @@ public final class ReadPlanner {
 
   /**
    * Makes every read in this JVM ask only one strategy (then the engine), until the returned handle is
-   * closed; size thresholds are ignored, so that a test can force a strategy on small tables.
+   * closed, so that a test can run one strategy on any table.
    *
    * @param strategy the strategy to force
    * @return closes to restore the planner's own choice
