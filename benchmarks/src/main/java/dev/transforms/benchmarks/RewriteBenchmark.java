@@ -67,7 +67,7 @@ public final class RewriteBenchmark {
         Harness.appendFiles(table, files);
         long baseSnapshot = table.currentSnapshot().snapshotId();
         Path source = DirectScan.localPath(files.get(0).location()).orElseThrow();
-        FileRewrite.Request request = new FileRewrite.Request(table, table.schema(), source, rows, table.spec(), null);
+        FileRewrite.Request request = new FileRewrite.Request(table, table.schema(), source, table.spec(), null);
         long from = rows / 2 - rows / 200;
         long[] run = new long[rows / 100];
         Arrays.setAll(run, i -> from + i);

@@ -247,10 +247,10 @@ class CommandLineRefusalsTest {
             + "it is a folder", "Run 'transforms build --help'"),
         refused("empty build page", args("build", "--report", ""), "Invalid value for option '--report': the value is "
             + "empty"),
-        refused("no threads", args("build", "--threads", "0"), "Invalid value for option '--threads': 0 is not a "
+        refused("no threads", args("build", "--threads", "0"), "Invalid value for option '--threads': '0' is not a "
             + "whole number from 1 to 256", "Usage: transforms build [OPTIONS]"),
         refused("threads that are not a number", args("build", "--threads", "many"),
-            "Invalid value for option '--threads': 'many' is not an int"),
+            "Invalid value for option '--threads': 'many' is not a whole number from 1 to 256"),
         refused("too many threads in the configuration", args("build"), "Configuration key 'build.threads' (set by "
             + "file {dir}/transforms.properties) must be a whole number from 1 to 256, not '1000'")
             .config("build.threads=1000"),

@@ -410,7 +410,7 @@ public final class TransformsCli implements Callable<Integer> {
 
     @Option(names = "--threads", paramLabel = "N", description = "Run at most N transforms at once, each as soon as "
         + "its upstream has published (default: build.threads, or the machine's cores, at most 8). 1 runs them one "
-        + "by one, in plan order.")
+        + "by one, in plan order.", converter = ThreadCount.class)
     Integer threads;
 
     @Option(names = "--fail-fast", description = "After the first failure, start no other transform; those running "
@@ -427,10 +427,6 @@ public final class TransformsCli implements Callable<Integer> {
       List<dev.transforms.cli.report.TimedResult> timed = new ArrayList<>();
       SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
           .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
-      if (threads != null && (threads < 1 || threads > 256)) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "Invalid value for option '--threads': " + threads + " is not a whole number from 1 to 256");
-      }
       BuildReport report;
       try (StopOnSignal stop = StopOnSignal.install()) {
         try (Transforms transforms = Transforms.open(config)) {
@@ -596,6 +592,23 @@ public final class TransformsCli implements Callable<Integer> {
     /** The error of a path that names no table, worded as health and maintain word it. */
     private static DatasetNotFoundException noTable(DatasetPath datasetPath, ResolvedTable resolved, String why) {
       return new DatasetNotFoundException("No table at " + datasetPath + " (" + resolved.sparkIdentifier() + ")" + why);
+    }
+  }
+
+  /** Reads {@code --threads}: a whole number from 1 to 256, or one error saying so, whatever was given. */
+  static final class ThreadCount implements CommandLine.ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      String given = value.strip();
+      try {
+        int threads = Integer.parseInt(given);
+        if (threads >= 1 && threads <= 256) {
+          return threads;
+        }
+      } catch (NumberFormatException e) {
+        // refused below, with the same words as a number out of range
+      }
+      throw new CommandLine.TypeConversionException("'" + value + "' is not a whole number from 1 to 256");
     }
   }
 }

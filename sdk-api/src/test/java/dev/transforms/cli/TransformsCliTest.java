@@ -155,7 +155,13 @@ public class TransformsCliTest {
         "FAILED    Failing.fails");
     Run zero = run("--class", classes, "build", "--threads", "0");
     assertThat(zero.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
-    assertThat(zero.err()).contains("Invalid value for option '--threads': 0 is not a whole number from 1 to 256");
+    assertThat(zero.err()).contains("Invalid value for option '--threads': '0' is not a whole number from 1 to 256");
+    for (String bad : List.of("abc", "257", "-1", "2.5")) {
+      Run refused = run("--class", classes, "build", "--threads", bad);
+      assertThat(refused.exitCode()).as("--threads %s", bad).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(refused.err()).as("--threads %s", bad)
+          .contains("Invalid value for option '--threads': '" + bad + "' is not a whole number from 1 to 256");
+    }
     Run failFast = run("--class", classes, "build", "--threads", "1", "--fail-fast", "--force");
     assertThat(failFast.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
     // In plan order, Failing.fails comes after Doubler.doubled and before FirstOfTwo.first.

@@ -9,7 +9,7 @@ import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
 import dev.transforms.singlenode.internal.plan.DirectScan;
-import dev.transforms.singlenode.internal.duckdb.OneBatchReader;
+import dev.transforms.singlenode.internal.duckdb.RootSlices;
 import dev.transforms.singlenode.internal.duckdb.SessionInput;
 import java.util.List;
 import java.util.Optional;
@@ -177,7 +177,7 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
       case CURRENT -> reader(OptionalLong.empty()).openBatches(allocator);
       case PREVIOUS -> previousSnapshotId().isPresent()
           ? reader(previousSnapshotId()).openBatches(allocator)
-          : new OneBatchReader(allocator, ArrowRecords.toRoot(List.of(), schema(), allocator));
+          : RootSlices.oneBatch(allocator, ArrowRecords.toRoot(List.of(), schema(), allocator));
       case ADDED -> addedReader(allocator);
     };
   }
@@ -206,7 +206,7 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
     long to = bound.currentSnapshotId().getAsLong();
     Schema schema = schema();
     List<Record> rows = from == to ? List.of() : ArrowBridge.appendedRows(table, from, to, schema);
-    return new OneBatchReader(allocator, ArrowRecords.toRoot(rows, schema, allocator));
+    return RootSlices.oneBatch(allocator, ArrowRecords.toRoot(rows, schema, allocator));
   }
 
   private Schema schemaAt(OptionalLong snapshotId) {

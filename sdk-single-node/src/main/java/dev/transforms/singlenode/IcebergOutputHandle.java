@@ -50,7 +50,7 @@ final class IcebergOutputHandle implements IcebergOutput {
 
   @Override
   public Optional<Table> table() {
-    return staged().map(t -> new StagedTable(t, describe(), run.branch(bound), run.commitProperties(), duckdbParquet));
+    return staged().map(t -> new StagedTable(t, describe(), run.branch(bound), run.commitProperties()));
   }
 
   @Override

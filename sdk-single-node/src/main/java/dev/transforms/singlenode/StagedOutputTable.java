@@ -30,14 +30,4 @@ public interface StagedOutputTable extends Table {
    * @return the properties
    */
   Map<String, String> snapshotProperties();
-
-  /**
-   * Whether row edits of this build may hand copy-on-write rewrites to DuckDB ({@code duckdb.parquet}
-   * in {@code transforms.properties}; DuckDB must be on the classpath too).
-   *
-   * @return whether DuckDB may rewrite files
-   */
-  default boolean duckdbParquet() {
-    return true;
-  }
 }

@@ -49,17 +49,14 @@ final class StagedTable implements StagedOutputTable {
   private final String output;
   private final String branch;
   private final Map<String, String> properties;
-  private final boolean duckdbParquet;
 
-  StagedTable(Table table, String output, String branch, Map<String, String> properties, boolean duckdbParquet) {
+  StagedTable(Table table, String output, String branch, Map<String, String> properties) {
     this.table = table;
     this.output = output;
     this.branch = branch;
     this.properties = properties;
-    this.duckdbParquet = duckdbParquet;
   }
 
-  @Override public boolean duckdbParquet() { return duckdbParquet; }
   @Override public Table baseTable() { return table; }
   @Override public String stagingBranch() { return branch; }
   @Override public Map<String, String> snapshotProperties() { return properties; }

@@ -61,10 +61,6 @@ public final class ArrowTableReader {
   private final int batchSize;
   private final boolean nativeReads;
 
-  private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize) {
-    this(scan, selectedColumns, batchSize, true);
-  }
-
   private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize, boolean nativeReads) {
     this.scan = scan;
     this.selectedColumns = selectedColumns;
@@ -80,7 +76,7 @@ public final class ArrowTableReader {
    */
   public static ArrowTableReader of(Table table) {
     Objects.requireNonNull(table, "table");
-    return new ArrowTableReader(table.newScan(), null, DEFAULT_BATCH_SIZE);
+    return new ArrowTableReader(table.newScan(), null, DEFAULT_BATCH_SIZE, true);
   }
 
   /**
@@ -94,7 +90,7 @@ public final class ArrowTableReader {
    */
   public static ArrowTableReader of(TableScan scan) {
     Objects.requireNonNull(scan, "scan");
-    return new ArrowTableReader(scan, null, DEFAULT_BATCH_SIZE);
+    return new ArrowTableReader(scan, null, DEFAULT_BATCH_SIZE, true);
   }
 
   /**

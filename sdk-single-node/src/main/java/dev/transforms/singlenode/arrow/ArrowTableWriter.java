@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -239,17 +238,12 @@ public final class ArrowTableWriter implements Closeable {
     if (writer instanceof IcebergFileWriter.Unpartitioned unpartitioned && rowCount >= twoLaneMinRows) {
       writeInTwoLanes(unpartitioned, byName, rowCount);
     } else {
-      ArrowValueReaders.RowReader reader =
-          new ArrowValueReaders.RowReader(schema.asStruct(), byName);
-      Record record = GenericRecord.create(schema);
-      for (int row = 0; row < rowCount; row++) {
-        reader.read(row, record);
-        checkRequired(record, row);
+      writeRows(byName, 0, rowCount, record -> {
         if (partitionKey != null) {
           partitionKey.partition(wrapper.wrap(record));
         }
         writer.write(record, partitionKey);
-      }
+      });
     }
     rowsWritten += rowCount;
   }
@@ -265,18 +259,12 @@ public final class ArrowTableWriter implements Closeable {
     int middle = rowCount / 2;
     RollingDataWriter<Record> first = unpartitioned.newWriter();
     RollingDataWriter<Record> second = unpartitioned.newWriter();
-    Future<?> secondHalf =
-        BackgroundThreads.run(() -> writeRows(byName, middle, rowCount, second::write));
     Throwable failure = null;
-    try {
-      writeRows(byName, 0, middle, first::write);
+    try { // returns once both lanes are done with their files, also on failure
+      BackgroundThreads.both(() -> writeRows(byName, 0, middle, first::write),
+          () -> writeRows(byName, middle, rowCount, second::write));
     } catch (RuntimeException | Error e) {
       failure = e;
-    }
-    try {
-      BackgroundThreads.await(secondHalf); // also on failure: the lane must be done with its file
-    } catch (RuntimeException | Error e) {
-      failure = addFailure(failure, e);
     }
     for (RollingDataWriter<Record> lane : List.of(first, second)) {
       try {

@@ -4,14 +4,13 @@ import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;
 import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.plan.RewriteStrategy;
 import dev.transforms.singlenode.internal.read.LiveRows;
+import dev.transforms.singlenode.internal.read.LiveRuns;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.Future;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
@@ -20,6 +19,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
+import org.apache.iceberg.deletes.PositionDeleteIndexUtil;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.types.Types;
@@ -195,15 +195,8 @@ final class CopyOnWriteRewrite {
     if (plan.strategy() != RewriteStrategy.ENGINE_TWO_LANES) {
       // a native strategy writes the file minus the dropped rows and the rows deleted before
       PositionDeleteIndex before = rows.deletedPositions();
-      long[] leftOut = sortedPositions(dropped, 0, Long.MAX_VALUE);
-      if (before != null && !before.isEmpty()) {
-        long[] earlier = sortedPositions(before, 0, Long.MAX_VALUE);
-        long[] both = Arrays.copyOf(leftOut, leftOut.length + earlier.length);
-        System.arraycopy(earlier, 0, both, leftOut.length, earlier.length);
-        Arrays.sort(both);
-        leftOut = both;
-      }
-      if (files.rewriteNatively(plan, task, leftOut)) {
+      PositionDeleteIndex leftOut = before == null ? dropped : PositionDeleteIndexUtil.merge(List.of(dropped, before));
+      if (files.rewriteNatively(plan, task, LiveRuns.sorted(leftOut, 0, Long.MAX_VALUE))) {
         return OptionalLong.of(dropped.cardinality());
       }
     }
@@ -213,28 +206,9 @@ final class CopyOnWriteRewrite {
     rows.deletedPositions();
     boolean utf8 = files.takesUtf8Strings();
     long middle = task.file().recordCount() / 2;
-    Future<?> secondHalf =
-        BackgroundThreads.run(() -> copyKept(task, rows, dropped, middle, Long.MAX_VALUE, utf8, 1));
-    Throwable failure = null;
-    try {
-      copyKept(task, rows, dropped, 0, middle, utf8, 0);
-    } catch (RuntimeException | Error e) {
-      failure = e;
-    }
-    try {
-      BackgroundThreads.await(secondHalf); // also on failure: the lane must be idle before cleanup
-    } catch (RuntimeException | Error e) {
-      if (failure == null) {
-        failure = e;
-      } else {
-        failure.addSuppressed(e);
-      }
-    }
-    if (failure instanceof RuntimeException) {
-      throw (RuntimeException) failure;
-    } else if (failure != null) {
-      throw (Error) failure;
-    }
+    // also on failure, both lanes are idle before cleanup
+    BackgroundThreads.both(() -> copyKept(task, rows, dropped, 0, middle, utf8, 0),
+        () -> copyKept(task, rows, dropped, middle, Long.MAX_VALUE, utf8, 1));
     RewritePlanner.rewroteOnEngine(RewriteStrategy.ENGINE_TWO_LANES, plan);
     return OptionalLong.of(dropped.cardinality());
   }
@@ -259,7 +233,7 @@ final class CopyOnWriteRewrite {
     int columns = cursor.columnCount();
     // rows are visited in order: walk the sorted positions to leave out instead of a lookup a row
     // (the cursor itself passes over the rows deleted before)
-    long[] skipped = sortedPositions(dropped, from, to);
+    long[] skipped = LiveRuns.sorted(dropped, from, to);
     int nextSkipped = 0;
     try (cursor) {
       while (cursor.next()) {
@@ -282,21 +256,6 @@ final class CopyOnWriteRewrite {
         files.writeKept(row, lane);
       }
     }
-  }
-
-  /** The positions of the index in {@code [from, to)}, sorted. */
-  private static long[] sortedPositions(PositionDeleteIndex index, long from, long to) {
-    long[] positions = new long[Math.toIntExact(index.cardinality())];
-    int[] count = {0};
-    index.forEach(
-        position -> {
-          if (position >= from && position < to) {
-            positions[count[0]++] = position;
-          }
-        });
-    long[] inRange = Arrays.copyOf(positions, count[0]);
-    Arrays.sort(inRange);
-    return inRange;
   }
 
   /**

@@ -352,38 +352,14 @@ final class EditFiles implements Closeable {
     return set;
   }
 
-  /** What to commit: data files and delete files added, delete files they replace. */
-  static final class Result {
-    private final List<DataFile> dataFiles;
-    private final List<DeleteFile> deleteFiles;
-    private final List<DeleteFile> replacedDeleteFiles;
-    private final Set<String> referencedDataFiles;
-
-    private Result(
-        List<DataFile> dataFiles,
-        List<DeleteFile> deleteFiles,
-        List<DeleteFile> replacedDeleteFiles,
-        Set<String> referencedDataFiles) {
-      this.dataFiles = dataFiles;
-      this.deleteFiles = deleteFiles;
-      this.replacedDeleteFiles = replacedDeleteFiles;
-      this.referencedDataFiles = referencedDataFiles;
-    }
-
-    List<DataFile> dataFiles() {
-      return dataFiles;
-    }
-
-    List<DeleteFile> deleteFiles() {
-      return deleteFiles;
-    }
-
-    List<DeleteFile> replacedDeleteFiles() {
-      return replacedDeleteFiles;
-    }
-
-    Set<String> referencedDataFiles() {
-      return referencedDataFiles;
-    }
-  }
+  /**
+   * What to commit: data files and delete files added, delete files they replace.
+   *
+   * @param dataFiles the data files added
+   * @param deleteFiles the delete files added
+   * @param replacedDeleteFiles the delete files the added ones replace
+   * @param referencedDataFiles the data files the added delete files refer to
+   */
+  record Result(List<DataFile> dataFiles, List<DeleteFile> deleteFiles, List<DeleteFile> replacedDeleteFiles,
+      Set<String> referencedDataFiles) {}
 }

@@ -283,10 +283,7 @@ final class EditOperation {
    * (then they may be part of the table); otherwise closing them removes them.
    */
   private void commit(SnapshotUpdate<?> update, EditFiles files) {
-    if (fewManifests(head())) {
-      update.scanManifestsWith(CallerRunsExecutor.INSTANCE);
-      update.writeManifestsWith(CallerRunsExecutor.INSTANCE, 1);
-    }
+    CallerRunsExecutor.inCallerWhenSmall(update, table, branch);
     snapshotProperties.forEach(update::set);
     if (branch != null) {
       update.toBranch(branch);
@@ -344,16 +341,13 @@ final class EditOperation {
       return tasks;
     }
 
-    TableScan scan =
+    TableScan scan = CallerRunsExecutor.planInCallerWhenSmall(
         table
             .newScan()
             .useSnapshot(base.snapshotId())
             .filter(filter)
             .caseSensitive(true)
-            .includeColumnStats();
-    if (fewManifests(base)) {
-      scan = scan.planWith(CallerRunsExecutor.INSTANCE);
-    }
+            .includeColumnStats());
     try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
       for (FileScanTask task : planned) {
         if (change.mightAffect(task.file())) {
@@ -364,14 +358,6 @@ final class EditOperation {
       throw new UncheckedIOException("Failed to plan files of " + table.name(), e);
     }
     return tasks;
-  }
-
-  /**
-   * Whether the snapshot has so few manifests that reading them in the calling thread beats handing
-   * them to Iceberg's worker pool (see {@link CallerRunsExecutor}).
-   */
-  private boolean fewManifests(Snapshot snapshot) {
-    return CallerRunsExecutor.fewManifests(snapshot, table.io());
   }
 
   /** The head of the target branch; main's head when the branch does not exist yet. */

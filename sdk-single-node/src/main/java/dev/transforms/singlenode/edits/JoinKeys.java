@@ -26,7 +26,7 @@ import org.apache.iceberg.types.Types;
  * rows, and derives what is needed to skip data files that cannot hold a source key.
  *
  * <p>A key is the join column's value in internal form ({@link Values#internal}) for one column, or
- * a {@link CompositeKey} of those values for several; either has value-based equality, so a key
+ * a list of those values for several; either has value-based equality, so a key
  * built from a caller's row equals the key built from the same row read back from a data file.
  */
 final class JoinKeys {
@@ -39,11 +39,6 @@ final class JoinKeys {
   private JoinKeys(List<Types.NestedField> fields) {
     this.fields = fields;
     this.fieldIds = fields.stream().mapToInt(Types.NestedField::fieldId).toArray();
-  }
-
-  /** Resolves join column names case-sensitively; see {@link #resolve(Schema, List, String, boolean)}. */
-  static JoinKeys resolve(Schema schema, List<String> names, String tableName) {
-    return resolve(schema, names, tableName, true);
   }
 
   /**
@@ -115,10 +110,6 @@ final class JoinKeys {
     return new JoinKeys(fields);
   }
 
-  List<Types.NestedField> fields() {
-    return fields;
-  }
-
   int[] fieldIds() {
     return fieldIds;
   }
@@ -162,7 +153,7 @@ final class JoinKeys {
       }
       values[i] = Values.internal(fields.get(i).type().asPrimitiveType(), value);
     }
-    return new CompositeKey(values);
+    return Arrays.asList(values);
   }
 
   /** Renders a key, such as {@code id=3} or {@code (id=3, region='eu')}, for an error message. */
@@ -200,7 +191,7 @@ final class JoinKeys {
       } else {
         Set<Object> distinct = new HashSet<>();
         for (Object key : keys) {
-          distinct.add(((CompositeKey) key).values[i]);
+          distinct.add(((List<?>) key).get(i));
         }
         values = distinct.toArray();
       }
@@ -345,34 +336,6 @@ final class JoinKeys {
         }
       }
       return from < sorted.length && cmp.compare(sorted[from], high) <= 0;
-    }
-  }
-
-  /** A key over several join columns, with value-based equality. */
-  static final class CompositeKey {
-    private final Object[] values;
-    private final int hash;
-
-    CompositeKey(Object[] values) {
-      this.values = values;
-      this.hash = Arrays.hashCode(values);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-      return this == other
-          || (other instanceof CompositeKey
-              && Arrays.equals(values, ((CompositeKey) other).values));
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-
-    @Override
-    public String toString() {
-      return Arrays.toString(values);
     }
   }
 

@@ -1,10 +1,8 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.iceberg.data.Record;
@@ -22,7 +20,7 @@ final class OverlappedWriter implements AutoCloseable {
 
   private final Consumer<Record> sink;
   private final boolean copy;
-  private final ExecutorService thread;
+  private final boolean overlap;
   private List<Record> batch = new ArrayList<>(BATCH_ROWS);
   private Future<?> inFlight;
   private boolean started;
@@ -30,11 +28,7 @@ final class OverlappedWriter implements AutoCloseable {
   OverlappedWriter(Consumer<Record> sink, boolean copy, boolean overlap) {
     this.sink = sink;
     this.copy = copy;
-    this.thread = overlap ? Executors.newSingleThreadExecutor(runnable -> {
-      Thread writer = new Thread(runnable, "transforms-rewrite-writer");
-      writer.setDaemon(true);
-      return writer;
-    }) : null;
+    this.overlap = overlap;
   }
 
   boolean started() {
@@ -47,12 +41,12 @@ final class OverlappedWriter implements AutoCloseable {
 
   /** Writes a row the reader may reuse: inline it is done with before the reader moves on. */
   void write(Record row) {
-    writeOwned(copy && thread != null ? row.copy() : row);
+    writeOwned(copy && overlap ? row.copy() : row);
   }
 
   /** Writes a row nobody else will change. */
   void writeOwned(Record row) {
-    if (thread == null) {
+    if (!overlap) {
       sink.accept(row);
       return;
     }
@@ -64,7 +58,7 @@ final class OverlappedWriter implements AutoCloseable {
 
   /** Writes what is left and waits until every row is written. */
   void finish() {
-    if (thread != null) {
+    if (overlap) {
       if (!batch.isEmpty()) {
         handOver();
       }
@@ -76,43 +70,24 @@ final class OverlappedWriter implements AutoCloseable {
     awaitInFlight();
     List<Record> rows = batch;
     batch = new ArrayList<>(BATCH_ROWS);
-    inFlight = thread.submit(() -> rows.forEach(sink));
+    inFlight = BackgroundThreads.run(() -> rows.forEach(sink));
   }
 
   private void awaitInFlight() {
-    if (inFlight == null) {
-      return;
-    }
-    try {
-      inFlight.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while writing rewritten rows", e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw new IllegalStateException(cause);
-    } finally {
-      inFlight = null;
+    Future<?> pending = inFlight;
+    inFlight = null;
+    if (pending != null) {
+      BackgroundThreads.await(pending); // waits for the batch's rows even when interrupted
     }
   }
 
   @Override
   public void close() {
-    if (thread != null) {
-      // On failure a batch may still be in flight; let it end before the caller aborts the writer.
-      try {
-        awaitInFlight();
-      } catch (RuntimeException | Error e) {
-        // The first failure is already on its way up.
-      } finally {
-        thread.shutdownNow();
-      }
+    // On failure a batch may still be in flight; let it end before the caller aborts the writer.
+    try {
+      awaitInFlight();
+    } catch (RuntimeException | Error e) {
+      // The first failure is already on its way up.
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -95,12 +96,7 @@ final class PendingDeletes {
     positions.put(file.location(), new PendingPositions(file, deleted, previous));
   }
 
-  /** The columns equality deletes match on, or null when this attempt writes none. */
-  Schema equalityDeleteSchema() {
-    return equalityDeleteSchema;
-  }
-
-  /** The positions, in rows of {@code rowSchema}, of the {@link #equalityDeleteSchema()} columns. */
+  /** The positions, in rows of {@code rowSchema}, of the columns equality deletes match on. */
   int[] equalityColumnsIn(Schema rowSchema) {
     List<Types.NestedField> fields = equalityDeleteSchema.columns();
     int[] positions = new int[fields.size()];
@@ -143,7 +139,7 @@ final class PendingDeletes {
       key[i] =
           Values.internal(equalityDeleteSchema.columns().get(i).type().asPrimitiveType(), value);
     }
-    deletes.putIfAbsent(new JoinKeys.CompositeKey(key), delete);
+    deletes.putIfAbsent(Arrays.asList(key), delete);
   }
 
   /**
@@ -316,15 +312,5 @@ final class PendingDeletes {
     }
   }
 
-  private static final class PendingPositions {
-    private final DataFile file;
-    private final PositionDeleteIndex deleted;
-    private final PositionDeleteIndex previous;
-
-    private PendingPositions(DataFile file, PositionDeleteIndex deleted, PositionDeleteIndex previous) {
-      this.file = file;
-      this.deleted = deleted;
-      this.previous = previous;
-    }
-  }
+  private record PendingPositions(DataFile file, PositionDeleteIndex deleted, PositionDeleteIndex previous) {}
 }

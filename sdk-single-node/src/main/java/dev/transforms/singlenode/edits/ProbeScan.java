@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Future;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
@@ -371,19 +370,8 @@ final class ProbeScan {
       }
       if (groups.length == 1) {
         read(0, from, count);
-      } else {
-        Future<?> other = BackgroundThreads.run(() -> read(1, from, count));
-        try {
-          read(0, from, count);
-        } catch (RuntimeException | Error e) {
-          try {
-            BackgroundThreads.await(other); // its cursor is closed only once it is done with it
-          } catch (RuntimeException | Error alsoFailed) {
-            e.addSuppressed(alsoFailed);
-          }
-          throw e;
-        }
-        BackgroundThreads.await(other);
+      } else { // a group's cursor is closed only once its thread is done with it
+        BackgroundThreads.both(() -> read(0, from, count), () -> read(1, from, count));
       }
       for (int k = from; k < count; k++) {
         setProbed(k);

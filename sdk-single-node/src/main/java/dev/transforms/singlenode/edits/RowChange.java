@@ -110,9 +110,7 @@ abstract class RowChange {
    * Returns the probe for rows read with the given schema, or null when every row must go to the
    * decider.
    */
-  RowProbe probe(Schema readSchema) {
-    return null;
-  }
+  abstract RowProbe probe(Schema readSchema);
 
   /** Returns the decider for the rows of one data file, read with the given schema. */
   abstract RowDecider decider(Schema readSchema, DataFile file);

@@ -1,15 +1,17 @@
 package dev.transforms.singlenode.internal.duckdb;
 
+import org.apache.arrow.memory.util.MemoryUtil;
+
 /**
  * Whether DuckDB and Arrow's C data interface, optional dependencies of the single-node engine, are on
  * the classpath and the C data interface works in this JVM (Java 17 needs
- * {@code --add-opens=java.base/java.nio=ALL-UNNAMED} for it; see {@link CDataProbe}). Paths that hand
+ * {@code --add-opens=java.base/java.nio=ALL-UNNAMED} for it; see {@code cDataWorks}). Paths that hand
  * work to DuckDB check this first and otherwise stay in Java.
  */
 public final class DuckDbLibrary {
 
   private static final boolean PRESENT = loadable("org.duckdb.DuckDBConnection") && loadable("org.apache.arrow.c.Data")
-      && CDataProbe.works();
+      && cDataWorks();
 
   private DuckDbLibrary() {}
 
@@ -20,6 +22,22 @@ public final class DuckDbLibrary {
    */
   public static boolean present() {
     return PRESENT;
+  }
+
+  /**
+   * Whether Arrow's C data interface works in this JVM: it needs {@code java.nio}'s direct-buffer
+   * constructor, which Java 17 only opens with {@code --add-opens=java.base/java.nio=ALL-UNNAMED}. Without
+   * it, exporting a stream fails (after allocating), so writers check first and keep to the Java path.
+   * Asks Arrow for a direct buffer over no memory, as the C data interface does for every structure it
+   * allocates (allocating one and failing would leave it allocated).
+   */
+  private static boolean cDataWorks() {
+    try {
+      MemoryUtil.directBuffer(0L, 0);
+      return true;
+    } catch (RuntimeException | LinkageError e) {
+      return false;
+    }
   }
 
   /** Whether a class of an optional library is on the class path, without initializing it. */

@@ -18,7 +18,6 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.duckdb.DuckDBConnection;
@@ -163,29 +162,6 @@ public final class DuckDbParquetWriter {
     select.append(" FROM ").append(SqlNames.quote(stream));
     return "COPY (" + select + ") TO " + SqlNames.literal(path.toString()) + " ("
         + options(plan.schema(), plan.codec(), plan.zstdLevel()) + ")";
-  }
-
-  /**
-   * The COPY options that write a table's files: its codec and zstd level, and each column's field id.
-   *
-   * @param table the table, for its codec and level (which {@code DuckDbWritePlan} checked)
-   * @param schema the columns written
-   * @return the options
-   */
-  public static String options(Table table, Schema schema) {
-    return options(schema, DuckDbWritePlan.codec(table.properties()).orElseThrow(),
-        DuckDbWritePlan.zstdLevel(table.properties()).getAsInt());
-  }
-
-  /**
-   * An allocator of Arrow's Unsafe manager, as the engine's own allocators (see {@code ArrowMemory}):
-   * Netty's breaks beside Spark.
-   *
-   * @return a new root allocator, the caller's to close
-   */
-  public static BufferAllocator unsafeAllocator() {
-    return new org.apache.arrow.memory.RootAllocator(org.apache.arrow.memory.RootAllocator.configBuilder()
-        .allocationManagerFactory(org.apache.arrow.memory.unsafe.UnsafeAllocationManager.FACTORY).build());
   }
 
   /**

@@ -50,8 +50,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
   private final String transformName;
   private final BufferAllocator allocator;
   private final Function<IcebergInput, SessionInput> inputs;
-  private final Connection connection;
-  private final DuckDBConnection duck;
+  private final DuckDBConnection connection;
   /** The JVM's database the session's catalog lives in. */
   private final DuckDbDatabases.Database database;
   /** The session's own catalog in that database, where its names live; detached when it closes. */
@@ -88,7 +87,6 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     this.allocator = allocator;
     this.inputs = inputs;
     this.connection = connection;
-    this.duck = connection;
     this.database = database;
     this.catalog = catalog;
   }
@@ -280,7 +278,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     int parallel = Math.min(registrations.size(), threads());
     if (parallel <= 1) {
       for (Registration registration : registrations) {
-        load(registration, duck, "__transforms_rows_" + (++streams));
+        load(registration, connection, "__transforms_rows_" + (++streams));
       }
     } else {
       java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parallel, task -> {
@@ -293,7 +291,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
         for (Registration registration : registrations) {
           String stream = "__transforms_rows_" + (++streams);
           loads.add(pool.submit(() -> {
-            try (DuckDBConnection own = duck.duplicate(); Statement st = own.createStatement()) {
+            try (DuckDBConnection own = connection.duplicate(); Statement st = own.createStatement()) {
               // a new connection starts in the database's default catalog, and with its settings
               st.execute("USE " + SqlNames.quote(catalog));
               st.execute("SET SESSION preserve_insertion_order = false");
@@ -443,19 +441,6 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     }
     if (failure != null) {
       throw failure;
-    }
-  }
-
-  /**
-   * Whether the session is closed (its connection too).
-   *
-   * @return whether closed
-   */
-  public boolean isClosed() {
-    try {
-      return closed && connection.isClosed();
-    } catch (SQLException e) {
-      return false;
     }
   }
 

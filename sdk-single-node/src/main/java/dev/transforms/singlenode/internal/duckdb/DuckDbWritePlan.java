@@ -42,16 +42,6 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
   private static final boolean AVAILABLE = DuckDbLibrary.present();
 
   /**
-   * Whether DuckDB's JDBC driver and Arrow's C data interface are on the class path, and the C data
-   * interface works (Java 17 needs {@code --add-opens=java.base/java.nio=ALL-UNNAMED} for it).
-   *
-   * @return true when DuckDB can write
-   */
-  public static boolean available() {
-    return AVAILABLE;
-  }
-
-  /**
    * Plans DuckDB writes of a table, when they are possible.
    *
    * @param table the table
@@ -78,7 +68,7 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
       return Optional.empty();
     }
     Optional<String> codec = codec(table.properties());
-    java.util.OptionalInt level = zstdLevel(table.properties());
+    java.util.OptionalInt level = WriterSettings.zstdLevel(table.properties());
     if (codec.isEmpty() || level.isEmpty()) {
       return Optional.empty(); // the Java writer reports a bad level
     }
@@ -94,11 +84,6 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
   static Optional<String> codec(Map<String, String> properties) {
     String codec = WriterSettings.codec(properties);
     return CODECS.contains(codec) ? Optional.of(codec) : Optional.empty();
-  }
-
-  /** The zstd level a table's files are written with ({@link WriterSettings#zstdLevel}). */
-  static java.util.OptionalInt zstdLevel(Map<String, String> properties) {
-    return WriterSettings.zstdLevel(properties);
   }
 
   /** Whether DuckDB writes a column of this type the way Iceberg's spec and reader want it. */
@@ -127,13 +112,10 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
       if (column == null || schema.columns().stream().noneMatch(c -> c.fieldId() == column.fieldId())) {
         return false;
       }
-      boolean uuidExtension = column.type().typeId() == Type.TypeID.UUID
-          && field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.ExtensionType;
-      if (!uuidExtension && !field.getType().equals(ArrowSchemas.toArrowType(column.type()))) {
+      // a UUID extension vector is not exported as plain bytes
+      if (field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.ExtensionType
+          || !field.getType().equals(ArrowSchemas.toArrowType(column.type()))) {
         return false;
-      }
-      if (uuidExtension) {
-        return false; // an extension vector is not exported as plain bytes
       }
     }
     return true;

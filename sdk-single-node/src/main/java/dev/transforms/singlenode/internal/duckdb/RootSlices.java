@@ -14,11 +14,13 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * number of rows. DuckDB scans each Arrow batch on one thread, so a large root handed over as one batch
  * would be written by one thread; slices let every thread take a share. Slices start at multiples of
  * the batch size (a multiple of 8, so validity bits need no shifting where Arrow can share buffers).
+ * {@link #oneBatch} reads a root the reader owns as a single batch.
  */
 public final class RootSlices extends ArrowReader {
 
   private final VectorSchemaRoot rows;
   private final int batchRows;
+  private boolean owned;
   private int next;
 
   /**
@@ -35,6 +37,20 @@ public final class RootSlices extends ArrowReader {
     }
     this.rows = rows;
     this.batchRows = batchRows;
+  }
+
+  /**
+   * A reader of the rows of one root as a single batch (none when the root is empty); it takes
+   * ownership of the root.
+   *
+   * @param allocator where the reader's root is allocated
+   * @param rows the rows, closed with the reader
+   * @return the reader
+   */
+  public static RootSlices oneBatch(BufferAllocator allocator, VectorSchemaRoot rows) {
+    RootSlices reader = new RootSlices(allocator, rows, Integer.MAX_VALUE & ~7);
+    reader.owned = true;
+    return reader;
   }
 
   @Override
@@ -65,7 +81,9 @@ public final class RootSlices extends ArrowReader {
 
   @Override
   protected void closeReadSource() {
-    // the rows belong to the caller
+    if (owned) {
+      rows.close(); // otherwise the rows belong to the caller
+    }
   }
 
   @Override

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -128,11 +127,6 @@ public final class ArrowColumnPages {
       } else if (kind == ArrowChunk.Kind.BOOLEAN) {
         this.bytes = new byte[rows + 8]; // one per row, and room for eight read at once
       }
-    }
-
-    /** The rows decoded. */
-    public int rows() {
-      return rows;
     }
 
     void room(int more) {
@@ -280,31 +274,6 @@ public final class ArrowColumnPages {
     }
   }
 
-  /**
-   * The names some columns have in a file, found by their field ids.
-   *
-   * @param file a local Parquet file
-   * @param columns the columns
-   * @return their names in the file, in order; empty when the file lacks one
-   * @throws UncheckedIOException if the footer cannot be read
-   */
-  public static Optional<List<String>> namesIn(Path file, List<Types.NestedField> columns) {
-    try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(file), ParquetRowCursor.OPTIONS)) {
-      MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-      List<String> names = new ArrayList<>();
-      for (Types.NestedField column : columns) {
-        int at = topLevelIndex(schema, column.fieldId());
-        if (at < 0) {
-          return Optional.empty();
-        }
-        names.add(schema.getType(at).getName());
-      }
-      return Optional.of(names);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read the footer of " + file, e);
-    }
-  }
-
   private static int topLevelIndex(MessageType schema, int fieldId) {
     for (int i = 0; i < schema.getFieldCount(); i++) {
       Type.ID id = schema.getType(i).getId();
@@ -327,11 +296,6 @@ public final class ArrowColumnPages {
   /** The column read. */
   public Types.NestedField column() {
     return column;
-  }
-
-  /** The rows of the column, every file's. */
-  public long rows() {
-    return rows;
   }
 
   /** The units of work, each decoded by one call of {@link #decode}. */
@@ -415,19 +379,6 @@ public final class ArrowColumnPages {
     } finally {
       buffers.forEach(ArrowBuf::close);
     }
-  }
-
-  /**
-   * Decodes one unit. Safe to call from several threads at once, for different units.
-   *
-   * @param unit the unit's index
-   * @param vector the column's vector, from {@link #allocate}
-   * @return its values
-   * @throws Unsupported if a page is in a form this reader does not decode
-   * @throws UncheckedIOException if the file cannot be read
-   */
-  public Part decode(int unit, FieldVector vector) {
-    return decode(unit, vector, new Buffers());
   }
 
   /**

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Future;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -50,7 +49,7 @@ public final class PagedColumnsRead implements SnapshotRead {
   }
 
   @Override
-  public Optional<String> declines(Table table, DirectScan scan, boolean forced) {
+  public Optional<String> declines(Table table, DirectScan scan) {
     return enabled() ? Optional.empty() : Optional.of("turned off (-D" + SWITCH + "=false)");
   }
 
@@ -118,7 +117,7 @@ public final class PagedColumnsRead implements SnapshotRead {
         }
         RuntimeException failure = null;
         try {
-          onTwoThreads(this::work);
+          BackgroundThreads.both(this::work, this::work);
         } catch (RuntimeException e) {
           failure = e;
         }
@@ -176,11 +175,12 @@ public final class PagedColumnsRead implements SnapshotRead {
         columnParts.forEach(part -> copies.add(() -> plan.copy(part, vector)));
       }
       java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-      onTwoThreads(() -> {
+      Runnable copy = () -> {
         for (int t = next.getAndIncrement(); t < copies.size(); t = next.getAndIncrement()) {
           copies.get(t).run();
         }
-      });
+      };
+      BackgroundThreads.both(copy, copy);
       List<FieldVector> columns = new ArrayList<>();
       for (int c = 0; c < paged.size(); c++) {
         paged.get(c).finish(parts.get(c), vectors[c]);
@@ -188,33 +188,6 @@ public final class PagedColumnsRead implements SnapshotRead {
       }
       Arrays.fill(vectors, null); // the root owns them
       return new VectorSchemaRoot(wanted.getFields(), columns, (int) scan.rows());
-    }
-
-    /**
-     * Runs a worker on this thread and a background one at once; a failure of either is thrown once both
-     * are done (the worker must stop early when the other fails).
-     */
-    private void onTwoThreads(Runnable worker) {
-      Future<?> helper = BackgroundThreads.run(worker);
-      RuntimeException failure = null;
-      try {
-        worker.run();
-      } catch (RuntimeException e) {
-        failure = e;
-        stopped = true;
-      }
-      try {
-        BackgroundThreads.await(helper);
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-      if (failure != null) {
-        throw failure;
-      }
     }
   }
 }

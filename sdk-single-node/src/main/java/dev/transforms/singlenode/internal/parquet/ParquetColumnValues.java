@@ -194,12 +194,6 @@ final class ParquetColumnValues {
     return values.readBinary();
   }
 
-  /** The value's bytes, in an array of their own. */
-  byte[] getBytes() {
-    unreadValue = false;
-    return values.readBytes();
-  }
-
   /**
    * The value as Avro's {@code Utf8}, its bytes not decoded. A value of a dictionary-encoded page
    * is one instance shared by every row that holds it, so the caller must never change it.

@@ -109,7 +109,7 @@ public final class ParquetRowCursor implements Closeable {
    * way.
    *
    * @param file the data file's contents
-   * @param task the scan task of the file (a file scan task, or a changelog task)
+   * @param task the scan task of the file
    * @param projection the columns to read, possibly with metadata columns
    * @param constants Iceberg's constants for the task (partition values, lineage, file path)
    */

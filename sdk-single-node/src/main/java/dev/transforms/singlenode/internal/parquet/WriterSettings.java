@@ -26,10 +26,7 @@ public final class WriterSettings {
    * @return an empty map, or the zstd level to use when the table sets none
    */
   public static Map<String, String> writerProperties(Map<String, String> tableProperties) {
-    String codec =
-        tableProperties.getOrDefault(
-            TableProperties.PARQUET_COMPRESSION, TableProperties.PARQUET_COMPRESSION_DEFAULT);
-    if (!"zstd".equals(codec.toLowerCase(Locale.ROOT))
+    if (!"zstd".equals(codec(tableProperties))
         || tableProperties.containsKey(TableProperties.PARQUET_COMPRESSION_LEVEL)) {
       return Map.of();
     }

@@ -21,11 +21,10 @@ public interface FileRewrite {
    * @param table the table it belongs to
    * @param schema the columns written, in order (the table's)
    * @param source the file
-   * @param rows the rows it holds
    * @param spec its partition spec, the new file's
    * @param partition its partition, the new file's
    */
-  record Request(Table table, Schema schema, Path source, long rows, PartitionSpec spec, StructLike partition) {}
+  record Request(Table table, Schema schema, Path source, PartitionSpec spec, StructLike partition) {}
 
   /**
    * The strategy this is.

@@ -61,7 +61,7 @@ public final class ReadPlanner {
    *
    * @param scan the table scan (its snapshot and row filter)
    * @param projected the columns to read
-   * @param nativeAllowed whether native readers may read (the reader's and the build's setting)
+   * @param nativeAllowed whether native readers may read ({@code ArrowTableReader.withNativeReads})
    * @return the plan
    */
   public static Plan plan(TableScan scan, Schema projected, boolean nativeAllowed) {
@@ -90,7 +90,7 @@ public final class ReadPlanner {
       if (only != null && strategy.strategy() != only) {
         continue;
       }
-      Optional<String> no = strategy.declines(table, direct, only != null);
+      Optional<String> no = strategy.declines(table, direct);
       if (no.isEmpty()) {
         // loaded only once a native strategy takes the read: the engine's reader loads deletes itself
         LiveRuns live = direct.deleted().isEmpty() ? null
@@ -126,7 +126,7 @@ public final class ReadPlanner {
     for (SnapshotRead strategy : NATIVE) {
       reached |= strategy.strategy() == plan.strategy();
       if (!reached || (only != null && strategy.strategy() != only) || (strategy.strategy() != plan.strategy()
-          && strategy.declines(table, plan.scan(), only != null).isPresent())) {
+          && strategy.declines(table, plan.scan()).isPresent())) {
         continue;
       }
       try {
@@ -171,7 +171,7 @@ public final class ReadPlanner {
     }
     DirectScan scan = new DirectScan(List.of(path.get()), projected, file.recordCount());
     for (SnapshotRead strategy : NATIVE) {
-      if ((forced != null && strategy.strategy() != forced) || strategy.declines(table, scan, forced != null).isPresent()) {
+      if ((forced != null && strategy.strategy() != forced) || strategy.declines(table, scan).isPresent()) {
         continue;
       }
       try {
@@ -204,7 +204,7 @@ public final class ReadPlanner {
 
   /**
    * Makes every read in this JVM ask only one strategy (then the engine), until the returned handle is
-   * closed; size thresholds are ignored, so that a test can force a strategy on small tables.
+   * closed, so that a test can run one strategy on any table.
    *
    * @param strategy the strategy to force
    * @return closes to restore the planner's own choice

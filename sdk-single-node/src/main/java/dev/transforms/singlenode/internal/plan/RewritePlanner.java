@@ -97,7 +97,7 @@ public final class RewritePlanner {
     if (notNative != null || only == RewriteStrategy.ENGINE_TWO_LANES) {
       return engine(RewriteStrategy.ENGINE_TWO_LANES, notNative == null ? "forced" : notNative);
     }
-    FileRewrite.Request request = new FileRewrite.Request(table, schema, source.get(), rows, task.spec(),
+    FileRewrite.Request request = new FileRewrite.Request(table, schema, source.get(), task.spec(),
         task.file().partition());
     List<String> declined = new ArrayList<>();
     for (FileRewrite strategy : NATIVE) {
@@ -143,7 +143,7 @@ public final class RewritePlanner {
     RewriteStrategy only = forced;
     Path out = DirectScan.localPath(target).orElseThrow(() -> new IllegalArgumentException("Not local: " + target));
     try {
-      Files.createDirectories(out.getParent()); // DuckDB creates no folders, and a table's may not exist yet
+      Files.createDirectories(out.getParent()); // the writers expect the folder, and a table's may not exist yet
     } catch (IOException e) {
       throw new java.io.UncheckedIOException("Cannot create the folder of " + target, e);
     }

@@ -24,11 +24,9 @@ public interface SnapshotRead {
    *
    * @param table the table, for its schema history
    * @param scan the files, columns and rows
-   * @param forced whether a test forces this strategy: then only what would change the rows declines,
-   *     not what is only slower (a size threshold)
    * @return the reason, or empty
    */
-  Optional<String> declines(Table table, DirectScan scan, boolean forced);
+  Optional<String> declines(Table table, DirectScan scan);
 
   /**
    * Reads every row.

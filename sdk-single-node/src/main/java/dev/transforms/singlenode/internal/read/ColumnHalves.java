@@ -55,8 +55,8 @@ public final class ColumnHalves {
   }
 
   /**
-   * A rough relative cost of decoding a column, as measured for Arrow C++'s and the engine's readers
-   * (about 40 ms per million strings, dictionary-encoded or not, since both hand over whole strings;
+   * A rough relative cost of decoding a column, as measured for the engine's readers
+   * (about 40 ms per million strings, dictionary-encoded or not, since they hand over whole strings;
    * 20 for decimals, 15 for 8-byte values, 7 for 4-byte ones): a row's position, computed rather than
    * stored, costs nothing.
    *

@@ -1,11 +1,7 @@
 package dev.transforms.singlenode.internal.read;
 
 import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;
-import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.ContentScanTask;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.IdentityPartitionConverters;
@@ -44,7 +40,7 @@ import org.apache.iceberg.util.PartitionUtil;
  */
 public final class LiveRows {
   private final FileIO io;
-  private final ContentScanTask<DataFile> task;
+  private final FileScanTask task;
   private final LocalDeleteFilter deletes;
   private final Schema schema;
   private final Map<Integer, ?> constants;
@@ -57,15 +53,14 @@ public final class LiveRows {
   private LiveRows(
       FileIO io,
       Schema tableSchema,
-      ContentScanTask<DataFile> task,
-      List<DeleteFile> deletes,
+      FileScanTask task,
       Schema projection,
       Expression rowFilter,
       boolean caseSensitive,
       NameMapping nameMapping) {
     this.io = io;
     this.task = task;
-    this.deletes = new LocalDeleteFilter(io, task.file().location(), deletes, tableSchema, projection);
+    this.deletes = new LocalDeleteFilter(io, task.file().location(), task.deletes(), tableSchema, projection);
     this.schema = this.deletes.requiredSchema();
     this.constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
     this.rowFilter = rowFilter;
@@ -84,27 +79,7 @@ public final class LiveRows {
    * @return the reader of the file's live rows
    */
   public static LiveRows of(FileIO io, Schema tableSchema, FileScanTask task, Schema projection) {
-    return new LiveRows(io, tableSchema, task, task.deletes(), projection, null, true, null);
-  }
-
-  /**
-   * Every live row of a data file that is not read through a file scan task, such as the file of a
-   * changelog task, with the given delete files applied.
-   *
-   * @param io the table's file IO
-   * @param tableSchema the table's schema
-   * @param task the task of the data file
-   * @param deletes the delete files that apply to the data file
-   * @param projection the columns to read
-   * @return the reader of the file's live rows
-   */
-  public static LiveRows of(
-      FileIO io,
-      Schema tableSchema,
-      ContentScanTask<DataFile> task,
-      List<DeleteFile> deletes,
-      Schema projection) {
-    return new LiveRows(io, tableSchema, task, deletes, projection, null, true, null);
+    return new LiveRows(io, tableSchema, task, projection, null, true, null);
   }
 
   /**
@@ -127,7 +102,7 @@ public final class LiveRows {
       boolean caseSensitive,
       NameMapping nameMapping) {
     return new LiveRows(
-        io, tableSchema, task, task.deletes(), projection, task.residual(), caseSensitive, nameMapping);
+        io, tableSchema, task, projection, task.residual(), caseSensitive, nameMapping);
   }
 
   /** The columns of the rows read: the projection, then the columns the deletes need. */

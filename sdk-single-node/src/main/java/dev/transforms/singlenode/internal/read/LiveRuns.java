@@ -46,7 +46,7 @@ public record LiveRuns(int[] starts, int[] ends, int rows) {
       }
       FileScanTask task = deleted.get(file);
       long[] positions = sorted(task == null ? null
-          : LiveRows.of(table.io(), table.schema(), task, columns).deletedPositions());
+          : LiveRows.of(table.io(), table.schema(), task, columns).deletedPositions(), 0, Long.MAX_VALUE);
       long from = 0;
       for (int d = 0; d <= positions.length; d++) {
         long to = d < positions.length ? Math.min(positions[d], rows) : rows;
@@ -67,15 +67,28 @@ public record LiveRuns(int[] starts, int[] ends, int rows) {
         runs.stream().mapToInt(run -> run[1]).toArray(), live);
   }
 
-  private static long[] sorted(PositionDeleteIndex positions) {
+  /**
+   * The positions of an index in {@code [from, to)}, sorted.
+   *
+   * @param positions the index; null for none
+   * @param from the first position kept
+   * @param to the position after the last one kept
+   * @return the positions
+   */
+  public static long[] sorted(PositionDeleteIndex positions, long from, long to) {
     if (positions == null) {
       return new long[0];
     }
     long[] sorted = new long[Math.toIntExact(positions.cardinality())];
     int[] count = {0};
-    positions.forEach(position -> sorted[count[0]++] = position);
-    java.util.Arrays.sort(sorted);
-    return sorted;
+    positions.forEach(position -> {
+      if (position >= from && position < to) {
+        sorted[count[0]++] = position;
+      }
+    });
+    long[] inRange = count[0] == sorted.length ? sorted : java.util.Arrays.copyOf(sorted, count[0]);
+    java.util.Arrays.sort(inRange);
+    return inRange;
   }
 
   /**

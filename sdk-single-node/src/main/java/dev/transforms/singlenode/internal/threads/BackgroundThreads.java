@@ -36,6 +36,35 @@ public final class BackgroundThreads {
   }
 
   /**
+   * Runs {@code here} in the calling thread and {@code there} on a background thread at once, and
+   * returns once both are done, also when one fails: the other is then done with what it holds before
+   * the caller cleans up. A failure is thrown once both are done, the other's added to it.
+   */
+  public static void both(Runnable here, Runnable there) {
+    Future<?> other = run(there);
+    Throwable failure = null;
+    try {
+      here.run();
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    try {
+      await(other);
+    } catch (RuntimeException | Error e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure instanceof RuntimeException runtime) {
+      throw runtime;
+    } else if (failure != null) {
+      throw (Error) failure;
+    }
+  }
+
+  /**
    * Waits for a task and returns its result; its unchecked exception or error is thrown as is, in
    * the waiting thread.
    */

@@ -52,13 +52,14 @@ public final class CallerRunsExecutor extends AbstractExecutorService {
    *
    * @param update the commit
    * @param table the table
-   * @param branch the branch committed to; null for main
+   * @param branch the branch committed to; null for main (whose head counts while the branch does not exist)
    * @param <T> the kind of update
    * @return the update
    */
-  public static <T extends org.apache.iceberg.SnapshotUpdate<T>> T inCallerWhenSmall(T update,
+  public static <T extends org.apache.iceberg.SnapshotUpdate<?>> T inCallerWhenSmall(T update,
       org.apache.iceberg.Table table, String branch) {
-    org.apache.iceberg.Snapshot head = branch == null ? table.currentSnapshot() : table.snapshot(branch);
+    org.apache.iceberg.Snapshot head = branch != null && table.refs().containsKey(branch) ? table.snapshot(branch)
+        : table.currentSnapshot();
     if (fewManifests(head, table.io())) {
       update.scanManifestsWith(INSTANCE);
       update.writeManifestsWith(INSTANCE, 1);

@@ -12,7 +12,7 @@ import dev.transforms.singlenode.edits.RowEditsTables;
 import dev.transforms.singlenode.internal.duckdb.DuckDbLibrary;
 import dev.transforms.singlenode.internal.duckdb.DuckDbParquetWriter;
 import dev.transforms.singlenode.internal.duckdb.DuckDbWritePlan;
-import dev.transforms.singlenode.internal.duckdb.OneBatchReader;
+import dev.transforms.singlenode.internal.duckdb.RootSlices;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -403,7 +403,7 @@ public class StrategiesAgreeTest {
         }
       } else {
         DuckDbWritePlan plan = DuckDbWritePlan.of(table, FileFormat.PARQUET).orElseThrow();
-        try (OneBatchReader batches = new OneBatchReader(allocator, root)) {
+        try (RootSlices batches = RootSlices.oneBatch(allocator, root)) {
           DuckDbParquetWriter.write(plan, batches, allocator,
               () -> table.locationProvider().newDataLocation(UUID.randomUUID() + ".parquet"), Long.MAX_VALUE,
               files::add);
