@@ -219,10 +219,12 @@ public final class PyIcebergBenchmark {
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("bench"));
       JsonNode versions = py.call(command("open").put("warehouse", warehouse.toString())
           .put("catalog", TransformsConfig.DEFAULT_CATALOG));
-      String header = String.format(Locale.ROOT, "PyIceberg %s, pyarrow %s, Python %s; Java %s; %d rows; %d runs"
-              + " after %d warm-up (the 1M-row upsert: %d); load average at the start %s",
+      String header = String.format(Locale.ROOT, "PyIceberg %s, pyarrow %s, Python %s; Java %s;"
+              + " Spark %s (Scala %s); %d rows; %d runs after %d warm-up (the 1M-row upsert: %d);"
+              + " load average at the start %s",
           versions.get("pyiceberg").asText(), versions.get("pyarrow").asText(), versions.get("python").asText(),
-          System.getProperty("java.version"), rows, runs, warmup, slowWarmup, loadAverage());
+          System.getProperty("java.version"), org.apache.spark.package$.MODULE$.SPARK_VERSION(),
+          scala.util.Properties.versionNumberString(), rows, runs, warmup, slowWarmup, loadAverage());
       System.err.println(header);
       report.append(header).append('\n');
       if (withSpark) {

@@ -82,7 +82,9 @@ public final class SparkEngineBenchmark {
       }
       java.util.Arrays.sort(hand);
       java.util.Arrays.sort(sdk);
-      System.out.printf("rows in input: %d, paid rows written per run: %d%n", rows, (rows + 2) / 3);
+      System.out.printf("Spark %s (Scala %s), Java %s; rows in input: %d, paid rows written per run: %d%n",
+          spark.version(), scala.util.Properties.versionNumberString(), System.getProperty("java.version"), rows,
+          (rows + 2) / 3);
       Harness.header();
       Harness.row("hand-written Spark job (read, filter, overwrite)", hand);
       Harness.row("same work as a transform through the runtime", sdk);
