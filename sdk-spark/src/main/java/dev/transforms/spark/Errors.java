@@ -33,7 +33,35 @@ final class Errors {
           + ". Deduplicate the source on those keys before merging (dropDuplicates, or a row_number() window "
           + "keeping one row per key). Nothing was published.", failure.getCause());
     }
+    Optional<String> variant = variantBeforeVersion3(failure);
+    if (variant.isPresent()) {
+      return new TransformFailedException("Transform " + run.spec().name() + " failed: " + variant.get()
+          + " (Iceberg). A VARIANT column needs an Iceberg table of format version 3, and the table written ("
+          + tableOutputs(run) + ") has, or would be created with, an older one. Create a new output at version 3: "
+          + "CREATE TABLE ... TBLPROPERTIES ('format-version' = '3') AS SELECT ..., or "
+          + "writeTo(identifier()).tableProperty(\"format-version\", \"3\").create(). An existing output is "
+          + "upgraded outside the build; a transform may not change its output's format version. Nothing was "
+          + "published.", failure.getCause());
+    }
     return failure;
+  }
+
+  /** Iceberg's words for a variant column in a table of format version 1 or 2, when that is the failure. */
+  private static Optional<String> variantBeforeVersion3(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      for (String line : String.valueOf(t.getMessage()).split("\n")) {
+        String trimmed = line.trim().replaceFirst("^- ", "");
+        if (trimmed.startsWith("Invalid type for ") && trimmed.endsWith("variant is not supported until v3")) {
+          return Optional.of(trimmed);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String tableOutputs(TransformRun run) {
+    return run.outputs().stream().filter(o -> o.parameter().kind().orElseThrow() == DatasetKind.TABLE)
+        .map(Errors::describe).collect(Collectors.joining(" or "));
   }
 
   private static boolean isMergeCardinalityViolation(Throwable failure) {
