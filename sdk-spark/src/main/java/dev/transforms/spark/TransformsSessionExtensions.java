@@ -44,6 +44,7 @@ public final class TransformsSessionExtensions extends AbstractFunction1<SparkSe
         return new ReadOnlyWrites();
       }
     });
+    LineExtensions.apply(extensions);
     return BoxedUnit.UNIT;
   }
 
