@@ -54,6 +54,26 @@ public class SparkFourFeaturesTest extends SparkTestBase {
     }
   }
 
+  /**
+   * Built incrementally: a full build copies the input; an incremental one merges the input's new rows,
+   * viewed through {@code in.dataframe()}, with schema evolution (a new column {@code size}).
+   */
+  public static class IncrementalWrites {
+    @dev.transforms.api.Incremental
+    @Transform(name = "four-incremental")
+    public void run(SparkTransformContext ctx, @TableInput(IN) IncrementalTransformInput in,
+        @TableOutput(OUT) TableTransformOutput out) {
+      if (!ctx.isIncremental()) {
+        out.writeDataFrame(in.dataframe().selectExpr("id", "name"));
+        return;
+      }
+      // The view of the new rows is a table reference on Spark 4.1 (see MergeFromDataFrameTest).
+      in.dataframe().selectExpr("id", "name", "length(js) AS size").createOrReplaceTempView("news");
+      ctx.sparkSession().sql("MERGE WITH SCHEMA EVOLUTION INTO " + out.identifier() + " t USING news s "
+          + "ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *").collect();
+    }
+  }
+
   private static boolean spark4() {
     return org.apache.spark.package$.MODULE$.SPARK_VERSION().startsWith("4.");
   }
@@ -254,6 +274,23 @@ public class SparkFourFeaturesTest extends SparkTestBase {
     assertThat(table(OUT).schema().findField("size").type()).isEqualTo(Types.IntegerType.get());
     assertThat(rows(OUT)).containsExactly("[1,Ann,18]", "[2,bob,8]", "[5,five,null]");
     assertThat(table(OUT).refs()).containsOnlyKeys("main");
+  }
+
+  @Test
+  void anIncrementalBuildsMergeWithSchemaEvolutionIsHeldToTheSchemaChangePolicy() {
+    assumeThat(spark4()).as("MERGE WITH SCHEMA EVOLUTION is Spark 4 SQL").isTrue();
+    TransformResult first = only(build(IncrementalWrites.class));
+    assertThat(first.status()).as(String.valueOf(first.error().orElse(null))).isEqualTo(TransformResult.Status.SUCCEEDED);
+    long before = mainSnapshot(OUT);
+    insert(IN, "2, 'BOB', '{\"a\": 22}'", "3, 'cy', '{}'");
+    TransformResult second = only(build(IncrementalWrites.class));
+    assertThat(second.incremental()).as(second.reason()).isTrue();
+    assertThat(second.status()).isEqualTo(TransformResult.Status.FAILED);
+    assertThat(second.error().orElseThrow().getMessage())
+        .contains("/Four/out/events").contains("schema-change policy (fail)").contains("size");
+    assertThat(mainSnapshot(OUT)).isEqualTo(before);
+    assertThat(table(OUT).schema().findField("size")).isNull();
+    assertThat(rows(OUT)).containsExactly("[1,Ann]", "[2,bob]");
   }
 
   @Test
