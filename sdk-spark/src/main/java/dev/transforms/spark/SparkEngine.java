@@ -64,6 +64,7 @@ final class SparkEngine implements Engine {
   }
 
   static SparkEngine start(BuildEnvironment build) {
+    SparkLineCheck.require();
     Optional<SparkSession> existing = existingSession();
     if (existing.isPresent()) {
       if (!SparkSessions.hasIcebergExtensions(existing.get())) {
