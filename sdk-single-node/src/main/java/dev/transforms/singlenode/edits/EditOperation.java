@@ -67,8 +67,6 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
   /**
    * What an applied change did.
    *
-   * @param rowsDeleted the rows removed
-   * @param rowsAdded the rows written
    * @param snapshotId the branch's head afterwards; null when nothing was committed to a table
    *     without snapshots
    */

@@ -156,7 +156,6 @@ final class PendingDeletes {
    * Writes every delete file not written yet, after waiting for the position deletes started on
    * another thread.
    *
-   * @param deleteFiles receives the delete files written
    * @param replaced receives the delete files they replace
    * @param referenced receives the locations of the data files their position deletes point at
    */

@@ -70,7 +70,6 @@ public final class StagedChecks {
   /**
    * Evaluates checks on a staged output.
    *
-   * @param output the staged output
    * @param checks the checks; none of them engine-neutral ({@code HasColumn}, {@code Custom})
    * @return one result per check, in order
    */
@@ -209,9 +208,6 @@ public final class StagedChecks {
   /**
    * Reads the rows of some files once for the given rules.
    *
-   * @param tasks the files
-   * @param rowRules rules tested on every row
-   * @param keyRules rules that add keys
    * @param countAppendedKeys whether key rules count only the keys collected from appended rows
    * @param rows where to add the rows counted; null when nobody needs the count
    */

@@ -122,7 +122,6 @@ public final class PageCopyRewrite {
   /**
    * What a page copy wrote.
    *
-   * @param rows the rows kept
    * @param floatMetrics the metrics of the float and double columns that Parquet's footer lacks (NaN
    *     counts, bounds without NaN), counted on the values kept
    */
@@ -134,7 +133,6 @@ public final class PageCopyRewrite {
    * column renamed or widened since reads the same by its field id; one added since is missing, as in
    * the old file).
    *
-   * @param source the Parquet data file
    * @param target the new file, which must not exist
    * @param positions the positions to leave out, sorted, each less than the file's row count
    * @param schema the table's schema, which must hold every column of the file by field id

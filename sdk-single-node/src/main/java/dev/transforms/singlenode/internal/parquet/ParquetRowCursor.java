@@ -108,7 +108,6 @@ public final class ParquetRowCursor implements Closeable {
    * Opens a cursor over the task's data file, or returns null when the file cannot be read this
    * way.
    *
-   * @param file the data file's contents
    * @param task the scan task of the file
    * @param projection the columns to read, possibly with metadata columns
    * @param constants Iceberg's constants for the task (partition values, lineage, file path)

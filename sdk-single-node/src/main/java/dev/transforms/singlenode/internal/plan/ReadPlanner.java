@@ -44,7 +44,6 @@ public final class ReadPlanner {
   /**
    * The strategy chosen for a read and why.
    *
-   * @param strategy the strategy
    * @param reason why, for logs and tests ("page decoder: 1,000,000 rows in 1 file, 7 columns")
    * @param scan the files to read, or null for the engine
    * @param live the runs of live rows in the files, when deletes apply to them; or null
@@ -55,9 +54,7 @@ public final class ReadPlanner {
    * Plans the read of every row of a scan.
    *
    * @param scan the table scan (its snapshot and row filter)
-   * @param projected the columns to read
    * @param nativeAllowed whether native readers may read ({@code ArrowTableReader.withNativeReads})
-   * @return the plan
    */
   public static Plan plan(TableScan scan, Schema projected, boolean nativeAllowed) {
     ReadStrategy only = forced;
@@ -99,8 +96,6 @@ public final class ReadPlanner {
    * Reads by a plan: with the page decoder when the plan says so, or, when it gives up while reading,
    * with the engine's reader.
    *
-   * @param plan the plan
-   * @param table the table read
    * @param allocator where the root's memory is accounted
    * @param engine the engine's read of the same rows
    * @return the rows, the caller's to close
@@ -127,8 +122,6 @@ public final class ReadPlanner {
    * {@code i} of the root is the file's position {@code i}.
    *
    * @param table the table, for its schema history
-   * @param file the data file
-   * @param projected the columns to read
    * @param allocator where the root's memory is accounted
    * @return the file's rows in file order, the caller's to close; empty when only the engine reads it
    */
@@ -167,12 +160,7 @@ public final class ReadPlanner {
     return new Plan(ReadStrategy.ENGINE, "engine: " + why, null, null);
   }
 
-  /**
-   * The reads whose rows a strategy gave, in this JVM, for tests that must know which ran.
-   *
-   * @param strategy the strategy
-   * @return the count
-   */
+  /** The reads whose rows a strategy gave, in this JVM, for tests that must know which ran. */
   public static long reads(ReadStrategy strategy) {
     return READS.get(strategy).get();
   }
@@ -181,7 +169,6 @@ public final class ReadPlanner {
    * Makes every read in this JVM ask only one strategy (then the engine), until the returned handle is
    * closed, so that a test can run one strategy on any table.
    *
-   * @param strategy the strategy to force
    * @return closes to restore the planner's own choice
    */
   public static AutoCloseable force(ReadStrategy strategy) {

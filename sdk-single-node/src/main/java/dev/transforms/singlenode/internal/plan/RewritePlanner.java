@@ -46,9 +46,7 @@ public final class RewritePlanner {
   /**
    * One local Parquet data file to rewrite.
    *
-   * @param table the table it belongs to
    * @param schema the columns written, in order (the table's)
-   * @param source the file
    * @param spec its partition spec, the new file's
    * @param partition its partition, the new file's
    */
@@ -57,7 +55,6 @@ public final class RewritePlanner {
   /**
    * The strategy chosen for a rewrite and why.
    *
-   * @param strategy the strategy
    * @param reason why, for logs and tests ("page copy: 1,000,000 rows, ...")
    * @param request the file, for a native strategy; null otherwise
    */
@@ -76,12 +73,9 @@ public final class RewritePlanner {
   /**
    * Plans the rewrite of one data file by a copy-on-write.
    *
-   * @param table the table
    * @param schema the columns written (the table's, with lineage columns when rows carry them)
-   * @param task the file and its deletes
    * @param rowLineage whether rows carry lineage columns (or the table writes another format than Parquet)
    * @param probes whether the change finds its dropped rows by fewer columns than all (a probe)
-   * @return the plan
    */
   public static Plan plan(Table table, Schema schema, FileScanTask task, boolean rowLineage, boolean probes) {
     RewriteStrategy only = forced;
@@ -116,9 +110,6 @@ public final class RewritePlanner {
   /**
    * Plans a compaction: files are merged into files of the target size, which only the engine's writer
    * does.
-   *
-   * @param files the files merged
-   * @return the plan
    */
   public static Plan planCompaction(int files) {
     Plan plan = engine(RewriteStrategy.ENGINE, "compaction merges " + files + " files into files of the target size");
@@ -169,7 +160,6 @@ public final class RewritePlanner {
    * {@link RewriteStrategy#ENGINE_TWO_LANES}), and logs the plan's reason.
    *
    * @param strategy the engine strategy that wrote the file
-   * @param plan the plan it followed
    */
   public static void rewroteOnEngine(RewriteStrategy strategy, Plan plan) {
     LOG.debug("Rewrote a file by the {} ({})", strategy.label(), plan.reason());
@@ -184,12 +174,7 @@ public final class RewritePlanner {
     return new Plan(strategy, strategy.label() + ": " + why, null);
   }
 
-  /**
-   * The rewrites a strategy wrote, in this JVM, for tests that must know which ran.
-   *
-   * @param strategy the strategy
-   * @return the count
-   */
+  /** The rewrites a strategy wrote, in this JVM, for tests that must know which ran. */
   public static long rewrites(RewriteStrategy strategy) {
     return REWRITES.get(strategy).get();
   }
@@ -199,7 +184,6 @@ public final class RewritePlanner {
    * returned handle is closed; size thresholds are ignored, so that a test can force a strategy on small
    * files.
    *
-   * @param strategy the strategy to force
    * @return closes to restore the planner's own choice
    */
   public static AutoCloseable force(RewriteStrategy strategy) {
