@@ -219,17 +219,7 @@ public final class ParquetRowCursor implements Closeable {
             ParquetRowCursor.this.close();
           }
         };
-    return new CloseableIterable<>() {
-      @Override
-      public CloseableIterator<Record> iterator() {
-        return rows; // one pass: the rows are the cursor's
-      }
-
-      @Override
-      public void close() {
-        ParquetRowCursor.this.close();
-      }
-    };
+    return CloseableIterable.combine(() -> rows, this); // one pass: the rows are the cursor's
   }
 
   private static Type fieldWithId(MessageType fileSchema, int id) {

@@ -2,11 +2,9 @@ package dev.transforms.singlenode.internal.plan;
 
 import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import dev.transforms.singlenode.internal.read.LiveRuns;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -29,13 +27,8 @@ public final class ReadPlanner {
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReadPlanner.class);
 
-  private static final Map<ReadStrategy, AtomicLong> READS = new EnumMap<>(ReadStrategy.class);
-
-  static {
-    for (ReadStrategy strategy : ReadStrategy.values()) {
-      READS.put(strategy, new AtomicLong());
-    }
-  }
+  /** The reads each strategy gave the rows of, by its ordinal. */
+  private static final AtomicLongArray READS = new AtomicLongArray(ReadStrategy.values().length);
 
   private static volatile ReadStrategy forced;
 
@@ -112,7 +105,7 @@ public final class ReadPlanner {
       LOG.debug("Read {} with {}", table.name(), plan.reason());
     }
     VectorSchemaRoot root = engine.get();
-    READS.get(ReadStrategy.ENGINE).incrementAndGet();
+    READS.incrementAndGet(ReadStrategy.ENGINE.ordinal());
     return root;
   }
 
@@ -144,7 +137,7 @@ public final class ReadPlanner {
     try {
       Optional<VectorSchemaRoot> root = PagedColumnsRead.read(scan, allocator);
       if (root.isPresent()) {
-        READS.get(ReadStrategy.PAGE_DECODER).incrementAndGet();
+        READS.incrementAndGet(ReadStrategy.PAGE_DECODER.ordinal());
       } else {
         LOG.debug("The page decoder gave up reading {}: its files hold what it does not read as the engine does",
             what);
@@ -162,7 +155,7 @@ public final class ReadPlanner {
 
   /** The reads whose rows a strategy gave, in this JVM, for tests that must know which ran. */
   public static long reads(ReadStrategy strategy) {
-    return READS.get(strategy).get();
+    return READS.get(strategy.ordinal());
   }
 
   /**

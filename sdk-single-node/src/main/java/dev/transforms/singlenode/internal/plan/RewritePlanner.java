@@ -4,10 +4,8 @@ import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
@@ -31,13 +29,8 @@ public final class RewritePlanner {
   /** Files with at least this many rows are rewritten with their dropped positions found first. */
   public static final long POSITIONS_FIRST_MIN_ROWS = 400_000;
 
-  private static final Map<RewriteStrategy, AtomicLong> REWRITES = new EnumMap<>(RewriteStrategy.class);
-
-  static {
-    for (RewriteStrategy strategy : RewriteStrategy.values()) {
-      REWRITES.put(strategy, new AtomicLong());
-    }
-  }
+  /** The rewrites each strategy wrote, by its ordinal. */
+  private static final AtomicLongArray REWRITES = new AtomicLongArray(RewriteStrategy.values().length);
 
   private static volatile RewriteStrategy forced;
 
@@ -167,7 +160,7 @@ public final class RewritePlanner {
   }
 
   private static void count(RewriteStrategy strategy) {
-    REWRITES.get(strategy).incrementAndGet();
+    REWRITES.incrementAndGet(strategy.ordinal());
   }
 
   private static Plan engine(RewriteStrategy strategy, String why) {
@@ -176,7 +169,7 @@ public final class RewritePlanner {
 
   /** The rewrites a strategy wrote, in this JVM, for tests that must know which ran. */
   public static long rewrites(RewriteStrategy strategy) {
-    return REWRITES.get(strategy).get();
+    return REWRITES.get(strategy.ordinal());
   }
 
   /**
