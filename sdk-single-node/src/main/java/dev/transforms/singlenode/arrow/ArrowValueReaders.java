@@ -376,20 +376,12 @@ final class ArrowValueReaders {
   }
 
   private static long microsFactor(TimeStampVector vector) {
-    TimeUnit unit = ((ArrowType.Timestamp) vector.getField().getType()).getUnit();
-    switch (unit) {
-      case SECOND:
-        return 1_000_000L;
-      case MILLISECOND:
-        return 1_000L;
-      case MICROSECOND:
-        return 1L;
-      default:
-        throw new UnsupportedTypeException(
-            String.format(
-                "Column '%s' holds nanosecond timestamps; the table column has microseconds",
-                vector.getName()));
+    long toNanos = nanosFactor(vector);
+    if (toNanos == 1L) {
+      throw new UnsupportedTypeException(String.format(
+          "Column '%s' holds nanosecond timestamps; the table column has microseconds", vector.getName()));
     }
+    return toNanos / 1_000L;
   }
 
   private static long nanosFactor(TimeStampVector vector) {

@@ -111,6 +111,11 @@ public final class LiveRows {
    * @throws IllegalStateException if the schema has no such column
    */
   public int columnIndex(int fieldId) {
+    return columnIndex(schema, fieldId);
+  }
+
+  /** The position of a top-level column in a schema of rows read; an IllegalStateException if it has none. */
+  public static int columnIndex(Schema schema, int fieldId) {
     int index = LocalDeleteFilter.indexOf(schema, fieldId);
     if (index < 0) {
       throw new IllegalStateException("Read schema has no field " + fieldId + ": " + schema);
