@@ -5,7 +5,7 @@ import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import dev.transforms.singlenode.internal.plan.DirectScan;
-import dev.transforms.singlenode.internal.plan.FileRewrite;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.duckdb.RootSlices;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -30,7 +30,7 @@ import org.duckdb.DuckDBConnection;
 /**
  * Where the time of a copy-on-write delete of 1% of a 1M-row file goes, on the shapes of
  * {@link PyIcebergBenchmark} (one file written by Iceberg's Java writer, one row group): the whole
- * {@code RowEdits.delete} by filter; the rewrite alone (the rewrite planner's native strategies, {@code FileRewrite.rewrite}) of the file
+ * {@code RowEdits.delete} by filter; the rewrite alone (the rewrite planner's page copy, {@code PageCopyRewrite.rewrite}) of the file
  * minus a run of 10k positions and minus 10k positions spread over it, by copying the pages that hold no
  * dropped row (re-encoding the others); the delete again with page copy off (the engine's two lanes
  * decode and encode the file), alternating run by run; and DuckDB's COPY of the same rows from
@@ -67,7 +67,7 @@ public final class RewriteBenchmark {
         Harness.appendFiles(table, files);
         long baseSnapshot = table.currentSnapshot().snapshotId();
         Path source = DirectScan.localPath(files.get(0).location()).orElseThrow();
-        FileRewrite.Request request = new FileRewrite.Request(table, table.schema(), source, table.spec(), null);
+        RewritePlanner.Request request = new RewritePlanner.Request(table, table.schema(), source, table.spec(), null);
         long from = rows / 2 - rows / 200;
         long[] run = new long[rows / 100];
         Arrays.setAll(run, i -> from + i);
@@ -140,8 +140,8 @@ public final class RewriteBenchmark {
   }
 
   /** The page copy of the file minus some positions. */
-  private static DataFile rewrite(FileRewrite.Request request, long[] dropped, Path out) {
-    return new PageCopyRewrite().rewrite(request, dropped, out.toString(), out)
+  private static DataFile rewrite(RewritePlanner.Request request, long[] dropped, Path out) {
+    return PageCopyRewrite.rewrite(request, dropped, out.toString(), out)
         .orElseThrow(() -> new IllegalStateException("Page copy declined " + request.source()));
   }
 }

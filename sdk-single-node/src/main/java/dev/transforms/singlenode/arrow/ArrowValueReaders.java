@@ -91,7 +91,6 @@ final class ArrowValueReaders {
     /**
      * Fills a record with the values of one row.
      *
-     * @param index the row index
      * @param reuse a record of this reader's struct type to overwrite
      * @return {@code reuse}, filled
      */
@@ -102,12 +101,7 @@ final class ArrowValueReaders {
       return reuse;
     }
 
-    /**
-     * Reads one row into a new record.
-     *
-     * @param index the row index
-     * @return a new record
-     */
+    /** Reads one row into a new record. */
     Record read(int index) {
       return read(index, GenericRecord.create(struct));
     }
@@ -119,7 +113,6 @@ final class ArrowValueReaders {
    * @param path the column path, for error messages
    * @param type the Iceberg type of the values
    * @param vector the vector; its Arrow type must be one that {@link ArrowSchemas#canHold} accepts
-   * @return the reader
    * @throws UnsupportedTypeException if the vector cannot hold values of the type
    */
   static ValueReader reader(String path, Type type, ValueVector vector) {
@@ -383,20 +376,12 @@ final class ArrowValueReaders {
   }
 
   private static long microsFactor(TimeStampVector vector) {
-    TimeUnit unit = ((ArrowType.Timestamp) vector.getField().getType()).getUnit();
-    switch (unit) {
-      case SECOND:
-        return 1_000_000L;
-      case MILLISECOND:
-        return 1_000L;
-      case MICROSECOND:
-        return 1L;
-      default:
-        throw new UnsupportedTypeException(
-            String.format(
-                "Column '%s' holds nanosecond timestamps; the table column has microseconds",
-                vector.getName()));
+    long toNanos = nanosFactor(vector);
+    if (toNanos == 1L) {
+      throw new UnsupportedTypeException(String.format(
+          "Column '%s' holds nanosecond timestamps; the table column has microseconds", vector.getName()));
     }
+    return toNanos / 1_000L;
   }
 
   private static long nanosFactor(TimeStampVector vector) {

@@ -86,7 +86,6 @@ final class ArrowValueWriters {
     /**
      * Writes one row.
      *
-     * @param index the row index
      * @param row the row, of the source struct type
      */
     void write(int index, StructLike row) {
@@ -123,8 +122,6 @@ final class ArrowValueWriters {
    * @param target the Iceberg type of the vector, as given to {@link ArrowSchemas#toArrow}
    * @param source the Iceberg type of the values written; differs from {@code target} only by extra
    *     struct fields
-   * @param vector the vector
-   * @return the writer
    */
   static ValueWriter writer(Type target, Type source, FieldVector vector) {
     switch (target.typeId()) {

@@ -36,39 +36,17 @@ import org.apache.iceberg.util.ContentFileUtil;
  * second time. Where the {@link RewritePlanner} says so (a large file the change can probe), the dropped
  * rows are found first by probing ({@link ProbeScan}), then the planner's native strategy writes the
  * kept rows or, failing that, two threads copy one half of them each.
+ *
+ * @param schema the table's schema
+ * @param projection the columns to read: every column, then lineage columns when rows carry them, then
+ *     {@code _pos}
+ * @param files where kept rows are written
+ * @param copyBufferRows rows of a file held in memory before its first dropped row
  */
-final class CopyOnWriteRewrite {
+record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange change, EditFiles files,
+    int copyBufferRows) {
   /** Rows of one file kept in memory while no row of it has been dropped yet. */
   static final int DEFAULT_COPY_BUFFER_ROWS = 200_000;
-
-  private final FileIO io;
-  private final Schema schema;
-  private final Schema projection;
-  private final RowChange change;
-  private final EditFiles files;
-  private final int copyBufferRows;
-
-  /**
-   * @param schema the table's schema
-   * @param projection the columns to read: every column, then lineage columns when rows carry them,
-   *     then {@code _pos}
-   * @param files where kept rows are written
-   * @param copyBufferRows rows of a file held in memory before its first dropped row
-   */
-  CopyOnWriteRewrite(
-      FileIO io,
-      Schema schema,
-      Schema projection,
-      RowChange change,
-      EditFiles files,
-      int copyBufferRows) {
-    this.io = io;
-    this.schema = schema;
-    this.projection = projection;
-    this.change = change;
-    this.files = files;
-    this.copyBufferRows = copyBufferRows;
-  }
 
   /**
    * The position delete files (not deletion vectors, which Iceberg drops by itself) that apply only

@@ -355,8 +355,6 @@ final class EditFiles implements Closeable {
   /**
    * What to commit: data files and delete files added, delete files they replace.
    *
-   * @param dataFiles the data files added
-   * @param deleteFiles the delete files added
    * @param replacedDeleteFiles the delete files the added ones replace
    * @param referencedDataFiles the data files the added delete files refer to
    */

@@ -61,30 +61,12 @@ import org.apache.iceberg.util.DeleteFileSet;
  * isolation. A {@link ValidationException} or {@link CommitFailedException} from the commit
  * discards the attempt's files and starts over from the new head, up to the attempt bound.
  */
-final class EditOperation {
-
-  private final Table table;
-  private final String branch;
-  private final Map<String, String> snapshotProperties;
-  private final int maxAttempts;
-  private final Runnable beforeCommit;
-  private final int copyBufferRows;
-
-  EditOperation(Table table, String branch, Map<String, String> snapshotProperties, int maxAttempts,
-      Runnable beforeCommit, int copyBufferRows) {
-    this.table = table;
-    this.branch = branch;
-    this.snapshotProperties = snapshotProperties;
-    this.maxAttempts = maxAttempts;
-    this.beforeCommit = beforeCommit;
-    this.copyBufferRows = copyBufferRows;
-  }
+record EditOperation(Table table, String branch, Map<String, String> snapshotProperties, int maxAttempts,
+    Runnable beforeCommit, int copyBufferRows) {
 
   /**
    * What an applied change did.
    *
-   * @param rowsDeleted the rows removed
-   * @param rowsAdded the rows written
    * @param snapshotId the branch's head afterwards; null when nothing was committed to a table
    *     without snapshots
    */

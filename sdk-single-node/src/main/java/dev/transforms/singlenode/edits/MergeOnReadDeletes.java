@@ -20,35 +20,13 @@ import org.apache.iceberg.io.FileIO;
  * <p>Only the columns the change needs are read (see {@link EditOperation}), by probing where the
  * engine's Parquet cursor can read the file ({@link ProbeScan}), otherwise row by row through
  * Iceberg's reader.
+ *
+ * @param schema the table's schema
+ * @param projection the columns to read from candidate files, {@code _pos} among them
+ * @param byEquality whether dropped rows are deleted by their equality columns, not by position
  */
-final class MergeOnReadDeletes {
-  private final FileIO io;
-  private final Schema schema;
-  private final Schema projection;
-  private final RowChange change;
-  private final PendingDeletes deletes;
-  private final boolean byEquality;
-
-  /**
-   * @param schema the table's schema
-   * @param projection the columns to read from candidate files, {@code _pos} among them
-   * @param byEquality whether dropped rows are deleted by their equality columns, not by position
-   */
-  MergeOnReadDeletes(
-      FileIO io,
-      Schema schema,
-      Schema projection,
-      RowChange change,
-      PendingDeletes deletes,
-      boolean byEquality) {
-    this.io = io;
-    this.schema = schema;
-    this.projection = projection;
-    this.change = change;
-    this.deletes = deletes;
-    this.byEquality = byEquality;
-  }
-
+record MergeOnReadDeletes(FileIO io, Schema schema, Schema projection, RowChange change, PendingDeletes deletes,
+    boolean byEquality) {
   /** Marks the file's dropped rows deleted; returns how many were dropped. */
   long markDeleted(FileScanTask task) {
     LiveRows rows = LiveRows.of(io, schema, task, projection);

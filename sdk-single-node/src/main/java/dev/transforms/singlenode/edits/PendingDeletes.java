@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.singlenode.internal.read.LiveRows;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -101,19 +102,9 @@ final class PendingDeletes {
     List<Types.NestedField> fields = equalityDeleteSchema.columns();
     int[] positions = new int[fields.size()];
     for (int i = 0; i < fields.size(); i += 1) {
-      positions[i] = indexOf(rowSchema, fields.get(i).fieldId());
+      positions[i] = LiveRows.columnIndex(rowSchema, fields.get(i).fieldId());
     }
     return positions;
-  }
-
-  private static int indexOf(Schema rowSchema, int fieldId) {
-    List<Types.NestedField> columns = rowSchema.columns();
-    for (int i = 0; i < columns.size(); i += 1) {
-      if (columns.get(i).fieldId() == fieldId) {
-        return i;
-      }
-    }
-    throw new IllegalStateException("Read schema has no field " + fieldId + ": " + rowSchema);
   }
 
   /**
@@ -156,7 +147,6 @@ final class PendingDeletes {
    * Writes every delete file not written yet, after waiting for the position deletes started on
    * another thread.
    *
-   * @param deleteFiles receives the delete files written
    * @param replaced receives the delete files they replace
    * @param referenced receives the locations of the data files their position deletes point at
    */

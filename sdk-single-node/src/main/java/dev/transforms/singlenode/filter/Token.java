@@ -5,7 +5,6 @@ import org.apache.iceberg.expressions.Expression.Operation;
 /**
  * One token of a row filter.
  *
- * @param kind what the token is
  * @param text the token exactly as written in the filter, for error messages
  * @param value the decoded content: the name of an identifier (quotes removed, parts joined with
  *     {@code .}), the content of a string (doubled quotes collapsed), the digits of a number or hex literal;

@@ -60,8 +60,6 @@ public final class SnapshotDiff {
     /**
      * Plans a snapshot's files.
      *
-     * @param table the table
-     * @param snapshotId the snapshot
      * @return its data files with their delete files
      */
     public static Files of(Table table, long snapshotId) {
@@ -86,7 +84,6 @@ public final class SnapshotDiff {
   /**
    * A reader of snapshot differences.
    *
-   * @param table the table
    * @param schema the columns of the rows returned (the table's current schema)
    * @param allocator where native reads of data files are accounted while they are compared
    */
@@ -101,9 +98,7 @@ public final class SnapshotDiff {
    * Reads what changed from {@code before} to {@code after}.
    *
    * @param before the parent's files ({@link Files#NONE} when it is unknown or there is none)
-   * @param after the snapshot's files
    * @param deleted where the deleted rows go, with the columns of the schema
-   * @param inserted where the inserted rows go
    */
   public void read(Files before, Files after, List<Record> deleted, List<Record> inserted) {
     for (Map.Entry<String, FileScanTask> entry : before.byLocation.entrySet()) {

@@ -52,7 +52,6 @@ final class KeyCounts {
    * Counts for the keys of a whole table, which are only counted, never looked up.
    *
    * @param expectedKeys how many keys are expected (more are taken, at the cost of growing)
-   * @return the counts
    */
   static KeyCounts sorting(long expectedKeys) {
     return new KeyCounts(true, expectedKeys);
@@ -62,17 +61,12 @@ final class KeyCounts {
    * Counts for keys that are also looked up with {@code contains}.
    *
    * @param expectedKeys how many keys are expected (more are taken, at the cost of growing)
-   * @return the counts
    */
   static KeyCounts hashing(long expectedKeys) {
     return new KeyCounts(false, expectedKeys);
   }
 
-  /**
-   * Adds a key.
-   *
-   * @param key the key
-   */
+  /** Adds a key. */
   void add(long key) {
     if (sorting) {
       if (sortedSize == sorted.length) {
@@ -86,11 +80,7 @@ final class KeyCounts {
     }
   }
 
-  /**
-   * Adds a key of any type: a value, or the list of values of a key of several columns.
-   *
-   * @param key the key
-   */
+  /** Adds a key of any type: a value, or the list of values of a key of several columns. */
   void add(Object key) {
     if (!objects.add(key)) {
       duplicates.merge(key, 1L, Long::sum);
@@ -100,7 +90,6 @@ final class KeyCounts {
   /**
    * Whether a {@code long} key was added.
    *
-   * @param key the key
    * @return whether it was seen
    */
   boolean contains(long key) {
@@ -124,18 +113,13 @@ final class KeyCounts {
   /**
    * Whether an object key was added.
    *
-   * @param key the key
    * @return whether it was seen
    */
   boolean contains(Object key) {
     return objects.contains(key);
   }
 
-  /**
-   * The rows in duplicate-key groups: each key seen {@code n > 1} times counts {@code n}.
-   *
-   * @return the rows
-   */
+  /** The rows in duplicate-key groups: each key seen {@code n > 1} times counts {@code n}. */
   long duplicateRows() {
     finish();
     long rows = 0;
@@ -145,12 +129,7 @@ final class KeyCounts {
     return rows;
   }
 
-  /**
-   * Up to {@code limit} duplicated keys with their counts, as {@code [key values..., count]}.
-   *
-   * @param limit the most to return
-   * @return the examples
-   */
+  /** Up to {@code limit} duplicated keys with their counts, as {@code [key values..., count]}. */
   List<String> examples(int limit) {
     finish();
     List<String> examples = new ArrayList<>();

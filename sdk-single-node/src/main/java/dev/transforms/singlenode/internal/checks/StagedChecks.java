@@ -70,7 +70,6 @@ public final class StagedChecks {
   /**
    * Evaluates checks on a staged output.
    *
-   * @param output the staged output
    * @param checks the checks; none of them engine-neutral ({@code HasColumn}, {@code Custom})
    * @return one result per check, in order
    */
@@ -103,16 +102,12 @@ public final class StagedChecks {
       }
     }
 
-    long stagedRows;
+    long[] stagedRows = new long[1];
     if (output.appendedSince().isPresent()) {
       pass(appendedTasks(), rowRules, keyRules, false, null);
-      long[] counted = new long[1];
-      pass(stagedTasks(), List.of(), keyRules, true, counted);
-      stagedRows = counted[0];
+      pass(stagedTasks(), List.of(), keyRules, true, stagedRows);
     } else {
-      long[] counted = new long[1];
-      pass(stagedTasks(), rowRules, keyRules, false, counted);
-      stagedRows = counted[0];
+      pass(stagedTasks(), rowRules, keyRules, false, stagedRows);
     }
 
     for (RowRule rule : rowRules) {
@@ -125,7 +120,7 @@ public final class StagedChecks {
         continue;
       }
       if (check instanceof CheckSpec.RowCount rowCount) {
-        results.put(check, rowCount(rowCount, stagedRows));
+        results.put(check, rowCount(rowCount, stagedRows[0]));
         continue;
       }
       long violations = 0;
@@ -213,9 +208,6 @@ public final class StagedChecks {
   /**
    * Reads the rows of some files once for the given rules.
    *
-   * @param tasks the files
-   * @param rowRules rules tested on every row
-   * @param keyRules rules that add keys
    * @param countAppendedKeys whether key rules count only the keys collected from appended rows
    * @param rows where to add the rows counted; null when nobody needs the count
    */
@@ -234,7 +226,7 @@ public final class StagedChecks {
         }
         if (reading.isEmpty() && keyRules.isEmpty()) {
           if (rows != null) {
-            rows[0] += task.deletes().isEmpty() ? task.file().recordCount() : liveRowCount(task);
+            rows[0] += liveRowCount(task);
           }
           continue;
         }
@@ -259,10 +251,8 @@ public final class StagedChecks {
   /** Null and key checks on the engine's cursor: values are decoded only for the columns named. */
   private long readWithCursor(LiveRows live, ParquetRowCursor cursor, List<RowRule> rowRules, List<KeyRule> keyRules,
       boolean countAppendedKeys) {
-    int[][] nullColumns = rowRules.stream()
-        .map(rule -> rule.fieldIds.stream().mapToInt(live::columnIndex).toArray()).toArray(int[][]::new);
-    int[][] keyColumns = keyRules.stream()
-        .map(rule -> rule.fieldIds.stream().mapToInt(live::columnIndex).toArray()).toArray(int[][]::new);
+    int[][] nullColumns = rowRules.stream().map(rule -> columns(live, rule.fieldIds)).toArray(int[][]::new);
+    int[][] keyColumns = keyRules.stream().map(rule -> columns(live, rule.fieldIds)).toArray(int[][]::new);
     RowValues values = new RowValues() {
       @Override public Object get(int column) {
         return cursor.get(column);
@@ -302,8 +292,7 @@ public final class StagedChecks {
     Schema read = live.schema();
     InternalRecordWrapper wrapper = new InternalRecordWrapper(read.asStruct());
     List<Evaluator> evaluators = rowRules.stream().map(r -> new Evaluator(read.asStruct(), r.violation, true)).toList();
-    int[][] keyColumns = keyRules.stream()
-        .map(rule -> rule.fieldIds.stream().mapToInt(live::columnIndex).toArray()).toArray(int[][]::new);
+    int[][] keyColumns = keyRules.stream().map(rule -> columns(live, rule.fieldIds)).toArray(int[][]::new);
     Record[] current = new Record[1];
     RowValues values = new RowValues() {
       @Override public Object get(int column) {
@@ -339,6 +328,10 @@ public final class StagedChecks {
     return count;
   }
 
+  private static int[] columns(LiveRows live, java.util.Collection<Integer> fieldIds) {
+    return fieldIds.stream().mapToInt(live::columnIndex).toArray();
+  }
+
   /** The values of the current row, as a cursor or a record holds them. */
   private interface RowValues {
     Object get(int column);
@@ -348,7 +341,11 @@ public final class StagedChecks {
     long getLong(int column);
   }
 
+  /** The live rows of a file: its record count, or, when deletes apply to it, the rows read. */
   private long liveRowCount(FileScanTask task) {
+    if (task.deletes().isEmpty()) {
+      return task.file().recordCount();
+    }
     Types.NestedField first = schema.columns().get(0);
     long count = 0;
     LiveRows live = LiveRows.of(table.io(), schema, task, TypeUtil.select(schema, Set.of(first.fieldId())));
@@ -399,7 +396,7 @@ public final class StagedChecks {
       try (CloseableIterable<FileScanTask> tasks =
           table.newScan().useSnapshot(output.publishedSnapshotId().getAsLong()).planFiles()) {
         for (FileScanTask task : tasks) {
-          published += task.deletes().isEmpty() ? task.file().recordCount() : liveRowCount(task);
+          published += liveRowCount(task);
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Could not read the published rows of " + path, e);

@@ -146,8 +146,6 @@ final class DuckDbDatabases {
    * Puts back every global setting of the database that differs from what it was when first opened,
    * and detaches the databases a session attached beyond its own catalogs.
    *
-   * @param connection a connection to the database
-   * @param database the database
    * @param keep the attached databases to keep (the catalogs of open sessions)
    * @return what could not be put back, empty when everything was
    */

@@ -47,7 +47,6 @@ public final class DuckDbParquetWriter {
    * A new connection to the JVM's DuckDB database of default settings ({@link DuckDbDatabases}), for one piece of work (its settings
    * and temporary tables are its own); the caller closes it.
    *
-   * @return the connection
    * @throws SQLException if DuckDB cannot open
    */
   public static DuckDBConnection connect() throws SQLException {
@@ -58,7 +57,6 @@ public final class DuckDbParquetWriter {
    * Writes every batch of a source into one or more new data files, a file being closed once the Arrow
    * size of its batches reaches {@code byteLimit}.
    *
-   * @param plan the table and its settings
    * @param source the batches, of a schema the plan {@link DuckDbWritePlan#accepts accepts}; read to the
    *     end, not closed
    * @param allocator where the exported stream's batches are allocated

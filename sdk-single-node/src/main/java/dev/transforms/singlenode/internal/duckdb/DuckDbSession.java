@@ -444,11 +444,7 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
     }
   }
 
-  /**
-   * The number of sessions of this JVM that are open (their DuckDB connection too).
-   *
-   * @return open sessions
-   */
+  /** The number of sessions of this JVM that are open (their DuckDB connection too). */
   public static int openSessions() {
     return OPEN.get();
   }

@@ -30,7 +30,6 @@ import org.apache.iceberg.types.Types;
  * binary, uuid. Fixed, decimals of precision 19 to 35 (DuckDB stores them in 16 bytes, Iceberg in
  * fewer), nested and nanosecond types go through the Java writer.
  *
- * @param table the table
  * @param schema the schema the files are written with
  * @param codec the Parquet codec, DuckDB's spelling
  * @param zstdLevel the zstd level, used when the codec is zstd
@@ -44,7 +43,6 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
   /**
    * Plans DuckDB writes of a table, when they are possible.
    *
-   * @param table the table
    * @param format the file format the writer was asked for
    * @return the plan, or empty when the table's files must be written by Iceberg's Java writer
    */
@@ -78,7 +76,6 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
   /**
    * DuckDB's name of a table's Parquet codec, when DuckDB writes that codec.
    *
-   * @param properties the table's properties
    * @return the codec, or empty
    */
   static Optional<String> codec(Map<String, String> properties) {

@@ -45,7 +45,6 @@ public final class RootSlices extends ArrowReader {
    *
    * @param allocator where the reader's root is allocated
    * @param rows the rows, closed with the reader
-   * @return the reader
    */
   public static RootSlices oneBatch(BufferAllocator allocator, VectorSchemaRoot rows) {
     RootSlices reader = new RootSlices(allocator, rows, Integer.MAX_VALUE & ~7);

@@ -10,11 +10,7 @@ import org.apache.iceberg.Schema;
 /** What the SQL session needs of an input: its rows as a stream of Arrow batches. */
 public interface SessionInput {
 
-  /**
-   * The input's dataset path, for messages.
-   *
-   * @return the path
-   */
+  /** The input's dataset path, for messages. */
   String path();
 
   /**
@@ -27,7 +23,6 @@ public interface SessionInput {
   /**
    * Checks a filter string against the input's schema.
    *
-   * @param filter a filter in PyIceberg's syntax
    * @throws dev.transforms.singlenode.filter.FilterSyntaxException if it cannot be parsed
    */
   void checkFilter(String filter);
@@ -37,7 +32,6 @@ public interface SessionInput {
    *
    * @param mode the read mode, ignored when a filter is given
    * @param filter a filter string, or null
-   * @param allocator where the batches are allocated
    * @return a reader the caller closes
    */
   ArrowReader open(ReadMode mode, String filter, BufferAllocator allocator);
@@ -46,7 +40,6 @@ public interface SessionInput {
    * The Parquet files DuckDB can read itself for the rows {@link #open} would give, when there are such
    * files: no filter, a whole snapshot, no deletes, local files (see {@link DirectScan}).
    *
-   * @param mode the read mode
    * @param filter a filter string, or null
    * @return the direct scan, or empty when the rows must go through {@link #open}
    */

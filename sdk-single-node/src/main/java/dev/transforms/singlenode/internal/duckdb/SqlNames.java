@@ -20,7 +20,6 @@ public final class SqlNames {
   /**
    * One input parameter: its compiled name and the last segment of its path.
    *
-   * @param parameter the parameter's name as compiled
    * @param lastSegment the last segment of the input's path
    */
   public record Parameter(String parameter, String lastSegment) {}
@@ -53,7 +52,6 @@ public final class SqlNames {
    * digits become {@code _}, and a leading digit gets a {@code _} before it.
    *
    * @param name a parameter name or a path segment
-   * @return a plain SQL name
    */
   public static String snakeCase(String name) {
     StringBuilder out = new StringBuilder();
@@ -83,8 +81,6 @@ public final class SqlNames {
   /**
    * Checks a name given to {@code register}.
    *
-   * @param name the name
-   * @return the name
    * @throws IllegalArgumentException if it is not a plain SQL name
    */
   public static String checkPlain(String name) {
@@ -95,12 +91,7 @@ public final class SqlNames {
     return name;
   }
 
-  /**
-   * The key under which a name is kept: DuckDB's names are not case-sensitive.
-   *
-   * @param name a plain SQL name
-   * @return its key
-   */
+  /** The key under which a name is kept: DuckDB's names are not case-sensitive. */
   static String key(String name) {
     return name.toLowerCase(Locale.ROOT);
   }
@@ -109,8 +100,6 @@ public final class SqlNames {
    * Whether SQL text mentions a name as a word of its own (over-inclusive: a mention in a string
    * literal or a comment counts, which only loads an input that was not needed).
    *
-   * @param sql the SQL text
-   * @param name a plain SQL name
    * @return whether it appears
    */
   static boolean mentions(String sql, String name) {
@@ -122,7 +111,6 @@ public final class SqlNames {
    * A name spelled as a DuckDB identifier: in double quotes, any double quote doubled.
    *
    * @param name a table, view or column name
-   * @return the quoted identifier
    */
   public static String quote(String name) {
     return '"' + name.replace("\"", "\"\"") + '"';
@@ -132,7 +120,6 @@ public final class SqlNames {
    * Text spelled as a DuckDB string literal: in single quotes, any single quote doubled.
    *
    * @param text a path, a name or any text
-   * @return the literal
    */
   public static String literal(String text) {
     return "'" + text.replace("'", "''") + "'";

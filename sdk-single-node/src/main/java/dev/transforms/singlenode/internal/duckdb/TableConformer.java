@@ -68,9 +68,6 @@ public final class TableConformer {
    * Plans how batches of one Arrow schema are fitted to a table.
    *
    * @param table the table's path, for messages
-   * @param tableSchema the table's schema
-   * @param arrowSchema the schema of the batches
-   * @return the conformer
    */
   public static TableConformer of(String table, org.apache.iceberg.Schema tableSchema, Schema arrowSchema) {
     return new TableConformer(table, tableSchema, arrowSchema);
@@ -170,8 +167,6 @@ public final class TableConformer {
    * Fits one batch. The batch's vectors are emptied (their buffers move to the new root, or are read
    * and left), so the batch must not be read again.
    *
-   * @param batch the batch
-   * @param allocator where converted columns are allocated
    * @return a new root the caller closes
    * @throws SchemaMismatchException if a value does not fit the table's column, naming it
    */

@@ -13,7 +13,6 @@ final class BadRows {
    * Records a bad row.
    *
    * @param where {@code FILE:LINE} or {@code FILE:LINE:FIELD}
-   * @param what what is wrong
    */
   void add(String where, String what) {
     count++;

@@ -29,8 +29,6 @@ public final class FileLoads {
   /**
    * The schema Parquet files carry; every file must have the same columns and types.
    *
-   * @param files Parquet files
-   * @return the first file's schema
    * @throws InvalidLoadException naming the file that differs and how
    */
   public static Schema parquetSchema(List<SourceFile> files) {
@@ -68,7 +66,6 @@ public final class FileLoads {
   /**
    * Guesses the columns of CSV or JSON lines files from every value.
    *
-   * @param files the files
    * @param text how CSV files are laid out
    * @return the guessed columns, all optional
    */
@@ -81,8 +78,6 @@ public final class FileLoads {
    * file must be gzip, the first block of text UTF-8, a CSV header must name the columns, a Parquet file
    * must be Parquet and hold the columns.
    *
-   * @param columns the columns the files hold
-   * @param files the files
    * @param text how CSV files are laid out
    * @param allocator the memory of the (empty) batches, all released on return
    * @throws dev.transforms.api.InvalidLoadException naming the file, and the line where there is one
@@ -103,13 +98,9 @@ public final class FileLoads {
   /**
    * Reads every file and writes its rows as new, uncommitted data files of the table.
    *
-   * @param table the table written to
    * @param columns the columns the files hold, typed as the table's
-   * @param files the files
    * @param text how CSV files are laid out
-   * @param listener hears progress
    * @param allocator the memory of the batches, all released on return
-   * @return the data files
    * @throws dev.transforms.api.BadRowsException listing the bad rows once every file was read; the data
    *     files written are deleted then
    */

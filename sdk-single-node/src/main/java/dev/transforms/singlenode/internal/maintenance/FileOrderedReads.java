@@ -47,7 +47,6 @@ public final class FileOrderedReads {
    * @param open opens a file's rows; each row must be a record of its own (it crosses threads)
    * @param consumer receives every row, in the calling thread
    * @param threads the number of reading threads, at least 1
-   * @param <T> the type of a file
    * @return the number of rows handed over
    */
   public static <T> long read(

@@ -385,10 +385,7 @@ public final class ArrowColumnPages {
    * Decodes one unit with a thread's scratch arrays. Safe to call from several threads at once, for
    * different units, each with its own buffers.
    *
-   * @param unit the unit's index
    * @param vector the column's vector, from {@link #allocate}
-   * @param buffers the calling thread's scratch arrays
-   * @return its values
    * @throws Unsupported if a page is in a form this reader does not decode
    * @throws UncheckedIOException if the file cannot be read
    */
@@ -479,9 +476,6 @@ public final class ArrowColumnPages {
   /**
    * Lays one part's strings or binary values and their offsets into the vector, after
    * {@link #prepare}. Safe to call from several threads at once, for different parts.
-   *
-   * @param part the part
-   * @param vector the column's vector
    */
   public void copy(Part part, FieldVector vector) {
     if (!staged()) {
@@ -501,7 +495,6 @@ public final class ArrowColumnPages {
    * a value, and the count.
    *
    * @param parts every unit's part, in the units' order
-   * @param vector the column's vector
    */
   public void finish(List<Part> parts, FieldVector vector) {
     long validityAt = vector.getValidityBuffer().memoryAddress();

@@ -34,7 +34,6 @@ final class ColumnPages {
   private DataPage next; // read, not yet taken or skipped
 
   /**
-   * @param pages the chunk's pages
    * @param deferred whether they come still compressed, behind {@link #deferredHeader}
    * @param where the column and file, for messages
    */

@@ -28,7 +28,6 @@ final class Hybrid {
    * The header of the run at a position (an unsigned varint: the run's length and kind), in the
    * high 32 bits, and the position after it, in the low 32 bits.
    *
-   * @param end where the encoded data ends
    * @param decoded the values decoded before this run, and {@code count} all of them, for the
    *     message when the data ends early
    * @throws IllegalStateException if the data ends before the header

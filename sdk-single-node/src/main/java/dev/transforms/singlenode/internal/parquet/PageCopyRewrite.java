@@ -1,7 +1,6 @@
 package dev.transforms.singlenode.internal.parquet;
 
-import dev.transforms.singlenode.internal.plan.FileRewrite;
-import dev.transforms.singlenode.internal.plan.RewriteStrategy;
+import dev.transforms.singlenode.internal.plan.RewritePlanner.Request;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -63,7 +62,7 @@ import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
  * file) takes about a third of the time DuckDB took to decode and re-encode the file on the benchmark's
  * 7-column shape.
  */
-public final class PageCopyRewrite implements FileRewrite {
+public final class PageCopyRewrite {
 
   /** The encodings of values whose pages can be decoded and re-encoded here. */
   private static final Set<Encoding> COPIED_ENCODINGS = EnumSet.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY,
@@ -80,16 +79,10 @@ public final class PageCopyRewrite implements FileRewrite {
    */
   public static final String SWITCH = "transforms.page-copy";
 
-  /** The strategy, for {@code RewritePlanner}'s table. */
-  public PageCopyRewrite() {}
+  private PageCopyRewrite() {}
 
-  @Override
-  public RewriteStrategy strategy() {
-    return RewriteStrategy.PAGE_COPY;
-  }
-
-  @Override
-  public Optional<String> declines(Request request) {
+  /** Why the page copy does not rewrite the table's files, or empty when it does; opens no file. */
+  public static Optional<String> declines(Request request) {
     String codec = WriterSettings.codec(request.table().properties());
     if ("false".equalsIgnoreCase(System.getProperty(SWITCH, "true").strip())) {
       return Optional.of("turned off (-D" + SWITCH + "=false)");
@@ -101,8 +94,12 @@ public final class PageCopyRewrite implements FileRewrite {
     return Optional.empty();
   }
 
-  @Override
-  public Optional<DataFile> rewrite(Request request, long[] leftOut, String target, Path out) {
+  /**
+   * Writes the file's rows except those at {@code leftOut} into {@code out}, the file the table names
+   * {@code target}; empty when the file turns out to hold what the page copy does not rewrite (what it
+   * wrote is the caller's to delete).
+   */
+  public static Optional<DataFile> rewrite(Request request, long[] leftOut, String target, Path out) {
     Map<String, String> properties = request.table().properties();
     try {
       Optional<Copied> copied = rewrite(request.source(), out, leftOut, request.schema(),
@@ -125,7 +122,6 @@ public final class PageCopyRewrite implements FileRewrite {
   /**
    * What a page copy wrote.
    *
-   * @param rows the rows kept
    * @param floatMetrics the metrics of the float and double columns that Parquet's footer lacks (NaN
    *     counts, bounds without NaN), counted on the values kept
    */
@@ -137,7 +133,6 @@ public final class PageCopyRewrite implements FileRewrite {
    * column renamed or widened since reads the same by its field id; one added since is missing, as in
    * the old file).
    *
-   * @param source the Parquet data file
    * @param target the new file, which must not exist
    * @param positions the positions to leave out, sorted, each less than the file's row count
    * @param schema the table's schema, which must hold every column of the file by field id

@@ -54,7 +54,6 @@ final class PageHeaders {
    *
    * @param offset where its header starts in the file
    * @param headerLength the header's bytes
-   * @param header the header
    * @param firstRow its first row in the row group (a data page's); for a dictionary page, 0
    */
   record Page(long offset, int headerLength, PageHeader header, long firstRow) {
@@ -74,8 +73,6 @@ final class PageHeaders {
    * Every page of a column chunk of a flat column, its dictionary first, read header by header (a
    * header is read into a small buffer, grown when the header is larger: statistics make it so).
    *
-   * @param file the file
-   * @param chunk the chunk
    * @return the pages, in the file's order
    * @throws IOException if the file cannot be read, or a page runs past the chunk
    */

@@ -33,7 +33,6 @@ final class PageReadAhead implements PageReader, AutoCloseable {
   private boolean ended = false;
 
   /**
-   * @param pages the column chunk's pages
    * @param pagesAhead the most pages decompressed ahead of the reader
    * @param deferred whether the pages come still compressed ({@link ColumnPages})
    * @param where the column and file, for messages

@@ -2,8 +2,6 @@ package dev.transforms.singlenode.internal.parquet;
 
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.internal.plan.DirectScan;
-import dev.transforms.singlenode.internal.plan.ReadStrategy;
-import dev.transforms.singlenode.internal.plan.SnapshotRead;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +11,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.iceberg.Table;
 
 /**
  * The engine's native read: every column of a snapshot's files decoded page by page into Arrow vectors
@@ -30,7 +27,7 @@ import org.apache.iceberg.Table;
  * or when its strings would take more than a quarter of the heap while staged; the engine's reader then
  * reads.
  */
-public final class PagedColumnsRead implements SnapshotRead {
+public final class PagedColumnsRead {
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PagedColumnsRead.class);
 
@@ -40,18 +37,7 @@ public final class PagedColumnsRead implements SnapshotRead {
    */
   public static final String SWITCH = "transforms.arrow-page-decoder";
 
-  /** The strategy, for {@code ReadPlanner}'s table. */
-  public PagedColumnsRead() {}
-
-  @Override
-  public ReadStrategy strategy() {
-    return ReadStrategy.PAGE_DECODER;
-  }
-
-  @Override
-  public Optional<String> declines(Table table, DirectScan scan) {
-    return enabled() ? Optional.empty() : Optional.of("turned off (-D" + SWITCH + "=false)");
-  }
+  private PagedColumnsRead() {}
 
   /**
    * Whether the page decoder may read: the system property {@value #SWITCH} is not {@code false}.
@@ -62,9 +48,11 @@ public final class PagedColumnsRead implements SnapshotRead {
     return !"false".equalsIgnoreCase(System.getProperty(SWITCH, "true").strip());
   }
 
-  /** Reads every row of the scan, or gives up when a column is one the page decoder does not read. */
-  @Override
-  public Optional<VectorSchemaRoot> read(Table table, DirectScan scan, BufferAllocator allocator) {
+  /**
+   * Reads every row of the scan into a root the caller closes; empty, nothing left allocated, when a
+   * column turns out to be one the page decoder does not read as the engine does.
+   */
+  public static Optional<VectorSchemaRoot> read(DirectScan scan, BufferAllocator allocator) {
     List<ArrowColumnPages> paged = ArrowColumnPages.plan(scan.files(), scan.schema().columns());
     // strings are staged on the heap before they are laid into their vector
     long staged = paged.stream().filter(ArrowColumnPages::staged).mapToLong(ArrowColumnPages::uncompressedBytes).sum();

@@ -51,7 +51,6 @@ final class ParquetColumnValues {
   private PageValues.DictionaryStrings strings; // the dictionary's values as strings, decoded when first read
 
   /**
-   * @param descriptor the column
    * @param pages the column's pages in one row group, decompressed as Parquet reads them
    * @param file the file's location, for messages
    */
@@ -60,7 +59,6 @@ final class ParquetColumnValues {
   }
 
   /**
-   * @param descriptor the column
    * @param pages the column's pages in one row group
    * @param deferred whether the pages come still compressed ({@link ColumnPages})
    * @param file the file's location, for messages

@@ -108,7 +108,6 @@ public final class ParquetRowCursor implements Closeable {
    * Opens a cursor over the task's data file, or returns null when the file cannot be read this
    * way.
    *
-   * @param file the data file's contents
    * @param task the scan task of the file
    * @param projection the columns to read, possibly with metadata columns
    * @param constants Iceberg's constants for the task (partition values, lineage, file path)
@@ -220,17 +219,7 @@ public final class ParquetRowCursor implements Closeable {
             ParquetRowCursor.this.close();
           }
         };
-    return new CloseableIterable<>() {
-      @Override
-      public CloseableIterator<Record> iterator() {
-        return rows; // one pass: the rows are the cursor's
-      }
-
-      @Override
-      public void close() {
-        ParquetRowCursor.this.close();
-      }
-    };
+    return CloseableIterable.combine(() -> rows, this); // one pass: the rows are the cursor's
   }
 
   private static Type fieldWithId(MessageType fileSchema, int id) {

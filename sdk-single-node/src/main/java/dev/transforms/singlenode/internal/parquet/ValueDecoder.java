@@ -18,14 +18,12 @@ interface ValueDecoder {
    * The current value of a column, in the Java type of Iceberg's generic records.
    *
    * @param values the column's values, at a row that has one
-   * @return the value
    */
   Object decode(ParquetColumnValues values);
 
   /**
    * The decoder of a file column for the table's type.
    *
-   * @param file the column in the file
    * @param type the table's type of the column
    * @return the decoder, or null when it is not handled here
    */

@@ -22,7 +22,6 @@ public final class WriterSettings {
   /**
    * Writer properties to pass to Iceberg's writer factories beside the table's, which they override.
    *
-   * @param tableProperties the table's properties
    * @return an empty map, or the zstd level to use when the table sets none
    */
   public static Map<String, String> writerProperties(Map<String, String> tableProperties) {
@@ -36,7 +35,6 @@ public final class WriterSettings {
   /**
    * A table's Parquet codec, in lower case.
    *
-   * @param properties the table's properties
    * @return the codec, such as {@code zstd}
    */
   public static String codec(Map<String, String> properties) {
@@ -47,7 +45,6 @@ public final class WriterSettings {
   /**
    * The zstd level a table's files are written with: its own, or the engine's default.
    *
-   * @param properties the table's properties
    * @return the level, or empty when the table's is not a number
    */
   public static java.util.OptionalInt zstdLevel(Map<String, String> properties) {

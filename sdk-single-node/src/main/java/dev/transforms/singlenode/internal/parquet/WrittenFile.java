@@ -30,12 +30,10 @@ public final class WrittenFile {
    * The data file of a Parquet file on the local file system.
    *
    * @param table the table, for its metrics configuration
-   * @param spec the file's partition spec
    * @param partition the file's partition, or null for an unpartitioned spec
    * @param location the file's location, as the table names it
    * @param path the file on the local file system
    * @param floatMetrics the metrics of the float and double columns
-   * @return the data file
    * @throws IOException if the footer cannot be read
    */
   public static DataFile dataFile(Table table, PartitionSpec spec, StructLike partition, String location, Path path,

@@ -25,7 +25,6 @@ import org.apache.iceberg.types.Types;
  * reader, which applies every delete and reads any file system.
  *
  * @param files the local paths of the data files
- * @param schema the schema of the rows
  * @param rows the rows the files hold, from the table's metadata, before deletes
  * @param fileRows the rows of each file, before deletes
  * @param deleted the scan tasks of the files that have position deletes or a deletion vector, by index
@@ -38,8 +37,6 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
    * A scan of files whose rows are exactly the rows to read.
    *
    * @param files the local paths of the data files
-   * @param schema the schema of the rows
-   * @param rows the rows the files hold
    */
   public DirectScan(List<Path> files, Schema schema, long rows) {
     this(files, schema, rows, null, Map.of());
@@ -52,8 +49,6 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
   /**
    * Plans the direct scan of a snapshot, if one is possible.
    *
-   * @param table the table
-   * @param snapshotId the snapshot to read
    * @return the scan, whose schema is the snapshot's as the engine's reader reads it; or empty when the
    *     rows must go through the engine's reader
    */
@@ -64,8 +59,6 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
   /**
    * Plans the direct scan of some columns of a snapshot, if one is possible.
    *
-   * @param table the table
-   * @param snapshotId the snapshot to read
    * @param schema the columns to read: the snapshot's schema or a selection of its top-level columns
    * @return the scan, or empty when the rows must go through the engine's reader
    */
@@ -77,9 +70,6 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
    * Plans the direct scan of some columns of a snapshot whose files may have position deletes or
    * deletion vectors against them, which the reader must apply to what it decodes ({@link #deleted}).
    *
-   * @param table the table
-   * @param snapshotId the snapshot to read
-   * @param schema the columns to read
    * @return the scan, or empty when the rows must go through the engine's reader
    */
   public static Optional<DirectScan> planWithDeletes(Table table, long snapshotId, Schema schema) {
@@ -96,8 +86,6 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
    * Why the columns cannot be read from the files as they are, or empty when they can: a column of a
    * type no native reader reads, with an initial default, or promoted since older files were written.
    *
-   * @param table the table
-   * @param schema the columns to read
    * @return the reason, naming the column
    */
   public static Optional<String> declines(Table table, Schema schema) {
@@ -125,8 +113,6 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
    * the files needs no Iceberg logic for it: no initial default, and the same type in every schema the
    * table has had that holds the column (files written before a type promotion hold the narrower type).
    *
-   * @param table the table
-   * @param column a column of its schema
    * @return whether the column can be read from the files as they are
    */
   public static boolean plainFileColumn(Table table, Types.NestedField column) {

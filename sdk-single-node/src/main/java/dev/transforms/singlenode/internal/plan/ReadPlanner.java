@@ -2,12 +2,9 @@ package dev.transforms.singlenode.internal.plan;
 
 import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import dev.transforms.singlenode.internal.read.LiveRuns;
-import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -21,9 +18,8 @@ import org.apache.iceberg.expressions.Expression;
 /**
  * Chooses how a snapshot is read into Arrow: the one place that knows the {@link ReadStrategy read
  * strategies}. A plan names one strategy and the reason; the reason is logged at debug, and each read is
- * counted by the strategy that gave its rows ({@link #reads}). Strategies are asked in the table's
- * order, the first that takes the read reads it; one that finds while reading that it cannot give the
- * engine's root hands the read on to the next that takes it, and the engine's reader takes the rest.
+ * counted by the strategy that gave its rows ({@link #reads}). The page decoder reads what it takes; when
+ * it finds while reading that it cannot give the engine's root, the engine's reader reads instead.
  * Position deletes and deletion vectors are applied after decoding ({@link LiveRuns}): a merge-on-read
  * snapshot takes the same strategies as a copy-on-write one.
  */
@@ -31,16 +27,8 @@ public final class ReadPlanner {
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReadPlanner.class);
 
-  /** The native strategies, in the order they are asked. */
-  private static final List<SnapshotRead> NATIVE = List.of(new PagedColumnsRead());
-
-  private static final Map<ReadStrategy, AtomicLong> READS = new EnumMap<>(ReadStrategy.class);
-
-  static {
-    for (ReadStrategy strategy : ReadStrategy.values()) {
-      READS.put(strategy, new AtomicLong());
-    }
-  }
+  /** The reads each strategy gave the rows of, by its ordinal. */
+  private static final AtomicLongArray READS = new AtomicLongArray(ReadStrategy.values().length);
 
   private static volatile ReadStrategy forced;
 
@@ -49,7 +37,6 @@ public final class ReadPlanner {
   /**
    * The strategy chosen for a read and why.
    *
-   * @param strategy the strategy
    * @param reason why, for logs and tests ("page decoder: 1,000,000 rows in 1 file, 7 columns")
    * @param scan the files to read, or null for the engine
    * @param live the runs of live rows in the files, when deletes apply to them; or null
@@ -60,9 +47,7 @@ public final class ReadPlanner {
    * Plans the read of every row of a scan.
    *
    * @param scan the table scan (its snapshot and row filter)
-   * @param projected the columns to read
    * @param nativeAllowed whether native readers may read ({@code ArrowTableReader.withNativeReads})
-   * @return the plan
    */
   public static Plan plan(TableScan scan, Schema projected, boolean nativeAllowed) {
     ReadStrategy only = forced;
@@ -85,128 +70,98 @@ public final class ReadPlanner {
       return engine("a data file has equality deletes, or is not local Parquet");
     }
     DirectScan direct = files.get();
-    List<String> declined = new ArrayList<>();
-    for (SnapshotRead strategy : NATIVE) {
-      if (only != null && strategy.strategy() != only) {
-        continue;
-      }
-      Optional<String> no = strategy.declines(table, direct);
-      if (no.isEmpty()) {
-        // loaded only once a native strategy takes the read: the engine's reader loads deletes itself
-        LiveRuns live = direct.deleted().isEmpty() ? null
-            : LiveRuns.of(table, direct.schema(), direct.fileRows(), direct.deleted());
-        if (!direct.deleted().isEmpty() && live == null) {
-          return engine("the files hold more rows than one root");
-        }
-        String reason = String.format("%s: %,d rows in %d files, %d columns%s%s", strategy.strategy().label(),
-            direct.rows(), direct.files().size(), projected.columns().size(),
-            live == null ? "" : ", deletes applied after decoding (" + live + ")",
-            declined.isEmpty() ? "" : " (" + String.join("; ", declined) + ")");
-        return new Plan(strategy.strategy(), reason, direct, live);
-      }
-      declined.add(strategy.strategy().label() + ": " + no.get());
+    if (!PagedColumnsRead.enabled()) {
+      return engine("page decoder: turned off (-D" + PagedColumnsRead.SWITCH + "=false)");
     }
-    return engine(String.join("; ", declined));
+    // loaded only once the page decoder takes the read: the engine's reader loads deletes itself
+    LiveRuns live = direct.deleted().isEmpty() ? null
+        : LiveRuns.of(table, direct.schema(), direct.fileRows(), direct.deleted());
+    if (!direct.deleted().isEmpty() && live == null) {
+      return engine("the files hold more rows than one root");
+    }
+    String reason = String.format("%s: %,d rows in %d files, %d columns%s", ReadStrategy.PAGE_DECODER.label(),
+        direct.rows(), direct.files().size(), projected.columns().size(),
+        live == null ? "" : ", deletes applied after decoding (" + live + ")");
+    return new Plan(ReadStrategy.PAGE_DECODER, reason, direct, live);
   }
 
   /**
-   * Reads by a plan: its strategy, or, when that gives up while reading, the next in the table that
-   * takes the read, or the engine's reader.
+   * Reads by a plan: with the page decoder when the plan says so, or, when it gives up while reading,
+   * with the engine's reader.
    *
-   * @param plan the plan
-   * @param table the table read
    * @param allocator where the root's memory is accounted
    * @param engine the engine's read of the same rows
    * @return the rows, the caller's to close
    */
   public static VectorSchemaRoot read(Plan plan, Table table, BufferAllocator allocator,
       Supplier<VectorSchemaRoot> engine) {
-    ReadStrategy only = forced;
-    boolean reached = false;
-    for (SnapshotRead strategy : NATIVE) {
-      reached |= strategy.strategy() == plan.strategy();
-      if (!reached || (only != null && strategy.strategy() != only) || (strategy.strategy() != plan.strategy()
-          && strategy.declines(table, plan.scan()).isPresent())) {
-        continue;
+    if (plan.strategy() == ReadStrategy.PAGE_DECODER && forced != ReadStrategy.ENGINE) {
+      Optional<VectorSchemaRoot> root = decode(plan.scan(), table.name(), allocator);
+      if (root.isPresent()) {
+        LOG.debug("Read {} with {}", table.name(), plan.reason());
+        return plan.live() == null ? root.get() : plan.live().keep(root.get());
       }
-      try {
-        Optional<VectorSchemaRoot> root = strategy.read(table, plan.scan(), allocator);
-        if (root.isPresent()) {
-          LOG.debug("Read {} with {}", table.name(), plan.reason());
-          READS.get(strategy.strategy()).incrementAndGet();
-          return plan.live() == null ? root.get() : plan.live().keep(root.get());
-        }
-        LOG.debug("The {} gave up reading {}: its files hold what it does not read as the engine does",
-            strategy.strategy().label(), table.name());
-      } catch (RuntimeException e) {
-        LOG.warn("The {} could not read {}; reading it another way", strategy.strategy().label(), table.name(), e);
-      }
-    }
-    if (plan.strategy() == ReadStrategy.ENGINE) {
+    } else if (plan.strategy() == ReadStrategy.ENGINE) {
       LOG.debug("Read {} with {}", table.name(), plan.reason());
     }
     VectorSchemaRoot root = engine.get();
-    READS.get(ReadStrategy.ENGINE).incrementAndGet();
+    READS.incrementAndGet(ReadStrategy.ENGINE.ordinal());
     return root;
   }
 
   /**
-   * Reads every row of one data file, its deletes not applied, with the first native strategy that
-   * takes it: for a reader that needs the rows at some positions of a file, such as the rows a
-   * snapshot deleted from it. Row {@code i} of the root is the file's position {@code i}.
+   * Reads every row of one data file, its deletes not applied, with the page decoder: for a reader
+   * that needs the rows at some positions of a file, such as the rows a snapshot deleted from it. Row
+   * {@code i} of the root is the file's position {@code i}.
    *
    * @param table the table, for its schema history
-   * @param file the data file
-   * @param projected the columns to read
    * @param allocator where the root's memory is accounted
    * @return the file's rows in file order, the caller's to close; empty when only the engine reads it
    */
   public static Optional<VectorSchemaRoot> readFile(Table table, DataFile file, Schema projected,
       BufferAllocator allocator) {
     Optional<java.nio.file.Path> path = DirectScan.localPath(file.location());
-    if (forced == ReadStrategy.ENGINE || file.format() != FileFormat.PARQUET || path.isEmpty()
-        || projected.columns().isEmpty() || file.recordCount() > Integer.MAX_VALUE
+    if (forced == ReadStrategy.ENGINE || !PagedColumnsRead.enabled() || file.format() != FileFormat.PARQUET
+        || path.isEmpty() || projected.columns().isEmpty() || file.recordCount() > Integer.MAX_VALUE
         || DirectScan.declines(table, projected).isPresent()) {
       return Optional.empty();
     }
     DirectScan scan = new DirectScan(List.of(path.get()), projected, file.recordCount());
-    for (SnapshotRead strategy : NATIVE) {
-      if ((forced != null && strategy.strategy() != forced) || strategy.declines(table, scan).isPresent()) {
-        continue;
+    Optional<VectorSchemaRoot> root = decode(scan, file.location(), allocator);
+    root.ifPresent(read -> LOG.debug("Read {} of {} with the page decoder", file.location(), table.name()));
+    return root;
+  }
+
+  /** The page decoder's read of a scan, counted; empty when it gave up or failed. */
+  private static Optional<VectorSchemaRoot> decode(DirectScan scan, String what, BufferAllocator allocator) {
+    try {
+      Optional<VectorSchemaRoot> root = PagedColumnsRead.read(scan, allocator);
+      if (root.isPresent()) {
+        READS.incrementAndGet(ReadStrategy.PAGE_DECODER.ordinal());
+      } else {
+        LOG.debug("The page decoder gave up reading {}: its files hold what it does not read as the engine does",
+            what);
       }
-      try {
-        Optional<VectorSchemaRoot> root = strategy.read(table, scan, allocator);
-        if (root.isPresent()) {
-          LOG.debug("Read {} of {} with the {}", file.location(), table.name(), strategy.strategy().label());
-          READS.get(strategy.strategy()).incrementAndGet();
-          return root;
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("The {} could not read {}; reading it another way", strategy.strategy().label(), file.location(), e);
-      }
+      return root;
+    } catch (RuntimeException e) {
+      LOG.warn("The page decoder could not read {}; reading it another way", what, e);
+      return Optional.empty();
     }
-    return Optional.empty();
   }
 
   private static Plan engine(String why) {
     return new Plan(ReadStrategy.ENGINE, "engine: " + why, null, null);
   }
 
-  /**
-   * The reads whose rows a strategy gave, in this JVM, for tests that must know which ran.
-   *
-   * @param strategy the strategy
-   * @return the count
-   */
+  /** The reads whose rows a strategy gave, in this JVM, for tests that must know which ran. */
   public static long reads(ReadStrategy strategy) {
-    return READS.get(strategy).get();
+    return READS.get(strategy.ordinal());
   }
 
   /**
    * Makes every read in this JVM ask only one strategy (then the engine), until the returned handle is
    * closed, so that a test can run one strategy on any table.
    *
-   * @param strategy the strategy to force
    * @return closes to restore the planner's own choice
    */
   public static AutoCloseable force(ReadStrategy strategy) {

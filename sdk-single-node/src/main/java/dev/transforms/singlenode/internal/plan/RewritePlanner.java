@@ -4,25 +4,23 @@ import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 
 /**
  * Chooses how a copy-on-write rewrites a data file: the one place that knows the {@link RewriteStrategy
  * rewrite strategies}. A plan names one strategy and the reason; the reason is logged at debug, and each
- * rewrite is counted by the strategy that wrote it ({@link #rewrites}). The native strategies are asked
- * in the table's order and need the dropped positions first; one that finds while writing that it does
- * not apply hands the file on to the next that takes it, and the engine's two lanes take the rest.
+ * rewrite is counted by the strategy that wrote it ({@link #rewrites}). The page copy needs the dropped
+ * positions first; when it finds while writing that it does not apply, the engine's two lanes write the
+ * file.
  */
 public final class RewritePlanner {
 
@@ -31,30 +29,29 @@ public final class RewritePlanner {
   /** Files with at least this many rows are rewritten with their dropped positions found first. */
   public static final long POSITIONS_FIRST_MIN_ROWS = 400_000;
 
-  /** The native strategies, in the order they are asked. */
-  private static final List<FileRewrite> NATIVE =
-      List.of(new PageCopyRewrite());
-
-  private static final Map<RewriteStrategy, AtomicLong> REWRITES = new EnumMap<>(RewriteStrategy.class);
-
-  static {
-    for (RewriteStrategy strategy : RewriteStrategy.values()) {
-      REWRITES.put(strategy, new AtomicLong());
-    }
-  }
+  /** The rewrites each strategy wrote, by its ordinal. */
+  private static final AtomicLongArray REWRITES = new AtomicLongArray(RewriteStrategy.values().length);
 
   private static volatile RewriteStrategy forced;
 
   private RewritePlanner() {}
 
   /**
+   * One local Parquet data file to rewrite.
+   *
+   * @param schema the columns written, in order (the table's)
+   * @param spec its partition spec, the new file's
+   * @param partition its partition, the new file's
+   */
+  public record Request(Table table, Schema schema, Path source, PartitionSpec spec, StructLike partition) {}
+
+  /**
    * The strategy chosen for a rewrite and why.
    *
-   * @param strategy the strategy
    * @param reason why, for logs and tests ("page copy: 1,000,000 rows, ...")
    * @param request the file, for a native strategy; null otherwise
    */
-  public record Plan(RewriteStrategy strategy, String reason, FileRewrite.Request request) {
+  public record Plan(RewriteStrategy strategy, String reason, Request request) {
     /**
      * Whether the dropped positions are found first (by a probe), then the file is written by a native
      * strategy or the engine's two lanes; otherwise the engine decides row by row in one pass.
@@ -69,12 +66,9 @@ public final class RewritePlanner {
   /**
    * Plans the rewrite of one data file by a copy-on-write.
    *
-   * @param table the table
    * @param schema the columns written (the table's, with lineage columns when rows carry them)
-   * @param task the file and its deletes
    * @param rowLineage whether rows carry lineage columns (or the table writes another format than Parquet)
    * @param probes whether the change finds its dropped rows by fewer columns than all (a probe)
-   * @return the plan
    */
   public static Plan plan(Table table, Schema schema, FileScanTask task, boolean rowLineage, boolean probes) {
     RewriteStrategy only = forced;
@@ -97,29 +91,18 @@ public final class RewritePlanner {
     if (notNative != null || only == RewriteStrategy.ENGINE_TWO_LANES) {
       return engine(RewriteStrategy.ENGINE_TWO_LANES, notNative == null ? "forced" : notNative);
     }
-    FileRewrite.Request request = new FileRewrite.Request(table, schema, source.get(), task.spec(),
-        task.file().partition());
-    List<String> declined = new ArrayList<>();
-    for (FileRewrite strategy : NATIVE) {
-      if (only != null && strategy.strategy() != only) {
-        continue;
-      }
-      Optional<String> no = strategy.declines(request);
-      if (no.isEmpty()) {
-        return new Plan(strategy.strategy(), String.format("%s: %,d rows%s", strategy.strategy().label(), rows,
-            declined.isEmpty() ? "" : " (" + String.join("; ", declined) + ")"), request);
-      }
-      declined.add(strategy.strategy().label() + ": " + no.get());
+    Request request = new Request(table, schema, source.get(), task.spec(), task.file().partition());
+    Optional<String> declined = PageCopyRewrite.declines(request);
+    if (declined.isPresent()) {
+      return engine(RewriteStrategy.ENGINE_TWO_LANES, RewriteStrategy.PAGE_COPY.label() + ": " + declined.get());
     }
-    return engine(RewriteStrategy.ENGINE_TWO_LANES, String.join("; ", declined));
+    return new Plan(RewriteStrategy.PAGE_COPY, String.format("%s: %,d rows", RewriteStrategy.PAGE_COPY.label(), rows),
+        request);
   }
 
   /**
    * Plans a compaction: files are merged into files of the target size, which only the engine's writer
    * does.
-   *
-   * @param files the files merged
-   * @return the plan
    */
   public static Plan planCompaction(int files) {
     Plan plan = engine(RewriteStrategy.ENGINE, "compaction merges " + files + " files into files of the target size");
@@ -128,48 +111,39 @@ public final class RewritePlanner {
   }
 
   /**
-   * Rewrites a file by a plan's native strategy, or the next in the table that takes the file.
+   * Rewrites a file by a plan's page copy.
    *
    * @param plan a plan whose strategy is native
    * @param leftOut the positions to leave out, sorted
    * @param target the new file's location, as the table names it
-   * @return the new file; empty, nothing left at the target, when every native strategy gave up or
-   *     failed (the engine's two lanes then rewrite it)
+   * @return the new file; empty, nothing left at the target, when the page copy gave up or failed (the
+   *     engine's two lanes then rewrite it)
    */
   public static Optional<DataFile> rewrite(Plan plan, long[] leftOut, String target) {
     if (plan.request() == null) {
       return Optional.empty();
     }
-    RewriteStrategy only = forced;
     Path out = DirectScan.localPath(target).orElseThrow(() -> new IllegalArgumentException("Not local: " + target));
     try {
       Files.createDirectories(out.getParent()); // the writers expect the folder, and a table's may not exist yet
     } catch (IOException e) {
       throw new java.io.UncheckedIOException("Cannot create the folder of " + target, e);
     }
-    boolean reached = false;
-    for (FileRewrite strategy : NATIVE) {
-      reached |= strategy.strategy() == plan.strategy();
-      if (!reached || (only != null && strategy.strategy() != only) || (strategy.strategy() != plan.strategy()
-          && strategy.declines(plan.request()).isPresent())) {
-        continue;
+    try {
+      Optional<DataFile> written = PageCopyRewrite.rewrite(plan.request(), leftOut, target, out);
+      if (written.isPresent()) {
+        LOG.debug("Rewrote {} of {} by {}", plan.request().source(), plan.request().table().name(), plan.reason());
+        count(plan.strategy());
+        return written;
       }
-      try {
-        Optional<DataFile> written = strategy.rewrite(plan.request(), leftOut, target, out);
-        if (written.isPresent()) {
-          LOG.debug("Rewrote {} of {} by {}", plan.request().source(), plan.request().table().name(), plan.reason());
-          count(strategy.strategy());
-          return written;
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("The {} rewrite of {} of table {} failed; rewriting it another way", strategy.strategy().label(),
-            plan.request().source(), plan.request().table().name(), e);
-      }
-      try {
-        Files.deleteIfExists(out);
-      } catch (IOException e) {
-        LOG.debug("Cannot remove {}; the operation removes it with its other files", out, e);
-      }
+    } catch (RuntimeException e) {
+      LOG.warn("The {} rewrite of {} of table {} failed; rewriting it another way", plan.strategy().label(),
+          plan.request().source(), plan.request().table().name(), e);
+    }
+    try {
+      Files.deleteIfExists(out);
+    } catch (IOException e) {
+      LOG.debug("Cannot remove {}; the operation removes it with its other files", out, e);
     }
     return Optional.empty();
   }
@@ -179,7 +153,6 @@ public final class RewritePlanner {
    * {@link RewriteStrategy#ENGINE_TWO_LANES}), and logs the plan's reason.
    *
    * @param strategy the engine strategy that wrote the file
-   * @param plan the plan it followed
    */
   public static void rewroteOnEngine(RewriteStrategy strategy, Plan plan) {
     LOG.debug("Rewrote a file by the {} ({})", strategy.label(), plan.reason());
@@ -187,21 +160,16 @@ public final class RewritePlanner {
   }
 
   private static void count(RewriteStrategy strategy) {
-    REWRITES.get(strategy).incrementAndGet();
+    REWRITES.incrementAndGet(strategy.ordinal());
   }
 
   private static Plan engine(RewriteStrategy strategy, String why) {
     return new Plan(strategy, strategy.label() + ": " + why, null);
   }
 
-  /**
-   * The rewrites a strategy wrote, in this JVM, for tests that must know which ran.
-   *
-   * @param strategy the strategy
-   * @return the count
-   */
+  /** The rewrites a strategy wrote, in this JVM, for tests that must know which ran. */
   public static long rewrites(RewriteStrategy strategy) {
-    return REWRITES.get(strategy).get();
+    return REWRITES.get(strategy.ordinal());
   }
 
   /**
@@ -209,7 +177,6 @@ public final class RewritePlanner {
    * returned handle is closed; size thresholds are ignored, so that a test can force a strategy on small
    * files.
    *
-   * @param strategy the strategy to force
    * @return closes to restore the planner's own choice
    */
   public static AutoCloseable force(RewriteStrategy strategy) {

@@ -69,9 +69,6 @@ final class SnapshotFiles {
   /**
    * The files of a snapshot, or empty when a direct read cannot take them.
    *
-   * @param table the table
-   * @param snapshotId one of its snapshots
-   * @return the files
    * @throws IllegalArgumentException if the table has no such snapshot
    * @throws UncheckedIOException if a manifest cannot be read
    */
@@ -105,9 +102,6 @@ final class SnapshotFiles {
   /**
    * The table's snapshot of that id.
    *
-   * @param table the table
-   * @param snapshotId the id
-   * @return the snapshot
    * @throws IllegalArgumentException naming the id, if the table has no such snapshot
    */
   static Snapshot existing(Table table, long snapshotId) {
@@ -122,22 +116,14 @@ final class SnapshotFiles {
     return answer.map(files -> files.paths().size()).orElse(0);
   }
 
-  /**
-   * How many snapshots' answers are kept, and how many paths they hold.
-   *
-   * @return the two counts
-   */
+  /** How many snapshots' answers are kept, and how many paths they hold. */
   static int[] kept() {
     synchronized (ANSWERS) {
       return new int[] {ANSWERS.size(), keptFiles};
     }
   }
 
-  /**
-   * How many times this JVM read a snapshot's manifests here, rather than answering from what it kept.
-   *
-   * @return the count
-   */
+  /** How many times this JVM read a snapshot's manifests here, rather than answering from what it kept. */
   static long planned() {
     return PLANNED.get();
   }

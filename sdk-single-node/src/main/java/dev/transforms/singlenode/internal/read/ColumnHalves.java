@@ -23,7 +23,6 @@ public final class ColumnHalves {
    * are placed first, each in the lighter part (so a string column among fixed-width ones gets a part
    * of its own); each part keeps the columns' order.
    *
-   * @param columns the columns to read
    * @return one or two lists of columns
    */
   public static List<List<Types.NestedField>> split(List<Types.NestedField> columns) {
@@ -59,9 +58,6 @@ public final class ColumnHalves {
    * (about 40 ms per million strings, dictionary-encoded or not, since they hand over whole strings;
    * 20 for decimals, 15 for 8-byte values, 7 for 4-byte ones): a row's position, computed rather than
    * stored, costs nothing.
-   *
-   * @param column the column
-   * @return its weight
    */
   public static int weight(Types.NestedField column) {
     if (column.fieldId() == MetadataColumns.ROW_POSITION.fieldId()) {

@@ -72,7 +72,6 @@ public final class LiveRows {
    * Every live row of a file scan task's data file, with its delete files applied; the task's
    * residual filter is not applied. Column names are matched case-sensitively.
    *
-   * @param io the table's file IO
    * @param tableSchema the table's schema, in which equality deletes find their columns
    * @param task the task: its data file and delete files
    * @param projection the columns to read, possibly with metadata columns such as {@code _pos}
@@ -86,10 +85,6 @@ public final class LiveRows {
    * The live rows of a table scan's task that also match the task's residual filter, evaluated on
    * every row (Iceberg's reader also uses it to skip row groups).
    *
-   * @param io the table's file IO
-   * @param tableSchema the table's schema
-   * @param task the scan's task
-   * @param projection the scan's columns
    * @param caseSensitive whether the filter's and projection's names match case-sensitively
    * @param nameMapping the table's name mapping, for files written without field ids; or null
    * @return the reader of the file's matching live rows
@@ -113,11 +108,14 @@ public final class LiveRows {
   /**
    * The position of a top-level column in {@link #schema()}.
    *
-   * @param fieldId the column's field id
-   * @return its position
    * @throws IllegalStateException if the schema has no such column
    */
   public int columnIndex(int fieldId) {
+    return columnIndex(schema, fieldId);
+  }
+
+  /** The position of a top-level column in a schema of rows read; an IllegalStateException if it has none. */
+  public static int columnIndex(Schema schema, int fieldId) {
     int index = LocalDeleteFilter.indexOf(schema, fieldId);
     if (index < 0) {
       throw new IllegalStateException("Read schema has no field " + fieldId + ": " + schema);

@@ -21,7 +21,6 @@ import org.apache.iceberg.deletes.PositionDeleteIndex;
  * ({@link #keep}), so a merge-on-read snapshot reads through the same fast path as a copy-on-write one.
  *
  * @param starts the first row of each run, in the rows of the files one after the other
- * @param ends the row after each run
  * @param rows the live rows, every run's
  */
 public record LiveRuns(int[] starts, int[] ends, int rows) {
@@ -30,7 +29,6 @@ public record LiveRuns(int[] starts, int[] ends, int rows) {
    * Loads the deleted positions of the files and finds the runs of live rows.
    *
    * @param table the table, for its file IO and schema
-   * @param columns the columns read
    * @param fileRows the rows of each file, before deletes
    * @param deleted the scan tasks of the files that have deletes, by their index in {@code fileRows}
    * @return the runs; null when the files hold more rows than one root does
@@ -71,9 +69,7 @@ public record LiveRuns(int[] starts, int[] ends, int rows) {
    * The positions of an index in {@code [from, to)}, sorted.
    *
    * @param positions the index; null for none
-   * @param from the first position kept
    * @param to the position after the last one kept
-   * @return the positions
    */
   public static long[] sorted(PositionDeleteIndex positions, long from, long to) {
     if (positions == null) {

@@ -50,7 +50,6 @@ final class LocalDeleteFilter extends DeleteFilter<Record> {
    * A filter of a data file's deletes for rows read with the requested schema.
    *
    * @param io where the delete files are read from
-   * @param dataFile the data file's location
    * @param deletes the delete files that apply to it
    * @param tableSchema the table's schema, in which equality deletes find their columns
    * @param requestedSchema the columns the caller wants; {@link #requiredSchema()} adds those the

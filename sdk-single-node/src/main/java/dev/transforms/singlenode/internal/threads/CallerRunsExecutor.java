@@ -39,7 +39,6 @@ public final class CallerRunsExecutor extends AbstractExecutorService {
    * one manifest otherwise waits at least one 10 ms poll of Iceberg's pool).
    *
    * @param scan the scan, with its snapshot chosen
-   * @return the scan to plan
    */
   public static org.apache.iceberg.TableScan planInCallerWhenSmall(org.apache.iceberg.TableScan scan) {
     return fewManifests(scan.snapshot(), scan.table().io()) ? scan.planWith(INSTANCE) : scan;
@@ -50,11 +49,7 @@ public final class CallerRunsExecutor extends AbstractExecutorService {
    * the calling thread (each of those steps otherwise waits at least one 10 ms poll of Iceberg's pool:
    * 30-40 ms of a 50-row {@code writeTable}). A table with many manifests keeps Iceberg's pools.
    *
-   * @param update the commit
-   * @param table the table
    * @param branch the branch committed to; null for main (whose head counts while the branch does not exist)
-   * @param <T> the kind of update
-   * @return the update
    */
   public static <T extends org.apache.iceberg.SnapshotUpdate<?>> T inCallerWhenSmall(T update,
       org.apache.iceberg.Table table, String branch) {
