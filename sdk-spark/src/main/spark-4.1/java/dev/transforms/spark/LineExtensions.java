@@ -44,6 +44,9 @@ final class LineExtensions {
   /** Plans a {@link V2TableReference} left in a plan as a scan of the table it refers to. */
   static final class TableReferences extends SparkStrategy {
 
+    /** What the strategy returns for every other node: Spark asks it about each node of every plan. */
+    private static final Seq<SparkPlan> NOTHING = scala.collection.immutable.List$.MODULE$.empty();
+
     private final SparkSession session;
 
     TableReferences(SparkSession session) {
@@ -53,7 +56,7 @@ final class LineExtensions {
     @Override
     public Seq<SparkPlan> apply(LogicalPlan plan) {
       if (!(plan instanceof V2TableReference reference)) {
-        return scala.jdk.javaapi.CollectionConverters.asScala(java.util.List.<SparkPlan>of()).toList();
+        return NOTHING;
       }
       Table table;
       try {

@@ -39,7 +39,9 @@ public final class RewritePlanner {
   /**
    * One local Parquet data file to rewrite.
    *
+   * @param table the table the file belongs to
    * @param schema the columns written, in order (the table's)
+   * @param source the file's local path
    * @param spec its partition spec, the new file's
    * @param partition its partition, the new file's
    */
