@@ -8,10 +8,13 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
@@ -54,8 +57,13 @@ final class EditFiles implements Closeable {
   private final GenericFileWriterFactory writerFactory;
   private final long targetFileSize;
   private final String operationId = UUID.randomUUID().toString();
+  /**
+   * One factory per format and name suffix: a factory numbers the files it names, so every file of the
+   * attempt gets a name of its own only while each kind of file is named by one factory.
+   */
+  private final Map<String, OutputFileFactory> fileFactories = new ConcurrentHashMap<>();
   // appended to by the thread writing position deletes too
-  private final List<String> writtenPaths = Collections.synchronizedList(new ArrayList<>());
+  private final Set<String> writtenPaths = Collections.synchronizedSet(new LinkedHashSet<>());
   private final PendingDeletes deletes;
 
   // lane 0 takes the rows of the calling thread; a rewrite may write with a second thread in lane 1
@@ -108,7 +116,7 @@ final class EditFiles implements Closeable {
             equalityDeleteSchema,
             this::fileFactory,
             deleteFormat(),
-            writtenPaths::add);
+            this::claim);
   }
 
   /** The deletes of a merge-on-read attempt, whose files are among this attempt's files. */
@@ -251,7 +259,7 @@ final class EditFiles implements Closeable {
     }
     String location = fileFactory(FileFormat.PARQUET, "data-rewrite")
         .newOutputFile(spec, task.file().partition()).encryptingOutputFile().location();
-    writtenPaths.add(location);
+    claim(location);
     Optional<DataFile> written = RewritePlanner.rewrite(plan, dropped, location);
     written.ifPresentOrElse(rewritten::add, () -> writtenPaths.remove(location));
     return written.isPresent();
@@ -286,7 +294,7 @@ final class EditFiles implements Closeable {
     if (failure != null) {
       throw new UncheckedIOException("Failed to close data writer for " + table.name(), failure);
     }
-    dataFiles.forEach(file -> writtenPaths.add(file.location()));
+    dataFiles.forEach(file -> claim(file.location()));
     dataFiles.addAll(rewritten);
     rewritten.clear();
     return dataFiles;
@@ -324,11 +332,22 @@ final class EditFiles implements Closeable {
   }
 
   private OutputFileFactory fileFactory(FileFormat format, String suffix) {
-    return OutputFileFactory.builderFor(table, 1, 1)
+    return fileFactories.computeIfAbsent(format + "/" + suffix, key -> OutputFileFactory.builderFor(table, 1, 1)
         .format(format)
         .operationId(operationId)
         .suffix(suffix)
-        .build();
+        .build());
+  }
+
+  /**
+   * Records a file this attempt writes, so that an attempt that is not committed removes it; refuses a
+   * name given twice, which would make two of the attempt's files one.
+   */
+  private void claim(String location) {
+    if (!writtenPaths.add(location)) {
+      throw new IllegalStateException("Row edit of " + table.name() + " named two of its new files " + location
+          + "; nothing was committed");
+    }
   }
 
   private FileFormat dataFormat() {
