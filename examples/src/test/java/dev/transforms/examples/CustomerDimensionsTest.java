@@ -160,6 +160,44 @@ public class CustomerDimensionsTest {
         Row.of(2L, "Bo", "gold", 2L).toString());
   }
 
+  /**
+   * Routine maintenance of the source, as {@code transforms maintain --compact} then {@code --expire}
+   * do: the only snapshot left is the compaction's {@code replace}. The next build is full and must
+   * read that snapshot as inserting every row it holds, on both engines.
+   */
+  @org.junit.jupiter.api.Test
+  void afterCompactionAndExpiryTheFullBuildKeepsEveryRow() {
+    warehouse.createTable(CustomerDimensions.CUSTOMERS, CUSTOMERS, PartitionSpec.unpartitioned(),
+        Map.of("write.delete.mode", "merge-on-read", "write.update.mode", "merge-on-read",
+            "write.merge.mode", "merge-on-read", "format-version", "2"),
+        List.of(Row.of(1L, "Ada", "gold", 1L), Row.of(2L, "Bo", "silver", 1L), Row.of(3L, "Cy", "bronze", 1L)));
+    build("latest");
+    build("history");
+    RowEdits.on(warehouse.table(CustomerDimensions.CUSTOMERS)).upsert(List.of(customer(2L, "Bo", "gold", 2L),
+        customer(4L, "Di", "silver", 2L)), List.of("id"));
+    RowEdits.on(warehouse.table(CustomerDimensions.CUSTOMERS)).delete(Expressions.equal("id", 3L));
+    warehouse.build(List.of(SparkCustomerDimensions.class)).assertSucceeded();
+    Table source = warehouse.table(CustomerDimensions.CUSTOMERS);
+    dev.transforms.singlenode.edits.Compaction.plan(source).run();
+    source.refresh();
+    assertThat(source.currentSnapshot().operation()).isEqualTo("replace");
+    source.expireSnapshots().expireOlderThan(System.currentTimeMillis() + 1).retainLast(1).commit();
+    assertThat(source.snapshots()).hasSize(1);
+
+    List<String> expected = List.of(Row.of(1L, "Ada", "gold", 1L).toString(), Row.of(2L, "Bo", "gold", 2L).toString(),
+        Row.of(4L, "Di", "silver", 2L).toString());
+    TransformResult latest = build("latest");
+    TransformResult history = build("history");
+    assertThat(latest.incremental()).isFalse();
+    assertThat(latest.reason()).contains("no longer exists (expired)");
+    assertThat(history.incremental()).isFalse();
+    assertThat(sorted(warehouse.rows(CustomerDimensions.LATEST))).isEqualTo(expected);
+    assertThat(warehouse.rows(CustomerDimensions.HISTORY)).hasSize(3);
+    warehouse.build(List.of(SparkCustomerDimensions.class)).assertSucceeded();
+    assertThat(sorted(warehouse.rows(SparkCustomerDimensions.LATEST))).isEqualTo(expected);
+    assertThat(warehouse.rows(SparkCustomerDimensions.HISTORY)).hasSize(3);
+  }
+
   @org.junit.jupiter.api.Test
   void withoutChangesAnEditedInputMakesTheBuildFull() {
     warehouse.createTable(CustomerDimensions.CUSTOMERS, CUSTOMERS, Row.of(1L, "Ada", "gold", 1L));

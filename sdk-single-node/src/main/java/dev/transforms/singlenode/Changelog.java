@@ -16,7 +16,6 @@ import java.util.Objects;
 import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericRecord;
@@ -154,7 +153,8 @@ public final class Changelog {
    * (deleted) and the reverse (inserted), comparing each data file whose live rows can differ.
    * Snapshots that only rewrite files ({@code replace}: compaction) change no row and are skipped.
    * Without a start, the range begins at the oldest snapshot still in the table's history: if its
-   * parent has expired, that snapshot's rows are all inserts.
+   * parent has expired, that snapshot's rows are all inserts, whatever its operation (after maintenance
+   * it is often a compaction). See {@code ChangeRange}.
    *
    * @return the changes; empty when the range holds no snapshot
    * @throws TransformsException if the start is not in the history of the end (expired, or the table
@@ -165,36 +165,28 @@ public final class Changelog {
         || (fromExclusive.isPresent() && toInclusive.isPresent() && fromExclusive.getAsLong() == toInclusive.getAsLong())) {
       return List.of();
     }
-    List<org.apache.iceberg.Snapshot> range = range();
+    List<ChangeRange.Step> steps = ChangeRange.steps(table, fromExclusive,
+        toInclusive.orElse(table.currentSnapshot().snapshotId()));
     Schema schema = table.schema();
     try (BufferAllocator allocator = ArrowMemory.newRoot()) {
       SnapshotDiff diff = new SnapshotDiff(table, schema, allocator);
       List<Change> changes = new ArrayList<>();
-      SnapshotDiff.Files before = null;
-      for (int ordinal = 0; ordinal < range.size(); ordinal++) {
-        org.apache.iceberg.Snapshot snapshot = range.get(ordinal);
-        if (DataOperations.REPLACE.equals(snapshot.operation())) {
-          before = null;
-          continue;
-        }
-        if (before == null) {
-          Long parent = snapshot.parentId();
-          before = parent == null || table.snapshot(parent) == null ? SnapshotDiff.Files.NONE
-              : SnapshotDiff.Files.of(table, parent);
-        }
-        SnapshotDiff.Files after = SnapshotDiff.Files.of(table, snapshot.snapshotId());
-        Snapshot found = new Snapshot(snapshot.snapshotId());
+      SnapshotDiff.Files previous = null; // the files of the step before, which the next step often compares with
+      long previousId = -1;
+      for (ChangeRange.Step step : steps) {
+        long id = step.snapshot().snapshotId();
+        SnapshotDiff.Files before = step.comparedWith().isEmpty() ? SnapshotDiff.Files.NONE
+            : previous != null && previousId == step.comparedWith().getAsLong() ? previous
+            : SnapshotDiff.Files.of(table, step.comparedWith().getAsLong());
+        SnapshotDiff.Files after = SnapshotDiff.Files.of(table, id);
+        Snapshot found = new Snapshot(id);
         diff.read(before, after, found.deleted, found.inserted);
-        found.resolve(ordinal, identifierColumns, changes);
-        before = after;
+        found.resolve(step.ordinal(), identifierColumns, changes);
+        previous = after;
+        previousId = id;
       }
       return changes;
     }
-  }
-
-  /** The snapshots of the range, oldest first. */
-  private List<org.apache.iceberg.Snapshot> range() {
-    return ChangeRange.of(table, fromExclusive, toInclusive.orElse(table.currentSnapshot().snapshotId()));
   }
 
   /**

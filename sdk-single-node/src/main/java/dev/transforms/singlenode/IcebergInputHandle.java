@@ -4,6 +4,7 @@ import dev.transforms.api.ReadMode;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.internal.advice.AdvisoryRule;
 import dev.transforms.runtime.internal.advice.RunAdvisories;
+import dev.transforms.runtime.internal.changes.ChangeRange;
 import dev.transforms.runtime.internal.engine.BoundInput;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
@@ -17,7 +18,6 @@ import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -108,7 +108,7 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
   private void requireOnlyAppends(long from, long to) {
     for (Snapshot s = table.snapshot(to); s != null && s.snapshotId() != from;
         s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
-      if (!DataOperations.APPEND.equals(s.operation())) {
+      if (!ChangeRange.keepsEarlierRows(s)) {
         throw new TransformsException("Input " + bound.parameter().requirePath() + " ("
             + table.name() + ") was edited since the last build (snapshot " + s.snapshotId() + ": '" + s.operation()
             + "'), so its added rows are not all of its changes; read them with changes() instead of addedRows()");

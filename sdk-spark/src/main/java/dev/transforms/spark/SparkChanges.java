@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
-import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.spark.sql.Column;
@@ -29,7 +28,9 @@ import org.apache.spark.sql.expressions.Window;
  * of its parent whose file and position ({@code _file}, {@code _pos}) are no longer live in it, and its
  * inserted rows the reverse; rows a rewrite carried over unchanged are dropped, and with identifier
  * columns a deleted and an inserted row of one key become an update. Compactions ({@code replace})
- * change no row and are skipped. The same semantics as the single-node {@code Changelog}.
+ * change no row and are skipped, except the oldest snapshot kept after an expiry, which inserts every
+ * row it holds whatever its operation. The same semantics as the single-node {@code Changelog}: both read
+ * the history through {@code ChangeRange}.
  */
 public final class SparkChanges {
 
@@ -50,19 +51,16 @@ public final class SparkChanges {
    */
   public static Dataset<Row> between(SparkSession session, String identifier, Table table, OptionalLong fromExclusive,
       long toInclusive, List<String> identifierColumns) {
-    List<Snapshot> range = toInclusive < 0 && table.currentSnapshot() == null ? List.of()
-        : ChangeRange.of(table, fromExclusive, toInclusive);
+    List<ChangeRange.Step> steps = toInclusive < 0 && table.currentSnapshot() == null ? List.of()
+        : ChangeRange.steps(table, fromExclusive, toInclusive);
     String[] columns = Arrays.stream(session.table(identifier).columns()).toArray(String[]::new);
     Dataset<Row> all = null;
-    for (int ordinal = 0; ordinal < range.size(); ordinal++) {
-      Snapshot snapshot = range.get(ordinal);
-      if (DataOperations.REPLACE.equals(snapshot.operation())) {
-        continue;
-      }
-      Long parent = snapshot.parentId();
+    for (ChangeRange.Step step : steps) {
+      Snapshot snapshot = step.snapshot();
+      int ordinal = step.ordinal();
       Dataset<Row> after = located(TableReads.atSnapshot(session, identifier, snapshot.snapshotId()), columns);
-      Dataset<Row> before = parent == null || table.snapshot(parent) == null
-          ? TableReads.emptyLike(session, after) : located(TableReads.atSnapshot(session, identifier, parent), columns);
+      Dataset<Row> before = step.comparedWith().isEmpty() ? TableReads.emptyLike(session, after)
+          : located(TableReads.atSnapshot(session, identifier, step.comparedWith().getAsLong()), columns);
       Dataset<Row> deleted = withoutPosition(notIn(before, after), columns);
       Dataset<Row> inserted = withoutPosition(notIn(after, before), columns);
       Dataset<Row> realDeletes = minus(deleted, inserted, columns);

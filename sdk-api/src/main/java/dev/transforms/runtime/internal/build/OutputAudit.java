@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
-import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
@@ -153,7 +152,7 @@ final class OutputAudit {
     }
   }
 
-  /** Whether every snapshot after {@code base} up to {@code head} only appended rows. */
+  /** Whether every snapshot after {@code base} up to {@code head} only appended rows (or compacted them). */
   private static boolean appendsOnly(Table table, long head, OptionalLong base) {
     if (base.isEmpty()) {
       return false;
@@ -162,7 +161,7 @@ final class OutputAudit {
       if (s.snapshotId() == base.getAsLong()) {
         return true;
       }
-      if (!DataOperations.APPEND.equals(s.operation())) {
+      if (!dev.transforms.runtime.internal.changes.ChangeRange.keepsEarlierRows(s)) {
         return false;
       }
     }

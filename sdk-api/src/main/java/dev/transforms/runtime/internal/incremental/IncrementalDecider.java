@@ -1,6 +1,7 @@
 package dev.transforms.runtime.internal.incremental;
 
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.changes.ChangeRange;
 import dev.transforms.runtime.internal.schema.SchemaDiff;
 import dev.transforms.runtime.internal.spec.IncrementalSpec;
 import dev.transforms.runtime.internal.spec.TransformSpec;
@@ -9,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -201,7 +201,8 @@ public final class IncrementalDecider {
   }
 
   /**
-   * Checks that a table changed only by appends between two snapshots.
+   * Checks that a table changed only by appends between two snapshots; compactions ({@code replace}) move
+   * rows without changing them, so they may come between ({@link ChangeRange#keepsEarlierRows}).
    *
    * @param path the input's path, for the reason
    * @param table the input table
@@ -227,9 +228,9 @@ public final class IncrementalDecider {
     Snapshot snapshot = table.snapshot(to.getAsLong());
     while (snapshot != null && snapshot.snapshotId() != stop) {
       String operation = snapshot.operation();
-      if (onlyAppends && !DataOperations.APPEND.equals(operation)) {
+      if (onlyAppends && !ChangeRange.keepsEarlierRows(snapshot)) {
         return Optional.of("input " + path + " changed by '" + operation + "' in snapshot " + snapshot.snapshotId()
-            + ", not only by appends");
+            + ", not only by appends (and compactions)");
       }
       snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
     }
