@@ -1,12 +1,13 @@
 package dev.transforms.singlenode;
 
+import dev.transforms.runtime.internal.commit.CommittedFiles;
 import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.engine.OutputShapes;
 import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
-import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import dev.transforms.singlenode.internal.duckdb.TableConformer;
+import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -207,11 +208,13 @@ final class IcebergOutputHandle implements IcebergOutput {
       OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
       files.forEach(overwrite::addFile);
       run.commitProperties().forEach(overwrite::set);
+      CommittedFiles.check(overwrite, table, files);
       CallerRunsExecutor.inCallerWhenSmall(overwrite, table, branch).toBranch(branch).commit();
     } else {
       AppendFiles append = table.newAppend();
       files.forEach(append::appendFile);
       run.commitProperties().forEach(append::set);
+      CommittedFiles.check(append, table, files);
       CallerRunsExecutor.inCallerWhenSmall(append, table, branch).toBranch(branch).commit();
     }
   }

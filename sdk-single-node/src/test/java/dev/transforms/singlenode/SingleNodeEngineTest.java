@@ -369,6 +369,59 @@ public class SingleNodeEngineTest {
     assertThat(out.currentSnapshot().summary()).containsEntry("transforms.transform", "copy");
   }
 
+  /** Appends through the native table a file that it then deletes, as a faulty writer would. */
+  public static class AppendOfAMissingFile {
+    @Transform(name = "copy")
+    public void copy(SingleNodeTransformContext ctx, @TableInput("/src/people") IcebergInput in,
+        @TableOutput("/out/people") IcebergOutput out) {
+      Table table = out.table().orElseThrow();
+      AppendFiles append = table.newAppend();
+      List<DataFile> files = dataFiles(table, ctx.allocator(), 77);
+      files.forEach(append::appendFile);
+      append.commit();
+      table.io().deleteFile(files.get(0).location());
+    }
+  }
+
+  /** Writes a new output, then appends through the native table a file that it deletes. */
+  public static class NewOutputMissingAFile {
+    @Transform(name = "copy")
+    public void copy(SingleNodeTransformContext ctx, @TableInput("/src/people") IcebergInput in,
+        @TableOutput("/out/people") IcebergOutput out) {
+      out.writeTable(in.arrow());
+      Table table = out.table().orElseThrow();
+      AppendFiles append = table.newAppend();
+      List<DataFile> files = dataFiles(table, ctx.allocator(), 78);
+      files.forEach(append::appendFile);
+      append.commit();
+      table.io().deleteFile(files.get(0).location());
+    }
+  }
+
+  @Test
+  void aStagedFileThatIsGoneFailsThePublicationNamingItAndPublishesNothing() {
+    assertThat(build(Copy.class).succeeded()).isTrue();
+    Table out = catalog.loadTable(OUT);
+    long before = out.currentSnapshot().snapshotId();
+
+    String error = error(build(AppendOfAMissingFile.class));
+
+    assertThat(error).contains("Cannot commit to table /out/people").contains("that the commit adds is missing")
+        .contains(".parquet").contains("Nothing was committed");
+    out.refresh();
+    assertThat(out.currentSnapshot().snapshotId()).isEqualTo(before);
+    assertThat(rows(out)).isEqualTo(expected(1, 2, 3));
+    assertThat(out.refs()).containsOnlyKeys("main");
+  }
+
+  @Test
+  void aNewOutputMissingAFileIsNotCreated() {
+    String error = error(build(NewOutputMissingAFile.class));
+
+    assertThat(error).contains("Cannot commit to table /out/people").contains("is missing");
+    assertThat(catalog.tableExists(OUT)).isFalse();
+  }
+
   /** Allocates a vector and forgets to close it. */
   public static class Leaky {
     @Transform(name = "copy")

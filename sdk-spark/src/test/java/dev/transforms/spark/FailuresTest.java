@@ -22,7 +22,7 @@ public class FailuresTest extends SparkTestBase {
   static final String MISSING = "/Fail/in/never-built";
 
   enum Scenario { MERGE_THEN_THROW, MERGE, REPLACE, REPLACE_THEN_THROW, REPLACE_NEW_SCHEMA_THEN_THROW, DROP, WRITE_MAIN,
-    OVERWRITE_MAIN, OTHER_WRITER, SET_LOCATION, ADD_COLUMN_THEN_THROW, CREATE_BRANCH }
+    OVERWRITE_MAIN, OTHER_WRITER, SET_LOCATION, ADD_COLUMN_THEN_THROW, CREATE_BRANCH, MERGE_THEN_LOSE_A_FILE }
 
   static volatile Scenario scenario;
   static volatile SparkSession otherWriter;
@@ -41,6 +41,16 @@ public class FailuresTest extends SparkTestBase {
           throw new IllegalStateException("audit failed after the merge");
         }
         case MERGE -> spark.sql(merge);
+        case MERGE_THEN_LOSE_A_FILE -> {
+          // as a writer that named a file it never finished writing: the file the merge wrote is gone
+          String files = "SELECT DISTINCT _file FROM " + out.identifier();
+          java.util.Set<String> before = new java.util.HashSet<>(spark.sql(files)
+              .as(org.apache.spark.sql.Encoders.STRING()).collectAsList());
+          spark.sql(merge);
+          String written = spark.sql(files).as(org.apache.spark.sql.Encoders.STRING()).collectAsList().stream()
+              .filter(f -> !before.contains(f)).findFirst().orElseThrow();
+          new java.io.File(java.net.URI.create(written.startsWith("/") ? "file:" + written : written)).delete();
+        }
         case REPLACE -> in.dataframe().writeTo(out.identifier()).createOrReplace();
         case REPLACE_THEN_THROW -> {
           in.dataframe().writeTo(out.identifier()).createOrReplace();
@@ -124,6 +134,14 @@ public class FailuresTest extends SparkTestBase {
 
   private static String message(TransformResult result) {
     return String.valueOf(result.error().orElseThrow().getMessage());
+  }
+
+  @Test
+  void aMergeWhoseFileIsGoneBeforePublicationPublishesNothingAndNamesTheFile() {
+    TransformResult result = fails(Scenario.MERGE_THEN_LOSE_A_FILE);
+    assertThat(message(result)).contains("Cannot commit to table " + OUT).contains("that the commit adds is missing")
+        .contains(".parquet");
+    assertOutputUnchanged();
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.commit.CommittedFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -243,7 +244,9 @@ public final class TestWarehouse implements AutoCloseable {
   public Table overwrite(String path, Row... rows) {
     Table table = table(path);
     OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
-    TableRows.write(table, Arrays.asList(rows)).forEach(overwrite::addFile);
+    List<DataFile> files = TableRows.write(table, Arrays.asList(rows));
+    files.forEach(overwrite::addFile);
+    CommittedFiles.check(overwrite, table, files);
     overwrite.commit();
     return table(path);
   }
@@ -251,6 +254,7 @@ public final class TestWarehouse implements AutoCloseable {
   private static void commit(Table table, List<DataFile> files) {
     AppendFiles append = table.newAppend();
     files.forEach(append::appendFile);
+    CommittedFiles.check(append, table, files);
     append.commit();
   }
 

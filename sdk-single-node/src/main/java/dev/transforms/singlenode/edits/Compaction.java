@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.runtime.internal.commit.CommittedFiles;
 import dev.transforms.runtime.maintenance.CompactionResult;
 import dev.transforms.singlenode.internal.maintenance.FileOrderedReads;
 import dev.transforms.singlenode.internal.plan.RewritePlanner;
@@ -229,6 +230,7 @@ public final class Compaction {
       if (beforeCommit != null) {
         beforeCommit.run();
       }
+      CommittedFiles.check(rewrite, table, written.dataFiles());
       try {
         rewrite.commit();
         files.keep();

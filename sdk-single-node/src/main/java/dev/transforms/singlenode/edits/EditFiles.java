@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -378,5 +378,12 @@ final class EditFiles implements Closeable {
    * @param referencedDataFiles the data files the added delete files refer to
    */
   record Result(List<DataFile> dataFiles, List<DeleteFile> deleteFiles, List<DeleteFile> replacedDeleteFiles,
-      Set<String> referencedDataFiles) {}
+      Set<String> referencedDataFiles) {
+    /** The data and delete files the commit adds. */
+    List<org.apache.iceberg.ContentFile<?>> added() {
+      List<org.apache.iceberg.ContentFile<?>> added = new ArrayList<>(dataFiles);
+      added.addAll(deleteFiles);
+      return added;
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.runtime.internal.commit.CommittedFiles;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -273,6 +274,7 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
     if (beforeCommit != null) {
       beforeCommit.run();
     }
+    CommittedFiles.check(update, table, files.finish().added());
     try {
       update.commit();
       files.keep();

@@ -8,6 +8,7 @@ import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.internal.commit.CommittedFiles;
 import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.publish.BuildRecovery;
@@ -352,11 +353,13 @@ public final class TableLoad {
       OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
       files.forEach(overwrite::addFile);
       provenance.forEach(overwrite::set);
+      CommittedFiles.check(overwrite, table, files);
       overwrite.toBranch(branch).commit();
     } else {
       AppendFiles append = table.newAppend();
       files.forEach(append::appendFile);
       provenance.forEach(append::set);
+      CommittedFiles.check(append, table, files);
       append.toBranch(branch).commit();
     }
   }

@@ -7,6 +7,7 @@ import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.commit.CommittedFiles;
 import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.engine.OutputStaging;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
@@ -30,6 +31,7 @@ import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
@@ -37,12 +39,11 @@ import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
-import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.rest.RESTCatalog;
 
@@ -402,6 +403,7 @@ public final class OutputPublisher implements OutputStaging {
     try {
       for (Staged entry : staged.values()) {
         check(entry, incremental.get(entry.output.path()));
+        requireStagedFiles(entry);
       }
     } catch (RuntimeException e) {
       discard();
@@ -517,6 +519,29 @@ public final class OutputPublisher implements OutputStaging {
             + dev.transforms.runtime.internal.engine.OutputShapes.wayOut(transform) + ". Nothing was published:\n  - "
             + String.join("\n  - ", refused), refused);
       }
+    }
+  }
+
+  /**
+   * Checks that every data and delete file the run's staged snapshots add to an output is there with its
+   * size, whichever engine wrote it ({@link CommittedFiles}): the publication must not make {@code main}
+   * name a file that is gone.
+   */
+  private void requireStagedFiles(Staged entry) {
+    Table table = entry.created != null ? entry.stagedTable : entry.table;
+    if (table == null) {
+      return;
+    }
+    Snapshot head;
+    if (entry.created != null) {
+      head = entry.stagedTable.currentSnapshot();
+    } else {
+      SnapshotRef ref = table.refs().get(branch);
+      head = ref == null ? null : table.snapshot(ref.snapshotId());
+    }
+    if (head != null) {
+      CommittedFiles.requirePresent(describe(entry), table.io(),
+          CommittedFiles.addedBetween(table, head.snapshotId(), entry.created != null ? null : entry.base));
     }
   }
 
