@@ -813,7 +813,7 @@ public final class PyIcebergBenchmark {
   }
 
   /** Half existing ids spread evenly over the table, half new ids after it. */
-  private static long[] upsertIds(int rows, int size) {
+  static long[] upsertIds(int rows, int size) {
     long[] ids = new long[size];
     int half = size / 2;
     long step = rows / half;
@@ -903,7 +903,7 @@ public final class PyIcebergBenchmark {
         + " (summary " + summary + ")");
   }
 
-  private static BufferAllocator newAllocator() {
+  static BufferAllocator newAllocator() {
     String property = "arrow.allocation.manager.type";
     String previous = System.getProperty(property);
     if (previous == null) {
