@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.transforms.benchmarks.PyIcebergBenchmark.Shape;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -188,9 +189,15 @@ final class BenchTables {
     Harness.rollBack(base.table(), base.snapshotId());
     if (base.table().io() instanceof SupportsPrefixOperations prefixes) {
       List<String> written = new ArrayList<>();
-      for (FileInfo file : prefixes.listPrefix(base.table().location() + "/data/")) {
-        if (!base.files().contains(normalized(file.location()))) {
-          written.add(file.location());
+      try {
+        for (FileInfo file : prefixes.listPrefix(base.table().location() + "/data/")) {
+          if (!base.files().contains(normalized(file.location()))) {
+            written.add(file.location());
+          }
+        }
+      } catch (UncheckedIOException e) {
+        if (!(e.getCause() instanceof FileNotFoundException)) { // a local table's folder before its first write
+          throw e;
         }
       }
       written.forEach(base.table().io()::deleteFile);

@@ -175,6 +175,8 @@ public final class ObjectStoreBenchmark {
     }
     header.addAll(List.of("SDK strategies (per call)", "S3 requests per call, SDK / PyIceberg"));
     proxy.delay(0);
+    BenchTables.reset(bases.get(sdkCow));
+    BenchTables.reset(bases.get(sdkMor));
     JsonNode cowPlan = sdk.call(JSON.createObjectNode().put("cmd", "plan").put("table", BenchTables.qualified("sdk_cow")));
     JsonNode morPlan = sdk.call(JSON.createObjectNode().put("cmd", "plan").put("table", BenchTables.qualified("sdk_mor")));
     return tableLine + "\n\nMedian (p90) ms of the timed call; the table is loaded before the clock starts (its"

@@ -57,7 +57,7 @@ import org.apache.iceberg.io.CloseableIterable;
  * the call ({@code "strategies"}, such as {@code {"read: page decoder": 1}}); with {@code "memory": true},
  * also the peaks of the call ({@code "heap_peak_mb"}, {@code "rss_peak_mb"}, see {@link MemoryPeaks}).
  */
-final class SdkWorker implements SideBySide.Side {
+public final class SdkWorker implements SideBySide.Side {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
