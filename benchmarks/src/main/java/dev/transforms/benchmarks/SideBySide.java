@@ -49,6 +49,15 @@ final class SideBySide {
      */
     Optional<JsonNode> call(ObjectNode command, Duration limit);
 
+    /**
+     * Runs a command the worker times.
+     *
+     * @return the milliseconds of its timed call ({@code "ms"})
+     */
+    default double timed(ObjectNode command) {
+      return call(command).get("ms").asDouble();
+    }
+
     @Override
     void close();
   }
@@ -159,7 +168,8 @@ final class SideBySide {
       return Map.of();
     }
     StringBuilder line = new StringBuilder("done: " + operation + " (load " + PyIcebergBenchmark.loadAverage() + ")");
-    outcomes.values().forEach(o -> line.append("; ").append(o.name).append(' ').append(o.time()).append(" ms"));
+    outcomes.values().forEach(o -> line.append("; ").append(o.name).append(' ').append(o.time())
+        .append(o.timedOutAtSeconds == null ? " ms" : ""));
     System.err.println(line);
     return outcomes;
   }
