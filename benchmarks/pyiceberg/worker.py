@@ -28,7 +28,8 @@ Commands (every answer carries "ok": true, or "ok": false and "error"):
 Each edit loads the table from the catalog and collects garbage before its clock starts; only the
 PyIceberg call is timed ("ms"). Answers also carry what the call returned, for the harness to check,
 and the process's peak resident memory during the call ("rss_peak_mb", Linux: the peak is reset through
-/proc/self/clear_refs before the call; null where that cannot be done).
+/proc/self/clear_refs before the call; null where that cannot be done) and its resident memory when the
+call started ("rss_start_mb").
 """
 
 import gc
@@ -88,10 +89,11 @@ def reset_peak_rss():
         return False
 
 
-def peak_rss_mb():
+def status_mb(field):
+    """A size from /proc/self/status (VmHWM: the peak resident size; VmRSS: the current one), in MB."""
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024.0
     return None
 
@@ -99,11 +101,12 @@ def peak_rss_mb():
 def timed(command, action):
     table = state["catalog"].load_table(command["table"])
     gc.collect()
+    rss_start = status_mb("VmRSS")
     measured = reset_peak_rss()
     start = time.perf_counter()
     result = action(table)
     elapsed = (time.perf_counter() - start) * 1000.0
-    answer = {"ms": elapsed, "rss_peak_mb": peak_rss_mb() if measured else None}
+    answer = {"ms": elapsed, "rss_peak_mb": status_mb("VmHWM") if measured else None, "rss_start_mb": rss_start}
     answer.update(result)
     return answer
 

@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +25,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -32,7 +32,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
-import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * The tables of the side-by-side runs: made by Iceberg Java or by PyIceberg in one catalog both open,
@@ -103,15 +102,16 @@ final class BenchTables {
       py.call(JSON.createObjectNode().put("cmd", "append").put("table", qualified(name(table))).put("source", source));
       py.call(JSON.createObjectNode().put("cmd", "drop").put("name", source));
       py.forget("load", source);
-      System.err.printf("PyIceberg appended rows %,d to %,d of %s%n", from, to, table.name());
+      System.err.printf("PyIceberg appended rows %,d to %,d of %s%n", from, to, name(table));
     }
     table.refresh();
     List<DataFile> files = new ArrayList<>();
-    List<Snapshot> snapshots = new ArrayList<>();
-    SnapshotUtil.ancestorsOf(table.currentSnapshot().snapshotId(), table::snapshot).forEach(snapshots::add);
-    for (int i = snapshots.size() - 1; i >= 0; i--) {
-      snapshots.get(i).addedDataFiles(table.io()).forEach(files::add);
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(task -> files.add(task.file()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+    files.sort(Comparator.comparing(DataFile::dataSequenceNumber)); // each append its own sequence number
     return files;
   }
 

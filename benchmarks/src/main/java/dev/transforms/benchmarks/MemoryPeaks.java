@@ -31,12 +31,14 @@ final class MemoryPeaks implements AutoCloseable {
 
   private final AtomicLong heapPeak = new AtomicLong();
   private final AtomicLong rssPeakKb = new AtomicLong();
+  private final double rssStartKb;
   private final boolean rssReset;
   private final Thread sampler;
   private final NotificationListener beforeGc;
   private volatile boolean running = true;
 
   private MemoryPeaks() {
+    rssStartKb = statusKb("VmRSS:").orElse(0);
     rssReset = resetPeakRss();
     beforeGc = this::collected;
     for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -119,6 +121,11 @@ final class MemoryPeaks implements AutoCloseable {
   /** The largest heap in use during the call, in MB. */
   double heapPeakMb() {
     return heapPeak.get() / 1048576.0;
+  }
+
+  /** The resident size of the process when the call started, in MB; 0 where it cannot be read. */
+  double rssStartMb() {
+    return rssStartKb / 1024.0;
   }
 
   /** The largest resident size of the process during the call, in MB; 0 where it cannot be read. */

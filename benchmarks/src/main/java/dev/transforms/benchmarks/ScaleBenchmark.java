@@ -182,8 +182,8 @@ public final class ScaleBenchmark {
         + SideBySide.table(List.of("operation", SDK_PY_MADE, SDK_JAVA_MADE, PY, "PyIceberg / SDK, table by PyIceberg",
             "PyIceberg / SDK, table by Iceberg Java", "SDK strategies per call (table by PyIceberg; by Iceberg Java)"),
             times)
-        + "\nPeaks of one call, median MB: the SDK's Java heap and the resident memory of each process (the SDK's is"
-        + " the harness's JVM, its sources included)\n\n"
+        + "\nPeaks of one call, median MB: the SDK's Java heap, and the resident memory of each process (in brackets:"
+        + " what it held when the call started; the SDK's process is the harness's JVM, its sources included)\n\n"
         + SideBySide.table(List.of("operation", "SDK heap, table by PyIceberg", "SDK heap, table by Iceberg Java",
             "SDK process, table by PyIceberg", "SDK process, table by Iceberg Java", "PyIceberg process"), peaks)
         + "\n" + reasons + "\n";
@@ -224,11 +224,13 @@ public final class ScaleBenchmark {
     return outcome == null ? "failed" : outcome.time();
   }
 
+  /** The median heap peak, or the median resident peak and, in brackets, what the process held at the start. */
   private static String memory(Outcome outcome, boolean heap) {
     if (outcome == null) {
       return "-";
     }
-    return SideBySide.medianOf(heap ? outcome.heapPeaksMb : outcome.rssPeaksMb);
+    return heap ? SideBySide.medianOf(outcome.heapPeaksMb)
+        : SideBySide.medianOf(outcome.rssPeaksMb) + " (" + SideBySide.medianOf(outcome.rssStartsMb) + ")";
   }
 
   /** What the planners choose for the table at its base, and why. */

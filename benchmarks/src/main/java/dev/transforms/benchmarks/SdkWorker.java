@@ -55,7 +55,8 @@ import org.apache.iceberg.io.CloseableIterable;
  * <p>As in the Python worker, the table is loaded from the catalog before the clock starts and only the
  * SDK's call is timed ({@code "ms"}). Every timed answer carries the planners' counters that moved during
  * the call ({@code "strategies"}, such as {@code {"read: page decoder": 1}}); with {@code "memory": true},
- * also the peaks of the call ({@code "heap_peak_mb"}, {@code "rss_peak_mb"}, see {@link MemoryPeaks}).
+ * also the peaks of the call ({@code "heap_peak_mb"}, {@code "rss_peak_mb"}, see {@link MemoryPeaks}) and the
+ * resident size it started from ({@code "rss_start_mb"}).
  */
 public final class SdkWorker implements SideBySide.Side {
 
@@ -186,7 +187,8 @@ public final class SdkWorker implements SideBySide.Side {
     answer.put("ms", ms);
     if (peaks != null) {
       peaks.close();
-      answer.put("heap_peak_mb", peaks.heapPeakMb()).put("rss_peak_mb", peaks.rssPeakMb());
+      answer.put("heap_peak_mb", peaks.heapPeakMb()).put("rss_peak_mb", peaks.rssPeakMb())
+          .put("rss_start_mb", peaks.rssStartMb());
     }
     ObjectNode strategies = answer.putObject("strategies");
     long[] after = counters();

@@ -75,6 +75,7 @@ final class SideBySide {
     final List<Double> millis = new ArrayList<>();
     final List<Double> heapPeaksMb = new ArrayList<>();
     final List<Double> rssPeaksMb = new ArrayList<>();
+    final List<Double> rssStartsMb = new ArrayList<>();
     final Set<String> strategies = new LinkedHashSet<>();
     final List<Double> requests = new ArrayList<>();
     Long timedOutAtSeconds;
@@ -180,6 +181,9 @@ final class SideBySide {
     }
     if (answer.hasNonNull("rss_peak_mb")) {
       outcome.rssPeaksMb.add(answer.get("rss_peak_mb").asDouble());
+    }
+    if (answer.hasNonNull("rss_start_mb")) {
+      outcome.rssStartsMb.add(answer.get("rss_start_mb").asDouble());
     }
     JsonNode strategies = answer.get("strategies");
     if (strategies != null) {
