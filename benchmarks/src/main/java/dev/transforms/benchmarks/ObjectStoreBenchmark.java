@@ -173,7 +173,8 @@ public final class ObjectStoreBenchmark {
       String d = ms(delay);
       header.addAll(List.of("SDK, " + d, "PyIceberg, " + d, "PyIceberg / SDK, " + d));
     }
-    header.addAll(List.of("SDK strategies (per call)", "S3 requests per call, SDK / PyIceberg"));
+    header.addAll(List.of("SDK strategies (per call)",
+        "S3 requests per call, " + ms(delays.get(0)) + ", SDK / PyIceberg"));
     proxy.delay(0);
     BenchTables.reset(bases.get(sdkCow));
     BenchTables.reset(bases.get(sdkMor));
