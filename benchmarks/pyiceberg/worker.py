@@ -8,6 +8,12 @@ PyIceberg's SqlCatalog reads and writes), so both sides edit the same tables.
 Commands (every answer carries "ok": true, or "ok": false and "error"):
 
   {"cmd": "open", "warehouse": W, "catalog": NAME}   open the catalog; answers the versions
+  {"cmd": "open", "catalog": NAME, "uri": U, "warehouse_uri": W, "properties": {...}}
+                                                     open a catalog elsewhere (s3://), with FileIO
+                                                     properties (s3.endpoint...)
+  {"cmd": "create", "table": T, "schema": S, "properties": {...}}
+                                                     create a table (S: Iceberg's JSON of a schema)
+  {"cmd": "drop", "name": K}                         forget a loaded source
   {"cmd": "load", "name": K, "path": FILE}           read an Arrow IPC file written by the harness
                                                      into memory under K (not timed)
   {"cmd": "upsert", "table": T, "source": K}         table.upsert(K, join_cols=["id"])
@@ -15,11 +21,15 @@ Commands (every answer carries "ok": true, or "ok": false and "error"):
   {"cmd": "overwrite", "table": T, "source": K, "filter": F}
                                                      table.overwrite(K, overwrite_filter=F)
   {"cmd": "scan", "table": T}                        table.scan().to_arrow()
+  {"cmd": "scan_batches", "table": T}                table.scan().to_arrow_batch_reader(), rows counted
   {"cmd": "append", "table": T, "source": K}         table.append(K)
   {"cmd": "quit"}
 
 Each edit loads the table from the catalog and collects garbage before its clock starts; only the
-PyIceberg call is timed ("ms"). Answers also carry what the call returned, for the harness to check.
+PyIceberg call is timed ("ms"). Answers also carry what the call returned, for the harness to check,
+and the process's peak resident memory during the call ("rss_peak_mb", Linux: the peak is reset through
+/proc/self/clear_refs before the call; null where that cannot be done) and its resident memory when the
+call started ("rss_start_mb").
 """
 
 import gc
@@ -31,14 +41,19 @@ import traceback
 import pyarrow as pa
 import pyiceberg
 from pyiceberg.catalog.sql import SqlCatalog
+from pyiceberg.schema import Schema
 
 state = {"catalog": None, "sources": {}}
 
 
 def open_catalog(command):
-    warehouse = command["warehouse"]
-    state["catalog"] = SqlCatalog(command["catalog"], uri=f"sqlite:///{warehouse}/catalog.db",
-                                  warehouse=f"file://{warehouse}")
+    if "warehouse" in command:
+        warehouse = command["warehouse"]
+        state["catalog"] = SqlCatalog(command["catalog"], uri=f"sqlite:///{warehouse}/catalog.db",
+                                      warehouse=f"file://{warehouse}")
+    else:
+        state["catalog"] = SqlCatalog(command["catalog"], uri=command["uri"], warehouse=command["warehouse_uri"],
+                                      **command.get("properties", {}))
     return {"pyiceberg": pyiceberg.__version__, "pyarrow": pa.__version__,
             "python": sys.version.split()[0]}
 
@@ -51,13 +66,47 @@ def load(command):
     return {"rows": table.num_rows}
 
 
+def create(command):
+    schema = Schema.model_validate_json(json.dumps(command["schema"]))
+    table = state["catalog"].create_table(command["table"], schema=schema,
+                                          properties=command.get("properties", {}))
+    return {"location": table.location()}
+
+
+def drop(command):
+    del state["sources"][command["name"]]
+    gc.collect()
+    return {}
+
+
+def reset_peak_rss():
+    """Resets the kernel's peak resident size of this process (VmHWM); False where it cannot."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def status_mb(field):
+    """A size from /proc/self/status (VmHWM: the peak resident size; VmRSS: the current one), in MB."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024.0
+    return None
+
+
 def timed(command, action):
     table = state["catalog"].load_table(command["table"])
     gc.collect()
+    rss_start = status_mb("VmRSS")
+    measured = reset_peak_rss()
     start = time.perf_counter()
     result = action(table)
     elapsed = (time.perf_counter() - start) * 1000.0
-    answer = {"ms": elapsed}
+    answer = {"ms": elapsed, "rss_peak_mb": status_mb("VmHWM") if measured else None, "rss_start_mb": rss_start}
     answer.update(result)
     return answer
 
@@ -97,6 +146,16 @@ def scan(command):
     return timed(command, action)
 
 
+def scan_batches(command):
+    def action(table):
+        rows = 0
+        for batch in table.scan().to_arrow_batch_reader():
+            rows += batch.num_rows
+        return {"rows": rows}
+
+    return timed(command, action)
+
+
 def append(command):
     source = state["sources"][command["source"]]
 
@@ -108,7 +167,8 @@ def append(command):
 
 
 COMMANDS = {"open": open_catalog, "load": load, "upsert": upsert, "delete": delete,
-            "overwrite": overwrite, "scan": scan, "append": append}
+            "overwrite": overwrite, "scan": scan, "scan_batches": scan_batches, "append": append,
+            "create": create, "drop": drop}
 
 
 def main():

@@ -14,11 +14,7 @@ import dev.transforms.singlenode.edits.UpsertResult;
 import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import dev.transforms.spark.SparkSessions;
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -201,6 +197,9 @@ public final class PyIcebergBenchmark {
       });
     }
 
+    if (!Files.isRegularFile(Path.of(worker))) {
+      throw new IllegalArgumentException("--worker: no such file " + worker + " (run from the repository root)");
+    }
     long started = System.nanoTime();
     Path dir = Files.createTempDirectory("transforms-pyiceberg-bench");
     Runtime.getRuntime().addShutdownHook(new Thread(() -> { // also when the run is stopped
@@ -214,7 +213,7 @@ public final class PyIcebergBenchmark {
     SparkSession parent = null;
     StringBuilder report = new StringBuilder();
     try (Catalogs catalogs = new Catalogs(config);
-        Worker py = new Worker(python, worker)) {
+        LineWorker py = new LineWorker("PyIceberg", List.of(python, worker))) {
       Catalog catalog = catalogs.catalog(TransformsConfig.DEFAULT_CATALOG);
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("bench"));
       JsonNode versions = py.call(command("open").put("warehouse", warehouse.toString())
@@ -264,7 +263,7 @@ public final class PyIcebergBenchmark {
    * (about 70 ms of compiler time per 10k upsert on two cores, even after 75 upserts).
    * PyIceberg's worker runs the same operations, so neither side starts cold.
    */
-  private static String warmUp(List<Shape> shapes, Set<String> operations, Catalog catalog, Worker py,
+  private static String warmUp(List<Shape> shapes, Set<String> operations, Catalog catalog, LineWorker py,
       SparkSession spark, BufferAllocator root, Path dir) throws Exception {
     long started = System.nanoTime();
     Set<String> warmOperations = new LinkedHashSet<>(operations);
@@ -290,7 +289,7 @@ public final class PyIcebergBenchmark {
   // One shape
 
   private static String runShape(Shape shape, int rows, int runs, int warmup, int slowWarmup, Set<String> operations,
-      Catalog catalog, Worker py, SparkSession spark, BufferAllocator root, Path dir) throws Exception {
+      Catalog catalog, LineWorker py, SparkSession spark, BufferAllocator root, Path dir) throws Exception {
     String suffix = "_" + shape.name();
     Schema schema = shape.schema();
     BufferAllocator memory = root.newChildAllocator("shape " + shape.name(), 0, Long.MAX_VALUE);
@@ -481,7 +480,7 @@ public final class PyIcebergBenchmark {
     return render(shape, tableLine, results);
   }
 
-  private static List<Case> upsertCases(Worker py, String source, VectorSchemaRoot data, long updated, long rows,
+  private static List<Case> upsertCases(LineWorker py, String source, VectorSchemaRoot data, long updated, long rows,
       Table pyCow, Table sdkCow, Table sdkMor, Table sdkCow3, Map<Table, Long> bases) {
     long inserted = data.getRowCount() - updated;
     long live = rows + inserted;
@@ -654,7 +653,7 @@ public final class PyIcebergBenchmark {
     return JSON.createObjectNode().put("cmd", name);
   }
 
-  private static void sendSource(Worker py, Path dir, String name, VectorSchemaRoot data) throws IOException {
+  private static void sendSource(LineWorker py, Path dir, String name, VectorSchemaRoot data) throws IOException {
     Path file = dir.resolve(name + ".arrow");
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING);
@@ -666,60 +665,6 @@ public final class PyIcebergBenchmark {
     JsonNode answer = py.call(command("load").put("name", name).put("path", file.toString()));
     check(answer.get("rows").asLong() == data.getRowCount(), "rows the worker loaded from " + file);
     Files.delete(file);
-  }
-
-  /** The long-lived PyIceberg process: one JSON command per line in, one JSON answer per line out. */
-  static final class Worker implements AutoCloseable {
-    private final Process process;
-    private final BufferedWriter in;
-    private final BufferedReader out;
-
-    Worker(String python, String script) throws IOException {
-      if (!Files.isRegularFile(Path.of(script))) {
-        throw new IllegalArgumentException("--worker: no such file " + script + " (run from the repository root)");
-      }
-      process = new ProcessBuilder(python, script).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      in = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-      out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    }
-
-    JsonNode call(ObjectNode command) {
-      try {
-        in.write(JSON.writeValueAsString(command));
-        in.write('\n');
-        in.flush();
-        String line = out.readLine();
-        if (line == null) {
-          throw new IllegalStateException("the PyIceberg worker ended (exit " + process.waitFor() + ") on " + command);
-        }
-        JsonNode answer = JSON.readTree(line);
-        if (!answer.get("ok").asBoolean()) {
-          throw new IllegalStateException("PyIceberg failed on " + command + ": " + answer.get("error").asText());
-        }
-        return answer;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-
-    /** Milliseconds the worker's call took. */
-    double timed(ObjectNode command) {
-      return call(command).get("ms").asDouble();
-    }
-
-    @Override
-    public void close() throws Exception {
-      try {
-        in.write("{\"cmd\": \"quit\"}\n");
-        in.flush();
-      } catch (IOException ignored) {
-        // already gone
-      }
-      process.waitFor();
-    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -813,7 +758,7 @@ public final class PyIcebergBenchmark {
   }
 
   /** Half existing ids spread evenly over the table, half new ids after it. */
-  private static long[] upsertIds(int rows, int size) {
+  static long[] upsertIds(int rows, int size) {
     long[] ids = new long[size];
     int half = size / 2;
     long step = rows / half;
@@ -903,7 +848,7 @@ public final class PyIcebergBenchmark {
         + " (summary " + summary + ")");
   }
 
-  private static BufferAllocator newAllocator() {
+  static BufferAllocator newAllocator() {
     String property = "arrow.allocation.manager.type";
     String previous = System.getProperty(property);
     if (previous == null) {
