@@ -190,7 +190,9 @@ final class IcebergInputHandle implements IcebergInput, SessionInput {
       // Added rows come from the appended files alone, which the engine's reader picks.
       case ADDED -> addedIsEverything() ? bound.currentSnapshotId() : OptionalLong.empty();
     };
-    return snapshot.isPresent() ? DirectScan.plan(table, snapshot.getAsLong()) : Optional.empty();
+    // DuckDB opens the files by their local paths
+    return snapshot.isPresent() ? DirectScan.plan(table, snapshot.getAsLong()).filter(DirectScan::isLocal)
+        : Optional.empty();
   }
 
   /** Whether the added rows are every row: the input is not read incrementally, or has no earlier build. */

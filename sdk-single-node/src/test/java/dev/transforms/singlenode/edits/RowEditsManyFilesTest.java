@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Copy-on-write edits that rewrite several data files in one commit: every file written must be a
  * file of its own, and every file the commit names must be there. The tables hold several files, as
- * users' tables do, one of them in another codec than the table's, so that the page copy rewrites some
- * files and gives up on another one within one edit.
+ * users' tables do, in several codecs (the page copy keeps each), one of them with data pages of format
+ * version 2, which the page copy gives up on when it comes to write it, within the same edit.
  */
 class RowEditsManyFilesTest {
   private static final int FILES = 4;
@@ -55,7 +55,7 @@ class RowEditsManyFilesTest {
       RowEdits.on(table).upsert(source, List.of("id"));
     }
 
-    // the page copy wrote three files and gave up on the snappy one, which the engine rewrote
+    // the page copy wrote three files and gave up on the one of version 2 pages, which the engine rewrote
     assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - pageCopies).isEqualTo(FILES - 1);
     assertThat(RewritePlanner.rewrites(RewriteStrategy.ENGINE_TWO_LANES) - twoLanes).isEqualTo(1);
 
@@ -81,7 +81,7 @@ class RowEditsManyFilesTest {
       RowEdits.on(table).delete(String.join(" or ", runs));
     }
 
-    // the page copy wrote three files and gave up on the snappy one, which the engine rewrote
+    // the page copy wrote three files and gave up on the one of version 2 pages, which the engine rewrote
     assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - pageCopies).isEqualTo(FILES - 1);
     assertThat(RewritePlanner.rewrites(RewriteStrategy.ENGINE_TWO_LANES) - twoLanes).isEqualTo(1);
 
@@ -90,22 +90,56 @@ class RowEditsManyFilesTest {
   }
 
   /**
-   * A copy-on-write table of {@value #FILES} files appended one by one; the third is written in snappy
-   * while the table writes zstd, so that the page copy declines it when it comes to write it.
+   * A table without a codec property, as PyIceberg and Spark create them, gets zstd files from every
+   * writer of the engine (Iceberg Java's writer would write gzip there), and its page copies keep them so.
+   */
+  @Test
+  void aTableWithoutACodecPropertyIsWrittenInZstd() throws Exception {
+    Table table = RowEditsTables.create(dir, "no-codec", RowEditsPageCopyRewriteTest.SCHEMA,
+        PartitionSpec.unpartitioned(), 2, false, Map.of());
+    table.updateProperties().remove(TableProperties.PARQUET_COMPRESSION).commit();
+    assertThat(table.properties()).doesNotContainKey(TableProperties.PARQUET_COMPRESSION);
+    List<Record> rows = new ArrayList<>();
+    for (long id = 0; id < 2_000; id++) {
+      rows.add(RowEditsPageCopyRewriteTest.row(id, "name " + id));
+    }
+    RowEdits.on(table).append(rows);
+    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
+      RowEdits.on(table).delete("id >= 100 and id < 200");
+    }
+    RowEdits.on(table).upsert(List.of(RowEditsPageCopyRewriteTest.row(5_000, "new")), List.of("id"));
+
+    List<DataFile> files = dataFiles(table);
+    assertThat(files).hasSizeGreaterThanOrEqualTo(2);
+    for (DataFile file : files) {
+      try (var reader = org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader.open(
+          new org.apache.iceberg.shaded.org.apache.parquet.io.LocalInputFile(
+              java.nio.file.Path.of(java.net.URI.create(file.location()))))) {
+        assertThat(reader.getRowGroups().get(0).getColumns()).as("the codec of %s", file.location())
+            .allSatisfy(chunk -> assertThat(chunk.getCodec().name()).isEqualTo("ZSTD"));
+      }
+    }
+  }
+
+  /**
+   * A copy-on-write table of {@value #FILES} files appended one by one, in zstd, snappy and gzip; the
+   * third has data pages of format version 2, so that the page copy declines it when it comes to write it.
    */
   private Table manyFiles(String name) {
     Table table = RowEditsTables.create(dir, name, RowEditsPageCopyRewriteTest.SCHEMA, PartitionSpec.unpartitioned(),
         2, false, Map.of(TableProperties.PARQUET_COMPRESSION, "zstd", TableProperties.PARQUET_PAGE_ROW_LIMIT, "200"));
     for (int file = 0; file < FILES; file++) {
-      String codec = file == 2 ? "snappy" : "zstd";
-      table.updateProperties().set(TableProperties.PARQUET_COMPRESSION, codec).commit();
+      String codec = file == 1 ? "snappy" : file == 3 ? "gzip" : "zstd";
+      table.updateProperties().set(TableProperties.PARQUET_COMPRESSION, codec)
+          .set(TableProperties.PARQUET_PAGE_VERSION, file == 2 ? "v2" : "v1").commit();
       List<Record> rows = new ArrayList<>();
       for (long id = (long) file * ROWS_PER_FILE; id < (file + 1L) * ROWS_PER_FILE; id++) {
         rows.add(RowEditsPageCopyRewriteTest.row(id, "name " + id));
       }
       RowEdits.on(table).append(rows);
     }
-    table.updateProperties().set(TableProperties.PARQUET_COMPRESSION, "zstd").commit();
+    table.updateProperties().set(TableProperties.PARQUET_COMPRESSION, "zstd")
+        .set(TableProperties.PARQUET_PAGE_VERSION, "v1").commit();
     assertThat(dataFiles(table)).hasSize(FILES);
     return table;
   }

@@ -186,12 +186,12 @@ public class PagedColumnsReadTest {
   void everyTypeTheDecoderReadsGivesTheEnginesRoot() throws IOException {
     Table table = table(rows(ROWS), false);
     DirectScan scan = DirectScan.plan(table, table.currentSnapshot().snapshotId()).orElseThrow();
-    List<ArrowColumnPages> plans = ArrowColumnPages.plan(scan.files(), table.schema().columns());
+    List<ArrowColumnPages> plans = ArrowColumnPages.plan(open(scan.paths()), table.schema().columns());
     assertThat(plans).extracting(plan -> plan.column().name())
         .as("every column, booleans and decimals of 16 bytes too").containsExactlyElementsOf(
             table.schema().columns().stream().map(Types.NestedField::name).toList());
     int rowGroups = 0;
-    for (Path file : scan.files()) {
+    for (Path file : scan.paths()) {
       try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
         rowGroups += reader.getRowGroups().size();
       }
@@ -208,7 +208,7 @@ public class PagedColumnsReadTest {
   void rowGroupsSmallerThanAUnitAreOneUnitEach() throws IOException {
     Table table = table(rows(ROWS), false, 3 << 20);
     DirectScan scan = DirectScan.plan(table, table.currentSnapshot().snapshotId()).orElseThrow();
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(scan.files().get(0)))) {
+    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(scan.paths().get(0)))) {
       assertThat(reader.getRowGroups()).as("row groups").hasSizeGreaterThan(2);
     }
     assertThat(sameRootBothWays(ArrowTableReader.of(table), ROWS)).isTrue();
@@ -249,7 +249,7 @@ public class PagedColumnsReadTest {
 
     List<Path> files = filesOf(table);
     assertThat(files).hasSize(2);
-    assertThat(ArrowColumnPages.plan(files, table.schema().columns()))
+    assertThat(ArrowColumnPages.plan(open(files), table.schema().columns()))
         .as("the older file holds ints").extracting(plan -> plan.column().name()).containsExactly("id", "text");
     // whichever reader reads it, the older file's ints come out as the engine's longs
     sameRootBothWays(ArrowTableReader.of(table), ROWS + 1000);
@@ -269,7 +269,7 @@ public class PagedColumnsReadTest {
   @Test
   void stringsThatWouldTakeAQuarterOfTheHeapAreLeftToTheEngine() throws IOException {
     Table table = table(rows(ROWS), false);
-    List<ArrowColumnPages> plans = ArrowColumnPages.plan(filesOf(table), table.schema().columns());
+    List<ArrowColumnPages> plans = ArrowColumnPages.plan(open(filesOf(table)), table.schema().columns());
     long staged = plans.stream().filter(ArrowColumnPages::staged).mapToLong(ArrowColumnPages::uncompressedBytes).sum();
     assertThat(staged).as("the strings' bytes").isPositive().isLessThan(Runtime.getRuntime().maxMemory() / 4);
     assertThat(plans.stream().filter(ArrowColumnPages::staged).map(plan -> plan.column().name()))
@@ -293,5 +293,14 @@ public class PagedColumnsReadTest {
   void smallReadsAreThePageDecodersToo() throws IOException {
     Table table = table(rows(1000), false);
     assertThat(sameRootBothWays(ArrowTableReader.of(table), 1000)).isTrue();
+  }
+
+  /** The files' bytes, closed when the JVM's test ends (the plans only read footers and headers). */
+  private static List<dev.transforms.singlenode.internal.parquet.FileBytes> open(List<Path> files) throws IOException {
+    List<dev.transforms.singlenode.internal.parquet.FileBytes> bytes = new java.util.ArrayList<>();
+    for (Path file : files) {
+      bytes.add(dev.transforms.singlenode.internal.parquet.FileBytes.local(file));
+    }
+    return bytes;
   }
 }

@@ -464,8 +464,9 @@ public final class DuckDbSession implements SqlSession, AutoCloseable {
    */
   private static String parquetScan(DirectScan scan) {
     StringBuilder sql = new StringBuilder("read_parquet([");
-    for (int i = 0; i < scan.files().size(); i++) {
-      sql.append(i == 0 ? "" : ", ").append(SqlNames.literal(scan.files().get(i).toString()));
+    List<java.nio.file.Path> paths = scan.paths();
+    for (int i = 0; i < paths.size(); i++) {
+      sql.append(i == 0 ? "" : ", ").append(SqlNames.literal(paths.get(i).toString()));
     }
     sql.append("], schema = MAP {");
     List<Types.NestedField> columns = scan.schema().columns();

@@ -1,8 +1,6 @@
 package dev.transforms.singlenode.internal.parquet;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
 import org.apache.iceberg.shaded.org.apache.parquet.column.Encoding;
 import org.apache.iceberg.shaded.org.apache.parquet.format.PageHeader;
@@ -19,7 +17,7 @@ import org.apache.iceberg.types.Types;
  * pages are, how its values become the Arrow vector's ({@link Kind}), and its dictionary, decoded once.
  */
 final class ArrowChunk {
-  final Path file;
+  final FileBytes file;
   final ColumnDescriptor descriptor;
   final Kind kind;
   final int stored; // the bytes of a stored fixed-width value
@@ -30,7 +28,7 @@ final class ArrowChunk {
   final double expansion; // the chunk's uncompressed bytes per compressed byte
   Dictionary dictionary; // decoded when a unit first needs it
 
-  ArrowChunk(Path file, ColumnDescriptor descriptor, Kind kind, CompressionCodecName codec, long dictionaryOffset,
+  ArrowChunk(FileBytes file, ColumnDescriptor descriptor, Kind kind, CompressionCodecName codec, long dictionaryOffset,
       long firstDataPage, double expansion) {
     this.expansion = expansion;
     this.file = file;
@@ -44,9 +42,9 @@ final class ArrowChunk {
     this.firstDataPage = firstDataPage;
   }
 
-  synchronized Dictionary dictionary(FileChannel channel) throws IOException {
+  synchronized Dictionary dictionary() throws IOException {
     if (dictionary == null) {
-      byte[] bytes = ArrowPageDecoding.read(channel, dictionaryOffset, (int) (firstDataPage - dictionaryOffset), file);
+      byte[] bytes = file.read(dictionaryOffset, (int) (firstDataPage - dictionaryOffset));
       PageHeaders pages = new PageHeaders(bytes, 0, bytes.length);
       PageHeader header = pages.header();
       if (header.getType() != PageType.DICTIONARY_PAGE) {

@@ -5,9 +5,6 @@ import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -28,6 +25,7 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
 import org.apache.iceberg.types.Types;
@@ -175,12 +173,16 @@ public final class ArrowColumnPages {
    * file, nested or repeated, stored as another type than the table's, or in an encoding or codec this
    * reader does not decode).
    *
-   * @param files the local Parquet files, in the order of their rows
+   * <p>A file elsewhere than on local disk is asked for the column chunks of every column read as soon as
+   * its footer is read ({@link FileBytes#willRead}), so its chunks arrive while the next footers are read
+   * and the pages planned.
+   *
+   * @param files the Parquet files, in the order of their rows, open until the read is done
    * @param columns the columns, found in the files by their field ids
    * @return the plans, in the columns' order
    * @throws UncheckedIOException if a file's footer cannot be read
    */
-  public static List<ArrowColumnPages> plan(List<Path> files, List<Types.NestedField> columns) {
+  public static List<ArrowColumnPages> plan(List<FileBytes> files, List<Types.NestedField> columns) {
     List<Types.NestedField> wanted = new ArrayList<>();
     for (Types.NestedField column : columns) {
       if (column.type().isPrimitiveType()) {
@@ -194,19 +196,30 @@ public final class ArrowColumnPages {
       units.add(new ArrayList<>());
       readable[c] = true;
     }
-    for (Path file : files) {
-      try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(file), ParquetRowCursor.OPTIONS);
-          FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-        MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+    List<ParquetMetadata> footers = new ArrayList<>();
+    for (FileBytes file : files) { // every footer first: the chunks of each file are asked for meanwhile
+      try (ParquetFileReader reader = ParquetFileReader.open(file.parquetFile(), ParquetRowCursor.OPTIONS)) {
+        ParquetMetadata footer = reader.getFooter();
+        footers.add(footer);
+        file.willRead(chunkRanges(footer, wanted));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the footer of " + file, e);
+      }
+    }
+    for (int f = 0; f < files.size(); f++) {
+      FileBytes file = files.get(f);
+      ParquetMetadata footer = footers.get(f);
+      MessageType schema = footer.getFileMetaData().getSchema();
+      try {
         for (int c = 0; c < wanted.size(); c++) {
           if (readable[c]) {
             long[] bytes = {0};
-            readable[c] = planFile(reader, channel, schema, file, wanted.get(c), units.get(c), bytes);
+            readable[c] = planFile(footer.getBlocks(), file, schema, wanted.get(c), units.get(c), bytes);
             uncompressed[c] += bytes[0];
           }
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read the footer of " + file, e);
+        throw new UncheckedIOException("Cannot read the page headers of " + file, e);
       }
     }
     List<ArrowColumnPages> plans = new ArrayList<>();
@@ -218,8 +231,30 @@ public final class ArrowColumnPages {
     return plans;
   }
 
+  /** The byte ranges of the column chunks of the columns read, in every row group of a file. */
+  private static List<long[]> chunkRanges(ParquetMetadata footer, List<Types.NestedField> columns) {
+    MessageType schema = footer.getFileMetaData().getSchema();
+    List<String> names = new ArrayList<>();
+    for (Types.NestedField column : columns) {
+      int at = topLevelIndex(schema, column.fieldId());
+      if (at >= 0) {
+        names.add(schema.getType(at).getName());
+      }
+    }
+    List<long[]> ranges = new ArrayList<>();
+    for (BlockMetaData group : footer.getBlocks()) {
+      for (String name : names) {
+        ColumnChunkMetaData chunk = chunkOf(group, name);
+        if (chunk != null) {
+          ranges.add(new long[] {chunk.getStartingPos(), chunk.getStartingPos() + chunk.getTotalSize()});
+        }
+      }
+    }
+    return ranges;
+  }
+
   /** Adds the units of a column of one file; false when this reader cannot read it. */
-  private static boolean planFile(ParquetFileReader reader, FileChannel channel, MessageType schema, Path file,
+  private static boolean planFile(List<BlockMetaData> groups, FileBytes file, MessageType schema,
       Types.NestedField column, List<Unit> units, long[] uncompressed) throws IOException {
     int at = topLevelIndex(schema, column.fieldId());
     if (at < 0) {
@@ -234,7 +269,7 @@ public final class ArrowColumnPages {
       return false;
     }
     ColumnDescriptor descriptor = schema.getColumnDescription(new String[] {field.getName()});
-    for (BlockMetaData group : reader.getRowGroups()) {
+    for (BlockMetaData group : groups) {
       ColumnChunkMetaData chunk = chunkOf(group, field.getName());
       if (chunk == null || chunk.isEncrypted() || !READ_CODECS.contains(chunk.getCodec())
           || !READ_ENCODINGS.containsAll(chunk.getEncodings())) {
@@ -251,7 +286,7 @@ public final class ArrowColumnPages {
       if (group.getRowCount() < 2 * UNIT_ROWS) {
         units.add(new Unit(meta, start, end, group.getRowCount()));
       } else { // the pages found by their headers, offset index or not
-        splitByPages(meta, PageHeaders.of(channel, chunk).stream().filter(p -> p.rows() > 0).toList(), start, end,
+        splitByPages(meta, PageHeaders.of(file, chunk).stream().filter(p -> p.rows() > 0).toList(), start, end,
             group.getRowCount(), units);
       }
     }
@@ -402,13 +437,13 @@ public final class ArrowColumnPages {
       }
       valuesAt = vector.getDataBuffer().memoryAddress() + firstRows[unit] * width;
     }
-    try (FileChannel channel = FileChannel.open(u.chunk.file, StandardOpenOption.READ)) {
+    try {
       int length = (int) (u.to - u.from);
       if (buffers.file.length < length) {
         buffers.file = new byte[length + length / 4];
       }
       byte[] bytes = buffers.file;
-      ArrowPageDecoding.readInto(channel, u.from, bytes, length, u.chunk.file);
+      u.chunk.file.readFully(u.from, bytes, 0, length);
       // room for about the unit's uncompressed bytes, which hold its values; more when a dictionary's repeat
       Part part = new Part(u.chunk.kind, (int) u.rows,
           (int) Math.min(Integer.MAX_VALUE / 2, length * u.chunk.expansion + SLACK), valuesAt);
@@ -423,13 +458,13 @@ public final class ArrowColumnPages {
           case DICTIONARY_PAGE -> dictionary = ArrowChunk.Dictionary.of(header, bytes, pages.body(header), u.chunk);
           case DATA_PAGE -> {
             if (dictionary == null && ArrowPageDecoding.usesDictionary(header.getData_page_header().getEncoding())) {
-              dictionary = u.chunk.dictionary(channel);
+              dictionary = u.chunk.dictionary();
             }
             ArrowPageDecoding.decodeV1(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
           }
           case DATA_PAGE_V2 -> {
             if (dictionary == null && ArrowPageDecoding.usesDictionary(header.getData_page_header_v2().getEncoding())) {
-              dictionary = u.chunk.dictionary(channel);
+              dictionary = u.chunk.dictionary();
             }
             ArrowPageDecoding.decodeV2(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
           }

@@ -2,8 +2,6 @@ package dev.transforms.singlenode.internal.parquet;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
 import java.util.Arrays;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
@@ -397,19 +395,4 @@ final class ArrowPageDecoding {
     return copy;
   }
 
-  static byte[] read(FileChannel channel, long from, int length, Path file) throws IOException {
-    byte[] bytes = new byte[length];
-    readInto(channel, from, bytes, length, file);
-    return bytes;
-  }
-
-  static void readInto(FileChannel channel, long from, byte[] bytes, int length, Path file)
-      throws IOException {
-    ByteBuffer buffer = ByteBuffer.wrap(bytes, 0, length);
-    while (buffer.hasRemaining()) {
-      if (channel.read(buffer, from + buffer.position()) < 0) {
-        throw new IOException("Unexpected end of " + file + " at " + (from + buffer.position()));
-      }
-    }
-  }
 }

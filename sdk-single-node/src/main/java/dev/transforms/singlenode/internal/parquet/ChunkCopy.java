@@ -1,11 +1,9 @@
 package dev.transforms.singlenode.internal.parquet;
 
-import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.function.DoubleConsumer;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
@@ -35,7 +33,7 @@ import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType.Primiti
  * page's values are decoded for them, and the page is still copied as it is.
  */
 final class ChunkCopy {
-  private final FileChannel file;
+  private final FileBytes file;
   private final ColumnDescriptor descriptor;
   private final PrimitiveType type;
   private final CompressionCodecName codec;
@@ -48,7 +46,7 @@ final class ChunkCopy {
   private DictionaryPage rawDictionary;
   private Dictionary dictionary;
 
-  ChunkCopy(FileChannel file, ColumnDescriptor descriptor, CompressionCodecName codec, List<PageHeaders.Page> pages,
+  ChunkCopy(FileBytes file, ColumnDescriptor descriptor, CompressionCodecName codec, List<PageHeaders.Page> pages,
       ColumnIndex index, long firstRow, long[] dropped, int zstdLevel, DoubleConsumer floats) {
     this.file = file;
     this.descriptor = descriptor;
@@ -187,13 +185,7 @@ final class ChunkCopy {
   }
 
   private byte[] read(long position, int length) throws IOException {
-    ByteBuffer buffer = ByteBuffer.allocate(length);
-    while (buffer.hasRemaining()) {
-      if (file.read(buffer, position + buffer.position()) < 0) {
-        throw new IOException("Unexpected end of file reading column " + descriptor);
-      }
-    }
-    return buffer.array();
+    return file.read(position, length);
   }
 
   /**
@@ -340,19 +332,10 @@ final class ChunkCopy {
   }
 
   private byte[] decompress(byte[] compressed, int uncompressedSize) throws IOException {
-    if (codec == CompressionCodecName.UNCOMPRESSED) {
-      return compressed;
-    }
-    byte[] plain = new byte[uncompressedSize];
-    long size = Zstd.decompressByteArray(plain, 0, plain.length, compressed, 0, compressed.length);
-    if (Zstd.isError(size) || size != uncompressedSize) {
-      throw new IOException("Cannot decompress a zstd page of column " + descriptor + ": "
-          + (Zstd.isError(size) ? Zstd.getErrorName(size) : size + " bytes, " + uncompressedSize + " expected"));
-    }
-    return plain;
+    return PageCodecs.decompress(codec, compressed, uncompressedSize, descriptor);
   }
 
-  private byte[] compress(byte[] plain) {
-    return codec == CompressionCodecName.UNCOMPRESSED ? plain : Zstd.compress(plain, zstdLevel);
+  private byte[] compress(byte[] plain) throws IOException {
+    return PageCodecs.compress(codec, plain, zstdLevel);
   }
 }

@@ -4,9 +4,6 @@ import dev.transforms.singlenode.internal.plan.RewritePlanner.Request;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -21,6 +18,7 @@ import org.apache.iceberg.DoubleFieldMetrics;
 import org.apache.iceberg.FieldMetrics;
 import org.apache.iceberg.FloatFieldMetrics;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
 import org.apache.iceberg.shaded.org.apache.parquet.column.Encoding;
 import org.apache.iceberg.shaded.org.apache.parquet.format.PageType;
@@ -31,7 +29,6 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkM
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.ColumnIndex;
-import org.apache.iceberg.shaded.org.apache.parquet.io.LocalOutputFile;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.PrimitiveType;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
@@ -56,8 +53,10 @@ import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
  *
  * <p>It applies only where that holds (otherwise {@link #rewrite} answers empty and writes nothing):
  * flat columns of primitive types, each with a field id of the table's; data pages of format version 1
- * in plain or dictionary encoding with run-length encoded levels; zstd or no compression, the table's;
- * no encryption. However many pages hold a dropped row: re-encoding a page keeps its dictionary ids or
+ * in plain or dictionary encoding with run-length encoded levels; zstd, snappy, gzip or no compression
+ * ({@link PageCodecs}; each chunk keeps its codec, so the new file keeps the old one's); no encryption.
+ * The file is read and written through the table's {@code FileIO}: on object storage it is fetched in
+ * a few ranged requests at once ({@link FileBytes}) and written as one stream. However many pages hold a dropped row: re-encoding a page keeps its dictionary ids or
  * plain values and needs no record per row, so even every page re-encoded (an upsert spread over the
  * file) takes about a third of the time DuckDB took to decode and re-encode the file on the benchmark's
  * 7-column shape.
@@ -83,11 +82,8 @@ public final class PageCopyRewrite {
 
   /** Why the page copy does not rewrite the table's files, or empty when it does; opens no file. */
   public static Optional<String> declines(Request request) {
-    String codec = WriterSettings.codec(request.table().properties());
     if ("false".equalsIgnoreCase(System.getProperty(SWITCH, "true").strip())) {
       return Optional.of("turned off (-D" + SWITCH + "=false)");
-    } else if (!codec.equals("zstd") && !codec.equals("uncompressed")) {
-      return Optional.of("the table's codec is " + codec + "; pages are copied in zstd or uncompressed");
     } else if (WriterSettings.zstdLevel(request.table().properties()).isEmpty()) {
       return Optional.of("the table's zstd level is not a number");
     }
@@ -95,27 +91,30 @@ public final class PageCopyRewrite {
   }
 
   /**
-   * Writes the file's rows except those at {@code leftOut} into {@code out}, the file the table names
-   * {@code target}; empty when the file turns out to hold what the page copy does not rewrite (what it
-   * wrote is the caller's to delete).
+   * Writes the file's rows except those at {@code leftOut} into {@code target}, a new file of the table;
+   * empty when the file turns out to hold what the page copy does not rewrite (what it wrote is the
+   * caller's to delete).
    */
-  public static Optional<DataFile> rewrite(Request request, long[] leftOut, String target, Path out) {
+  public static Optional<DataFile> rewrite(Request request, long[] leftOut, OutputFile target) {
     Map<String, String> properties = request.table().properties();
-    try {
-      Optional<Copied> copied = rewrite(request.source(), out, leftOut, request.schema(),
-          WriterSettings.codec(properties), WriterSettings.zstdLevel(properties).getAsInt());
+    try (FileBytes source = FileBytes.open(request.table().io(), request.source().location(),
+        request.source().size())) {
+      source.willRead(List.of(new long[] {0, source.length()})); // nearly every byte is copied
+      Optional<Copied> copied = rewrite(source, target, leftOut, request.schema(),
+          WriterSettings.zstdLevel(properties).getAsInt());
       if (copied.isEmpty()) {
         return Optional.empty();
       }
-      DataFile written = WrittenFile.dataFile(request.table(), request.spec(), request.partition(), target, out,
-          copied.get().floatMetrics().stream());
+      DataFile written = WrittenFile.dataFile(request.table(), request.spec(), request.partition(),
+          target.location(), copied.get().footer(), copied.get().length(), copied.get().floatMetrics().stream());
       if (written.recordCount() != copied.get().rows()) {
         throw new IllegalStateException("The page copy of " + request.source() + " holds " + written.recordCount()
             + " rows, " + copied.get().rows() + " were kept");
       }
       return Optional.of(written);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot copy the pages of " + request.source() + " into " + target, e);
+      throw new UncheckedIOException("Cannot copy the pages of " + request.source().location() + " into "
+          + target.location(), e);
     }
   }
 
@@ -124,8 +123,10 @@ public final class PageCopyRewrite {
    *
    * @param floatMetrics the metrics of the float and double columns that Parquet's footer lacks (NaN
    *     counts, bounds without NaN), counted on the values kept
+   * @param footer the new file's footer
+   * @param length the new file's length in bytes
    */
-  public record Copied(long rows, List<FieldMetrics<?>> floatMetrics) {}
+  public record Copied(long rows, List<FieldMetrics<?>> floatMetrics, ParquetMetadata footer, long length) {}
 
   /**
    * Writes the rows of {@code source} except those at {@code positions} into {@code target}, copying the
@@ -133,19 +134,19 @@ public final class PageCopyRewrite {
    * column renamed or widened since reads the same by its field id; one added since is missing, as in
    * the old file).
    *
+   * @param source the file to copy
    * @param target the new file, which must not exist
    * @param positions the positions to leave out, sorted, each less than the file's row count
    * @param schema the table's schema, which must hold every column of the file by field id
-   * @param codec the table's codec (zstd or uncompressed), which the file's must be
    * @param zstdLevel the level re-encoded zstd pages are compressed at
    * @return what was written; empty, with nothing written, where this rewrite does not apply
    * @throws IOException if a file cannot be read or written; the target may then exist
    */
-  public static Optional<Copied> rewrite(Path source, Path target, long[] positions, Schema schema, String codec,
+  public static Optional<Copied> rewrite(FileBytes source, OutputFile target, long[] positions, Schema schema,
       int zstdLevel) throws IOException {
     long[] dropped = Arrays.stream(positions).distinct().toArray(); // sorted already
-    try (ParquetFileReader reader = ParquetFileReader.open(new BufferedLocalFile(source));
-        FileChannel file = FileChannel.open(source, StandardOpenOption.READ)) {
+    FileBytes file = source;
+    try (ParquetFileReader reader = ParquetFileReader.open(source.parquetFile())) {
       ParquetMetadata footer = reader.getFooter();
       MessageType fileSchema = footer.getFileMetaData().getSchema();
       Optional<String> columns = otherColumns(fileSchema, schema);
@@ -166,11 +167,8 @@ public final class PageCopyRewrite {
         pages.add(new ArrayList<>());
         for (int c = 0; c < chunks.size(); c++) {
           ColumnChunkMetaData chunk = chunks.get(c);
-          if (chunk.isEncrypted() || !chunk.getCodec().name().equalsIgnoreCase(codec)
-              || (chunk.getCodec() != CompressionCodecName.ZSTD
-                  && chunk.getCodec() != CompressionCodecName.UNCOMPRESSED)) {
-            return declined(source, "column " + chunk.getPath() + " is encrypted, or in " + chunk.getCodec()
-                + " (the table's codec: " + codec + ")");
+          if (chunk.isEncrypted() || !PageCodecs.CODECS.contains(chunk.getCodec())) {
+            return declined(source, "column " + chunk.getPath() + " is encrypted, or in " + chunk.getCodec());
           }
           List<PageHeaders.Page> chunkPages = PageHeaders.of(file, chunk);
           Optional<String> unread = unreadPages(chunkPages, group.getRowCount(),
@@ -188,12 +186,12 @@ public final class PageCopyRewrite {
         }
         firstRow += group.getRowCount();
       }
-      List<FieldMetrics<?>> floats = write(file, footer, groups, pages, indexes, target, dropped, zstdLevel);
-      return Optional.of(new Copied(firstRow - countIn(dropped, 0, firstRow - 1), floats));
+      return Optional.of(write(file, footer, groups, pages, indexes, target, dropped, zstdLevel,
+          firstRow - countIn(dropped, 0, firstRow - 1)));
     }
   }
 
-  private static Optional<Copied> declined(Path source, String why) {
+  private static Optional<Copied> declined(FileBytes source, String why) {
     LOG.debug("Rewriting {} by decoding it: {}", source, why);
     return Optional.empty();
   }
@@ -253,10 +251,10 @@ public final class PageCopyRewrite {
     return false;
   }
 
-  /** Writes the new file; returns the metrics of its float and double columns. */
-  private static List<FieldMetrics<?>> write(FileChannel file, ParquetMetadata footer, List<BlockMetaData> groups,
-      List<List<List<PageHeaders.Page>>> pages, ColumnIndex[][] indexes, Path target, long[] dropped, int zstdLevel)
-      throws IOException {
+  /** Writes the new file; returns what it wrote, with the metrics of its float and double columns. */
+  private static Copied write(FileBytes file, ParquetMetadata footer, List<BlockMetaData> groups,
+      List<List<List<PageHeaders.Page>>> pages, ColumnIndex[][] indexes, OutputFile target, long[] dropped,
+      int zstdLevel, long keptInAll) throws IOException {
     MessageType fileSchema = footer.getFileMetaData().getSchema();
     List<FloatFieldMetrics.Builder> floats = new ArrayList<>();
     List<DoubleFieldMetrics.Builder> doubles = new ArrayList<>();
@@ -274,7 +272,8 @@ public final class PageCopyRewrite {
         floatValues.put(id, builder::addValue);
       }
     }
-    ParquetFileWriter writer = new ParquetFileWriter(new LocalOutputFile(target), fileSchema,
+    IcebergParquetOutput output = new IcebergParquetOutput(target);
+    ParquetFileWriter writer = new ParquetFileWriter(output, fileSchema,
         ParquetFileWriter.Mode.CREATE, Math.max(1, groups.get(0).getTotalByteSize()), 0,
         INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE, false);
     long keptRows = 0;
@@ -311,7 +310,7 @@ public final class PageCopyRewrite {
     for (DoubleFieldMetrics.Builder builder : doubles) {
       metrics.add(withNulls(builder.build(), keptRows));
     }
-    return metrics;
+    return new Copied(keptInAll, metrics, writer.getFooter(), output.length());
   }
 
   /** A float column's metrics, with every row counted as a value (nulls too, as Iceberg's writer counts). */

@@ -2,8 +2,6 @@ package dev.transforms.singlenode.internal.parquet;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.shaded.org.apache.parquet.format.PageHeader;
@@ -76,7 +74,7 @@ final class PageHeaders {
    * @return the pages, in the file's order
    * @throws IOException if the file cannot be read, or a page runs past the chunk
    */
-  static List<Page> of(FileChannel file, ColumnChunkMetaData chunk) throws IOException {
+  static List<Page> of(FileBytes file, ColumnChunkMetaData chunk) throws IOException {
     long position = chunk.hasDictionaryPage() && chunk.getDictionaryPageOffset() > 0
         ? Math.min(chunk.getDictionaryPageOffset(), chunk.getFirstDataPageOffset()) : chunk.getFirstDataPageOffset();
     long end = chunk.getStartingPos() + chunk.getTotalSize();
@@ -87,13 +85,7 @@ final class PageHeaders {
       int headerLength = 0;
       for (int room = (int) Math.min(256, end - position); header == null; room = (int) Math.min(end - position,
           8L * room)) {
-        ByteBuffer buffer = ByteBuffer.allocate(room);
-        while (buffer.hasRemaining()) {
-          if (file.read(buffer, position + buffer.position()) < 0) {
-            throw new IOException("The file ends inside column chunk " + chunk.getPath());
-          }
-        }
-        ByteArrayInputStream in = new ByteArrayInputStream(buffer.array());
+        ByteArrayInputStream in = new ByteArrayInputStream(file.read(position, room));
         try {
           header = Util.readPageHeader(in);
           headerLength = room - in.available();

@@ -3,6 +3,8 @@ package dev.transforms.singlenode.internal.parquet;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.internal.plan.DirectScan;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,7 +55,27 @@ public final class PagedColumnsRead {
    * column turns out to be one the page decoder does not read as the engine does.
    */
   public static Optional<VectorSchemaRoot> read(DirectScan scan, BufferAllocator allocator) {
-    List<ArrowColumnPages> paged = ArrowColumnPages.plan(scan.files(), scan.schema().columns());
+    List<FileBytes> files = new ArrayList<>();
+    try {
+      for (DirectScan.ScanFile file : scan.files()) {
+        files.add(FileBytes.open(scan.io(), file.location(), file.size()));
+      }
+      return read(scan, files, allocator);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open the files of " + scan.files(), e);
+    } finally {
+      for (FileBytes file : files) {
+        try {
+          file.close();
+        } catch (IOException e) {
+          LOG.debug("Cannot close {}", file, e);
+        }
+      }
+    }
+  }
+
+  private static Optional<VectorSchemaRoot> read(DirectScan scan, List<FileBytes> files, BufferAllocator allocator) {
+    List<ArrowColumnPages> paged = ArrowColumnPages.plan(files, scan.schema().columns());
     // strings are staged on the heap before they are laid into their vector
     long staged = paged.stream().filter(ArrowColumnPages::staged).mapToLong(ArrowColumnPages::uncompressedBytes).sum();
     if (paged.size() < scan.schema().columns().size() || staged > Runtime.getRuntime().maxMemory() / 4) {

@@ -8,12 +8,21 @@ import org.apache.iceberg.TableProperties;
  * Settings the engine's Parquet writers add to a table's own properties, only where the table leaves
  * the choice open.
  *
- * <p>zstd, the codec Iceberg gives new tables, compresses at Parquet's default level 3 unless the table sets
+ * <p>A table without {@code write.parquet.compression-codec} is written in zstd. That is the codec of
+ * the files such tables hold: PyIceberg and Spark create tables without the property and write zstd,
+ * while Iceberg Java writes zstd into the properties of the tables it creates. Iceberg Java's writer
+ * would fall back to gzip there, the default of Iceberg before 1.4, which writes several times slower;
+ * this differs from it on purpose. A codec the table sets is always kept.
+ *
+ * <p>zstd compresses at Parquet's default level 3 unless the table sets
  * {@code write.parquet.compression-level}. A table that sets no level gets level 1 here, the level
  * Arrow C++ (and so PyIceberg) writes zstd with by default: compressing costs less, files come out a
- * few percent larger. A level the table sets is always kept, and so is any other codec.
+ * few percent larger. A level the table sets is always kept.
  */
 public final class WriterSettings {
+  /** The codec written when the table names none. */
+  public static final String DEFAULT_CODEC = "zstd";
+
   /** The zstd level written when the table names none. */
   public static final String DEFAULT_ZSTD_LEVEL = "1";
 
@@ -22,24 +31,28 @@ public final class WriterSettings {
   /**
    * Writer properties to pass to Iceberg's writer factories beside the table's, which they override.
    *
-   * @return an empty map, or the zstd level to use when the table sets none
+   * @return the codec when the table sets none (zstd), and the zstd level when the table sets none; or
+   *     an empty map when the table sets both, or another codec
    */
   public static Map<String, String> writerProperties(Map<String, String> tableProperties) {
-    if (!"zstd".equals(codec(tableProperties))
-        || tableProperties.containsKey(TableProperties.PARQUET_COMPRESSION_LEVEL)) {
-      return Map.of();
+    Map<String, String> added = new java.util.HashMap<>();
+    if (!tableProperties.containsKey(TableProperties.PARQUET_COMPRESSION)) {
+      added.put(TableProperties.PARQUET_COMPRESSION, DEFAULT_CODEC);
     }
-    return Map.of(TableProperties.PARQUET_COMPRESSION_LEVEL, DEFAULT_ZSTD_LEVEL);
+    if ("zstd".equals(codec(tableProperties))
+        && !tableProperties.containsKey(TableProperties.PARQUET_COMPRESSION_LEVEL)) {
+      added.put(TableProperties.PARQUET_COMPRESSION_LEVEL, DEFAULT_ZSTD_LEVEL);
+    }
+    return Map.copyOf(added);
   }
 
   /**
-   * A table's Parquet codec, in lower case.
+   * The codec a table's files are written in, in lower case: its own, or zstd when it sets none.
    *
    * @return the codec, such as {@code zstd}
    */
   public static String codec(Map<String, String> properties) {
-    return properties.getOrDefault(TableProperties.PARQUET_COMPRESSION, TableProperties.PARQUET_COMPRESSION_DEFAULT)
-        .toLowerCase(Locale.ROOT);
+    return properties.getOrDefault(TableProperties.PARQUET_COMPRESSION, DEFAULT_CODEC).toLowerCase(Locale.ROOT);
   }
 
   /**

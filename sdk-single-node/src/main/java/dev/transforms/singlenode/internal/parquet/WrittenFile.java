@@ -42,11 +42,26 @@ public final class WrittenFile {
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(path))) {
       footer = reader.getFooter();
     }
+    return dataFile(table, spec, partition, location, footer, Files.size(path), floatMetrics);
+  }
+
+  /**
+   * The data file of a Parquet file just written, from the footer its writer wrote: nothing is read.
+   *
+   * @param table the table, for its metrics configuration
+   * @param partition the file's partition, or null for an unpartitioned spec
+   * @param location the file's location, as the table names it
+   * @param footer the file's footer
+   * @param length the file's length in bytes
+   * @param floatMetrics the metrics of the float and double columns
+   */
+  public static DataFile dataFile(Table table, PartitionSpec spec, StructLike partition, String location,
+      ParquetMetadata footer, long length, Stream<FieldMetrics<?>> floatMetrics) {
     return DataFiles.builder(spec)
         .withPath(location)
         .withFormat(FileFormat.PARQUET)
         .withPartition(partition)
-        .withFileSizeInBytes(Files.size(path))
+        .withFileSizeInBytes(length)
         .withMetrics(ParquetUtil.footerMetrics(footer, floatMetrics, MetricsConfig.forTable(table)))
         .withSplitOffsets(ParquetUtil.getSplitOffsets(footer))
         .build();

@@ -9,41 +9,86 @@ import java.util.Optional;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * The data files of one snapshot when a native reader can read them itself: every file is Parquet on the
- * local file system, no equality delete applies to a file, the files carry the Iceberg field ids (no name
- * mapping), and every column is of a type native readers read to the same values the engine's reader
- * gives ({@link #declines}). Position deletes and deletion vectors may apply ({@link #planWithDeletes}):
- * the reader then drops the rows they remove from what it decoded; {@link #plan} takes only snapshots
- * whose files hold exactly their rows.
+ * The data files of one snapshot when a native reader can read them itself: every file is Parquet, no
+ * equality delete applies to a file, the files carry the Iceberg field ids (no name mapping), and every
+ * column is of a type native readers read to the same values the engine's reader gives
+ * ({@link #declines}). Position deletes and deletion vectors may apply ({@link #planWithDeletes}): the
+ * reader then drops the rows they remove from what it decoded; {@link #plan} takes only snapshots whose
+ * files hold exactly their rows. The files may be anywhere the table's {@code FileIO} reaches; a reader
+ * that opens files by their local path (DuckDB) takes only a scan that {@link #isLocal is local}.
  *
  * <p>When any of this does not hold, the plans answer empty and the rows go through the engine's
- * reader, which applies every delete and reads any file system.
+ * reader, which applies every delete.
  *
- * @param files the local paths of the data files
+ * @param files the data files, in scan order
+ * @param io reads the files
  * @param rows the rows the files hold, from the table's metadata, before deletes
  * @param fileRows the rows of each file, before deletes
  * @param deleted the scan tasks of the files that have position deletes or a deletion vector, by index
  *     in {@code files}; empty for a scan of a snapshot's rows exactly
  */
-public record DirectScan(List<Path> files, Schema schema, long rows, long[] fileRows,
+public record DirectScan(List<ScanFile> files, FileIO io, Schema schema, long rows, long[] fileRows,
     Map<Integer, FileScanTask> deleted) {
+
+  /**
+   * One data file of a scan.
+   *
+   * @param location the file's location, as the table names it
+   * @param size its size in bytes, as the table records it
+   * @param local its path on the local file system; null for a file elsewhere
+   */
+  public record ScanFile(String location, long size, Path local) {
+    /**
+     * The file of a location.
+     *
+     * @param location the file's location
+     * @param size its size in bytes
+     * @return the file, with its local path when it is local
+     */
+    public static ScanFile of(String location, long size) {
+      return new ScanFile(location, size, localPath(location).orElse(null));
+    }
+  }
 
   /**
    * A scan of files whose rows are exactly the rows to read.
    *
-   * @param files the local paths of the data files
+   * @param files the data files
    */
-  public DirectScan(List<Path> files, Schema schema, long rows) {
-    this(files, schema, rows, null, Map.of());
+  public DirectScan(List<ScanFile> files, FileIO io, Schema schema, long rows) {
+    this(files, io, schema, rows, null, Map.of());
   }
 
   public DirectScan {
     files = List.copyOf(files);
+  }
+
+  /**
+   * Whether every file is on the local file system, for readers that open files by path.
+   *
+   * @return whether the scan is local
+   */
+  public boolean isLocal() {
+    return files.stream().allMatch(file -> file.local() != null);
+  }
+
+  /**
+   * The local paths of the files.
+   *
+   * @return the paths, in scan order
+   * @throws IllegalStateException if a file is not local
+   */
+  public List<Path> paths() {
+    if (!isLocal()) {
+      throw new IllegalStateException("A file of the scan is not on the local file system: " + files);
+    }
+    return files.stream().map(ScanFile::local).toList();
   }
 
   /**
@@ -78,8 +123,9 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
       return Optional.empty();
     }
     return SnapshotFiles.of(table, snapshotId)
-        .filter(files -> !files.paths().isEmpty())
-        .map(files -> new DirectScan(files.paths(), schema, files.rows(), files.fileRows(), files.deleted()));
+        .filter(files -> !files.files().isEmpty())
+        .map(files -> new DirectScan(files.files(), table.io(), schema, files.rows(), files.fileRows(),
+            files.deleted()));
   }
 
   /**

@@ -67,7 +67,7 @@ public final class ReadPlanner {
     }
     Optional<DirectScan> files = DirectScan.planWithDeletes(table, scan.snapshot().snapshotId(), projected);
     if (files.isEmpty()) {
-      return engine("a data file has equality deletes, or is not local Parquet");
+      return engine("a data file has equality deletes, or is not Parquet");
     }
     DirectScan direct = files.get();
     if (!PagedColumnsRead.enabled()) {
@@ -120,13 +120,13 @@ public final class ReadPlanner {
    */
   public static Optional<VectorSchemaRoot> readFile(Table table, DataFile file, Schema projected,
       BufferAllocator allocator) {
-    Optional<java.nio.file.Path> path = DirectScan.localPath(file.location());
     if (forced == ReadStrategy.ENGINE || !PagedColumnsRead.enabled() || file.format() != FileFormat.PARQUET
-        || path.isEmpty() || projected.columns().isEmpty() || file.recordCount() > Integer.MAX_VALUE
+        || projected.columns().isEmpty() || file.recordCount() > Integer.MAX_VALUE
         || DirectScan.declines(table, projected).isPresent()) {
       return Optional.empty();
     }
-    DirectScan scan = new DirectScan(List.of(path.get()), projected, file.recordCount());
+    DirectScan scan = new DirectScan(List.of(DirectScan.ScanFile.of(file.location(), file.fileSizeInBytes())),
+        table.io(), projected, file.recordCount());
     Optional<VectorSchemaRoot> root = decode(scan, file.location(), allocator);
     root.ifPresent(read -> LOG.debug("Read {} of {} with the page decoder", file.location(), table.name()));
     return root;

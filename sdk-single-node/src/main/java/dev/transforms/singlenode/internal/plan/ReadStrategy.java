@@ -8,7 +8,8 @@ package dev.transforms.singlenode.internal.plan;
  * <table>
  *   <caption>The read strategies</caption>
  *   <tr><th>strategy</th><th>when</th><th>why</th></tr>
- *   <tr><td>{@link #PAGE_DECODER}</td><td>no row filter; local Parquet files without equality deletes
+ *   <tr><td>{@link #PAGE_DECODER}</td><td>no row filter; Parquet files without equality deletes, on local disk or anywhere the
+ *       table's {@code FileIO} reads (fetched in ranges ahead of decoding)
  *       (position deletes and deletion vectors are applied after decoding); flat columns of primitive
  *       types that every file holds as the table's type, found by field id (renames keep it); pages it
  *       decodes (plain and dictionary encodings, format 1 or 2, zstd, snappy, gzip or none)</td>

@@ -37,15 +37,16 @@ public final class RewritePlanner {
   private RewritePlanner() {}
 
   /**
-   * One local Parquet data file to rewrite.
+   * One Parquet data file to rewrite, wherever the table's {@code FileIO} keeps it.
    *
    * @param table the table the file belongs to
    * @param schema the columns written, in order (the table's)
-   * @param source the file's local path
+   * @param source the file: its location and size
    * @param spec its partition spec, the new file's
    * @param partition its partition, the new file's
    */
-  public record Request(Table table, Schema schema, Path source, PartitionSpec spec, StructLike partition) {}
+  public record Request(Table table, Schema schema, DirectScan.ScanFile source, PartitionSpec spec,
+      StructLike partition) {}
 
   /**
    * The strategy chosen for a rewrite and why.
@@ -83,17 +84,17 @@ public final class RewritePlanner {
       return engine(RewriteStrategy.ENGINE, String.format("%,d rows, under %,d: one pass over whole rows", rows,
           POSITIONS_FIRST_MIN_ROWS));
     }
-    Optional<Path> source = DirectScan.localPath(task.file().location());
     String notNative = rowLineage ? "rows carry lineage columns, or the table writes another format"
         : task.file().format() != FileFormat.PARQUET ? "the file is " + task.file().format()
         : task.spec().specId() != table.spec().specId() ? "the file has an older partition spec"
-        : source.isEmpty() ? "the file is not local"
         : task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES)
             ? "equality deletes apply to the file" : null;
     if (notNative != null || only == RewriteStrategy.ENGINE_TWO_LANES) {
       return engine(RewriteStrategy.ENGINE_TWO_LANES, notNative == null ? "forced" : notNative);
     }
-    Request request = new Request(table, schema, source.get(), task.spec(), task.file().partition());
+    Request request = new Request(table, schema,
+        DirectScan.ScanFile.of(task.file().location(), task.file().fileSizeInBytes()), task.spec(),
+        task.file().partition());
     Optional<String> declined = PageCopyRewrite.declines(request);
     if (declined.isPresent()) {
       return engine(RewriteStrategy.ENGINE_TWO_LANES, RewriteStrategy.PAGE_COPY.label() + ": " + declined.get());
@@ -125,14 +126,17 @@ public final class RewritePlanner {
     if (plan.request() == null) {
       return Optional.empty();
     }
-    Path out = DirectScan.localPath(target).orElseThrow(() -> new IllegalArgumentException("Not local: " + target));
-    try {
-      Files.createDirectories(out.getParent()); // the writers expect the folder, and a table's may not exist yet
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException("Cannot create the folder of " + target, e);
+    Table table = plan.request().table();
+    Optional<Path> local = DirectScan.localPath(target);
+    if (local.isPresent()) {
+      try {
+        Files.createDirectories(local.get().getParent()); // a table's data folder may not exist yet
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("Cannot create the folder of " + target, e);
+      }
     }
     try {
-      Optional<DataFile> written = PageCopyRewrite.rewrite(plan.request(), leftOut, target, out);
+      Optional<DataFile> written = PageCopyRewrite.rewrite(plan.request(), leftOut, table.io().newOutputFile(target));
       if (written.isPresent()) {
         LOG.debug("Rewrote {} of {} by {}", plan.request().source(), plan.request().table().name(), plan.reason());
         count(plan.strategy());
@@ -143,9 +147,9 @@ public final class RewritePlanner {
           plan.request().source(), plan.request().table().name(), e);
     }
     try {
-      Files.deleteIfExists(out);
-    } catch (IOException e) {
-      LOG.debug("Cannot remove {}; the operation removes it with its other files", out, e);
+      table.io().deleteFile(target);
+    } catch (RuntimeException e) {
+      LOG.debug("Cannot remove {}; the operation removes it with its other files", target, e);
     }
     return Optional.empty();
   }

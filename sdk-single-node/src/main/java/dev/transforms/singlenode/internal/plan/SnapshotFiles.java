@@ -3,7 +3,6 @@ package dev.transforms.singlenode.internal.plan;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,10 +18,9 @@ import org.apache.iceberg.TableScan;
 import org.apache.iceberg.io.CloseableIterable;
 
 /**
- * The data files of a snapshot as a direct read takes them: their local paths, in the order a table
- * scan plans them, and their rows, with the tasks of the files that have position deletes or a deletion
- * vector against them; or none, when a file has equality deletes against it, is not Parquet or is not on
- * the local file system.
+ * The data files of a snapshot as a direct read takes them: their locations and sizes, in the order a
+ * table scan plans them, and their rows, with the tasks of the files that have position deletes or a
+ * deletion vector against them; or none, when a file has equality deletes against it or is not Parquet.
  *
  * <p>A snapshot never changes, so the answer is kept for the last {@value #KEPT} snapshots planned in
  * this JVM, each found by its table's UUID, its id and its manifest list, and reading a snapshot again
@@ -36,14 +34,14 @@ final class SnapshotFiles {
   /**
    * The files of a snapshot a direct read can read.
    *
-   * @param paths the local paths, in scan order
+   * @param files the files, in scan order
    * @param fileRows the rows of each file, before deletes
    * @param rows the rows of every file, before deletes
    * @param deleted the tasks of the files with position deletes or a deletion vector, by file index
    */
-  record Files(List<Path> paths, long[] fileRows, long rows, Map<Integer, FileScanTask> deleted) {
+  record Files(List<DirectScan.ScanFile> files, long[] fileRows, long rows, Map<Integer, FileScanTask> deleted) {
     Files {
-      paths = List.copyOf(paths);
+      files = List.copyOf(files);
       deleted = Map.copyOf(deleted);
     }
   }
@@ -113,7 +111,7 @@ final class SnapshotFiles {
   }
 
   private static int size(Optional<Files> answer) {
-    return answer.map(files -> files.paths().size()).orElse(0);
+    return answer.map(files -> files.files().size()).orElse(0);
   }
 
   /** How many snapshots' answers are kept, and how many paths they hold. */
@@ -131,7 +129,7 @@ final class SnapshotFiles {
   private static Optional<Files> plan(Table table, long snapshotId) {
     TableScan scan = CallerRunsExecutor.planInCallerWhenSmall(table.newScan().useSnapshot(snapshotId));
     PLANNED.incrementAndGet();
-    List<Path> paths = new ArrayList<>();
+    List<DirectScan.ScanFile> files = new ArrayList<>();
     List<Long> fileRows = new ArrayList<>();
     Map<Integer, FileScanTask> deleted = new java.util.HashMap<>();
     long rows = 0;
@@ -141,19 +139,15 @@ final class SnapshotFiles {
             || task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES)) {
           return Optional.empty();
         } else if (!task.deletes().isEmpty()) {
-          deleted.put(paths.size(), task);
+          deleted.put(files.size(), task);
         }
-        Optional<Path> local = DirectScan.localPath(task.file().location());
-        if (local.isEmpty()) {
-          return Optional.empty();
-        }
-        paths.add(local.get());
+        files.add(DirectScan.ScanFile.of(task.file().location(), task.file().fileSizeInBytes()));
         fileRows.add(task.file().recordCount());
         rows += task.file().recordCount();
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot plan the files of " + table.name() + " at snapshot " + snapshotId, e);
     }
-    return Optional.of(new Files(paths, fileRows.stream().mapToLong(Long::longValue).toArray(), rows, deleted));
+    return Optional.of(new Files(files, fileRows.stream().mapToLong(Long::longValue).toArray(), rows, deleted));
   }
 }

@@ -24,7 +24,14 @@ class WriterSettingsTest {
         .isEmpty();
     assertThat(WriterSettings.writerProperties(Map.of("write.parquet.compression-codec", "gzip")))
         .isEmpty();
-    // a table without a codec property is read with Iceberg's old default, gzip
-    assertThat(WriterSettings.writerProperties(Map.of())).isEmpty();
+  }
+
+  @Test
+  void aTableWithoutACodecIsWrittenInZstdAtLevelOneNotInIcebergsOldGzip() {
+    assertThat(WriterSettings.writerProperties(Map.of())).isEqualTo(Map.of(
+        "write.parquet.compression-codec", "zstd", "write.parquet.compression-level", "1"));
+    assertThat(WriterSettings.writerProperties(Map.of("write.parquet.compression-level", "5")))
+        .isEqualTo(Map.of("write.parquet.compression-codec", "zstd"));
+    assertThat(WriterSettings.codec(Map.of())).isEqualTo("zstd");
   }
 }

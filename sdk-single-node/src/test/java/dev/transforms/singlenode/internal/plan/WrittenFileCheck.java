@@ -88,7 +88,8 @@ public final class WrittenFileCheck {
   }
 
   private static void check(Schema schema, DataFile file, boolean pageIndex, String what) {
-    Path path = Path.of(java.net.URI.create(file.location()));
+    Path path = file.location().startsWith(RemoteLikeFileIO.SCHEME) ? RemoteLikeFileIO.localPathOf(file.location())
+        : Path.of(java.net.URI.create(file.location()));
     List<Record> rows = new ArrayList<>();
     try (CloseableIterable<Record> records = Parquet.read(org.apache.iceberg.Files.localInput(path.toFile()))
         .project(schema).createReaderFunc(type -> GenericParquetReaders.buildReader(schema, type)).build()) {
