@@ -66,8 +66,8 @@ public final class RewriteBenchmark {
         List<DataFile> files = PyIcebergBenchmark.writeOneFile(table, base);
         Harness.appendFiles(table, files);
         long baseSnapshot = table.currentSnapshot().snapshotId();
-        Path source = DirectScan.localPath(files.get(0).location()).orElseThrow();
-        RewritePlanner.Request request = new RewritePlanner.Request(table, table.schema(), source, table.spec(), null);
+        RewritePlanner.Request request = new RewritePlanner.Request(table, table.schema(),
+            DirectScan.ScanFile.of(files.get(0).location(), files.get(0).fileSizeInBytes()), table.spec(), null);
         long from = rows / 2 - rows / 200;
         long[] run = new long[rows / 100];
         Arrays.setAll(run, i -> from + i);
@@ -141,7 +141,7 @@ public final class RewriteBenchmark {
 
   /** The page copy of the file minus some positions. */
   private static DataFile rewrite(RewritePlanner.Request request, long[] dropped, Path out) {
-    return PageCopyRewrite.rewrite(request, dropped, out.toString(), out)
+    return PageCopyRewrite.rewrite(request, dropped, org.apache.iceberg.Files.localOutput(out.toFile()))
         .orElseThrow(() -> new IllegalStateException("Page copy declined " + request.source()));
   }
 }
