@@ -1,12 +1,22 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
+import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Future;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.util.TransferPair;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * Streams the rows of an Iceberg table scan as Arrow batches; made by {@link
@@ -18,10 +28,16 @@ import org.apache.iceberg.Schema;
  * It can therefore be handed to any code that consumes an {@code ArrowReader}, such as an Arrow IPC
  * writer or the Arrow C data interface.
  *
+ * <p>Where the read planner gives a scan to the page decoder (no row filter, Parquet files), the files
+ * are decoded one by one, each into a root of its live rows that the batches are cut from, while the
+ * next file is decoded on a background thread (its bytes fetched ahead on object storage): the rows of
+ * two files are in memory at most, whatever the table's size. A file the decoder gives up on is read
+ * by the engine's row reader, as every file of any other scan is, one batch at a time.
+ *
  * <p>Memory: the reader allocates its root from the allocator given at creation and owns it. The
  * caller must not close the root, must copy (or transfer) whatever it wants to keep before the next
  * {@code loadNextBatch()}, and must close the reader, which frees the root and closes any open data
- * file. Each batch is written to new buffers: a consumer that retained the buffers of the previous
+ * file. Each batch is in buffers of its own: a consumer that retained the buffers of the previous
  * batch (as the Arrow C data interface does for the batches it exports) still sees its values.
  */
 public final class ArrowBatchReader extends ArrowReader {
@@ -29,20 +45,29 @@ public final class ArrowBatchReader extends ArrowReader {
   private final Schema projected;
   private final ScanRecords records;
   private final int batchSize;
+  private final boolean decodeFiles;
   private ArrowValueWriters.RowWriter writer;
   private long rowsRead;
+
+  // files decoded whole: the next file's index, the file served now and where its next batch starts
+  private int nextFile;
+  private VectorSchemaRoot decoded;
+  private int decodedAt;
+  private Future<VectorSchemaRoot> ahead; // the file after it, decoding on a background thread
 
   ArrowBatchReader(
       BufferAllocator allocator,
       org.apache.arrow.vector.types.pojo.Schema arrowSchema,
       Schema projected,
       ScanRecords records,
-      int batchSize) {
+      int batchSize,
+      boolean decodeFiles) {
     super(allocator);
     this.arrowSchema = arrowSchema;
     this.projected = projected;
     this.records = records;
     this.batchSize = batchSize;
+    this.decodeFiles = decodeFiles;
   }
 
   /**
@@ -55,6 +80,92 @@ public final class ArrowBatchReader extends ArrowReader {
    */
   @Override
   public boolean loadNextBatch() throws IOException {
+    int rowCount = decodeFiles ? nextDecodedBatch() : nextRecordBatch();
+    rowsRead += rowCount;
+    return rowCount > 0;
+  }
+
+  /** Cuts the next batch from the file decoded now, decoding the next file when it is used up. */
+  private int nextDecodedBatch() throws IOException {
+    VectorSchemaRoot root = getVectorSchemaRoot();
+    while (decoded == null || decodedAt == decoded.getRowCount()) {
+      closeDecoded();
+      decoded = nextFile();
+      decodedAt = 0;
+      if (decoded == null) {
+        root.getFieldVectors().forEach(FieldVector::clear);
+        root.setRowCount(0);
+        return 0;
+      }
+    }
+    int rows = Math.min(batchSize, decoded.getRowCount() - decodedAt);
+    List<FieldVector> from = decoded.getFieldVectors();
+    List<FieldVector> to = root.getFieldVectors();
+    for (int c = 0; c < to.size(); c++) {
+      to.get(c).clear(); // the last batch's buffers stay with whoever still holds them
+      TransferPair slice = from.get(c).makeTransferPair(to.get(c));
+      slice.splitAndTransfer(decodedAt, rows);
+    }
+    root.setRowCount(rows);
+    decodedAt += rows;
+    return rows;
+  }
+
+  /** The next file's live rows; null after the last. Starts decoding the one after it. */
+  private VectorSchemaRoot nextFile() {
+    List<FileScanTask> tasks = records.tasks();
+    VectorSchemaRoot next;
+    if (ahead != null) {
+      Future<VectorSchemaRoot> waiting = ahead;
+      ahead = null;
+      next = BackgroundThreads.await(waiting);
+    } else if (nextFile < tasks.size()) {
+      next = readFile(tasks.get(nextFile++));
+    } else {
+      return null;
+    }
+    if (nextFile < tasks.size()) {
+      FileScanTask after = tasks.get(nextFile++);
+      ahead = BackgroundThreads.call(() -> readFile(after));
+    }
+    return next;
+  }
+
+  /** One file's live rows: decoded, or read row by row where the decoder gives up on it. */
+  private VectorSchemaRoot readFile(FileScanTask task) {
+    Optional<VectorSchemaRoot> root = ReadPlanner.readTask(records.table(), task, projected, allocator);
+    if (root.isPresent()) {
+      return root.get();
+    }
+    VectorSchemaRoot rows = VectorSchemaRoot.create(arrowSchema, allocator);
+    try (CloseableIterable<Record> live = records.recordsOf(task)) {
+      ArrowTableReader.allocate(rows, (int) Math.max(1, Math.min(task.file().recordCount(), Integer.MAX_VALUE - 1)));
+      ArrowValueWriters.RowWriter rowWriter =
+          new ArrowValueWriters.RowWriter(rows, projected.asStruct(), records.projection().asStruct());
+      int count = 0;
+      for (Record record : live) {
+        rowWriter.write(count++, record);
+      }
+      rows.setRowCount(count);
+      return rows;
+    } catch (IOException e) {
+      rows.close();
+      throw new UncheckedIOException("Cannot read " + task.file().location(), e);
+    } catch (RuntimeException | Error e) {
+      rows.close();
+      throw e;
+    }
+  }
+
+  private void closeDecoded() {
+    if (decoded != null) {
+      decoded.close();
+      decoded = null;
+    }
+  }
+
+  /** Writes the next records of the scan into the root, one by one. */
+  private int nextRecordBatch() throws IOException {
     VectorSchemaRoot root = getVectorSchemaRoot();
     if (writer == null) {
       ArrowTableReader.allocate(root, (int) Math.max(1, Math.min(batchSize, records.maxRowCount())));
@@ -84,8 +195,7 @@ public final class ArrowBatchReader extends ArrowReader {
       rowCount += 1;
     }
     root.setRowCount(rowCount);
-    rowsRead += rowCount;
-    return rowCount > 0;
+    return rowCount;
   }
 
   /**
@@ -96,7 +206,15 @@ public final class ArrowBatchReader extends ArrowReader {
    */
   @Override
   public long bytesRead() {
-    return records.bytesOpened();
+    if (!decodeFiles) {
+      return records.bytesOpened();
+    }
+    long bytes = 0;
+    List<FileScanTask> tasks = records.tasks();
+    for (int i = 0; i < Math.min(nextFile, tasks.size()); i++) {
+      bytes += tasks.get(i).file().fileSizeInBytes();
+    }
+    return bytes;
   }
 
   /**
@@ -110,7 +228,20 @@ public final class ArrowBatchReader extends ArrowReader {
 
   @Override
   protected void closeReadSource() throws IOException {
-    records.close();
+    try {
+      if (ahead != null) {
+        Future<VectorSchemaRoot> waiting = ahead;
+        ahead = null;
+        try {
+          BackgroundThreads.await(waiting).close();
+        } catch (RuntimeException e) {
+          // the file being decoded failed: nothing of it is left to free
+        }
+      }
+      closeDecoded();
+    } finally {
+      records.close();
+    }
   }
 
   @Override

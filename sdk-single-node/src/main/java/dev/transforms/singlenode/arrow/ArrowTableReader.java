@@ -3,6 +3,7 @@ package dev.transforms.singlenode.arrow;
 import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.filter.SqlNulls;
 import dev.transforms.singlenode.internal.plan.ReadPlanner;
+import dev.transforms.singlenode.internal.plan.ReadStrategy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -326,8 +327,9 @@ public final class ArrowTableReader {
    */
   public ArrowBatchReader openBatches(BufferAllocator allocator) {
     Schema projected = projectedSchema();
+    boolean decoded = ReadPlanner.plan(scan, projected, nativeReads).strategy() == ReadStrategy.PAGE_DECODER;
     return new ArrowBatchReader(
-        allocator, ArrowSchemas.toArrow(projected), projected, new ScanRecords(scan), batchSize);
+        allocator, ArrowSchemas.toArrow(projected), projected, new ScanRecords(scan), batchSize, decoded);
   }
 
   static void allocate(VectorSchemaRoot root, int rows) {

@@ -82,6 +82,25 @@ final class ScanRecords implements CloseableIterator<Record> {
     return rows;
   }
 
+  /** The scan's files, in scan order. */
+  List<FileScanTask> tasks() {
+    return tasks;
+  }
+
+  /** The table scanned. */
+  Table table() {
+    return table;
+  }
+
+  /**
+   * The live rows of one file of the scan, apart from this iterator: for a reader that takes some
+   * files another way.
+   */
+  CloseableIterable<Record> recordsOf(FileScanTask task) {
+    bytesOpened += task.file().fileSizeInBytes();
+    return open(task);
+  }
+
   /** The schema the records follow, before extra columns that deletes need are appended. */
   Schema projection() {
     return projection;

@@ -72,6 +72,9 @@ final class EditFiles implements Closeable {
   /** Data files written by native rewrites, committed with the lanes' files. */
   private final List<DataFile> rewritten = Collections.synchronizedList(new ArrayList<>());
 
+  /** The files of the lanes' writers closed at the end of a rewritten file ({@link #endRewrittenFile}). */
+  private final List<DataFile> closedLaneFiles = new ArrayList<>();
+
   private Result result = null;
   private boolean kept = false;
 
@@ -265,6 +268,24 @@ final class EditFiles implements Closeable {
     return written.isPresent();
   }
 
+  /**
+   * Ends the new files of one rewritten data file: its kept rows stay in files of their own, rolled at
+   * the table's target size, and the next rows go to new ones. So a copy-on-write keeps the table's
+   * files apart, however many it rewrites, and holds the writers of one file at a time, not of all.
+   */
+  void endRewrittenFile() {
+    for (DataLane lane : lanes) {
+      List<DataFile> done;
+      try {
+        done = lane.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Failed to close data writer for " + table.name(), e);
+      }
+      done.forEach(file -> claim(file.location()));
+      closedLaneFiles.addAll(done);
+    }
+  }
+
   /** Closes every writer and returns the files to commit. */
   Result finish() {
     if (result != null) {
@@ -295,6 +316,8 @@ final class EditFiles implements Closeable {
       throw new UncheckedIOException("Failed to close data writer for " + table.name(), failure);
     }
     dataFiles.forEach(file -> claim(file.location()));
+    dataFiles.addAll(closedLaneFiles);
+    closedLaneFiles.clear();
     dataFiles.addAll(rewritten);
     rewritten.clear();
     return dataFiles;

@@ -172,6 +172,7 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
           rowsDeleted += task.file().recordCount();
         } else if (copyOnWrite) {
           long dropped = rewrite.rewrite(task);
+          files.endRewrittenFile();
           if (dropped > 0) {
             removedFiles.add(task.file());
             orphanedDeletes.addAll(CopyOnWriteRewrite.fileScopedPositionDeletes(task));

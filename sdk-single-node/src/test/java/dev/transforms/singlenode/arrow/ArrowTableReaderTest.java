@@ -1,5 +1,7 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.singlenode.internal.plan.ReadPlanner;
+import dev.transforms.singlenode.internal.plan.ReadStrategy;
 import static dev.transforms.singlenode.arrow.TableFixtures.record;
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
@@ -212,14 +214,26 @@ class ArrowTableReaderTest {
   }
 
   @Test
-  void streamsManyFilesInFixedSizeBatches() throws IOException {
+  void streamsManyFilesInBatchesOfAtMostTheBatchSize() throws IOException {
     Table table = TableFixtures.create(dir, "many", SCHEMA, PartitionSpec.unpartitioned(), 2);
     for (int i = 0; i < 4; i++) {
       TableFixtures.append(table, rows(i * 25L, (i + 1) * 25L), allocator);
     }
+    // the engine's row reader fills each batch across files
+    assertThat(batchSizes(ArrowTableReader.of(table).withNativeReads(false).batchSize(30)))
+        .containsExactly(30, 30, 30, 10);
+    // the page decoder's files are decoded one by one: a batch is cut from one file
+    long decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+    assertThat(batchSizes(ArrowTableReader.of(table).batchSize(30))).containsExactly(25, 25, 25, 25);
+    assertThat(batchSizes(ArrowTableReader.of(table).batchSize(10))).containsExactly(10, 10, 5, 10, 10, 5, 10,
+        10, 5, 10, 10, 5);
+    assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER) - decoded).as("files decoded").isEqualTo(8);
+  }
+
+  private List<Integer> batchSizes(ArrowTableReader reader) throws IOException {
     List<Integer> sizes = new ArrayList<>();
     long total = 0;
-    try (ArrowReader batches = ArrowTableReader.of(table).batchSize(30).openBatches(allocator)) {
+    try (ArrowReader batches = reader.openBatches(allocator)) {
       assertThat(batches.getVectorSchemaRoot().getSchema())
           .isEqualTo(ArrowSchemas.toArrow(SCHEMA));
       while (batches.loadNextBatch()) {
@@ -228,8 +242,8 @@ class ArrowTableReaderTest {
       }
       assertThat(batches.bytesRead()).isPositive();
     }
-    assertThat(sizes).containsExactly(30, 30, 30, 10);
     assertThat(total).isEqualTo(100);
+    return sizes;
   }
 
   @Test

@@ -90,6 +90,31 @@ class RowEditsManyFilesTest {
   }
 
   /**
+   * The engine's rewrite of several files keeps them apart: each rewritten file's kept rows go to a file
+   * of their own (rolled at the target size), the upsert's new rows to another, so that a rewrite holds
+   * the writers of one file at a time and the table keeps the files it had.
+   */
+  @Test
+  void theEnginesRewriteOfSeveralFilesKeepsThemApart() throws Exception {
+    Table table = manyFiles("apart");
+    List<Record> source = new ArrayList<>();
+    for (int file = 0; file < FILES; file++) {
+      source.add(RowEditsPageCopyRewriteTest.row((long) file * ROWS_PER_FILE + 11, "updated"));
+    }
+    source.add(RowEditsPageCopyRewriteTest.row(FILES * ROWS_PER_FILE + 1L, "new"));
+    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.ENGINE)) {
+      RowEdits.on(table).upsert(source, List.of("id"));
+    }
+
+    List<DataFile> files = dataFiles(table);
+    assertThat(files).as("a file for each file rewritten, one for the upserted rows").hasSize(FILES + 1);
+    assertThat(files.stream().map(DataFile::recordCount).sorted().toList())
+        .containsExactly((long) FILES + 1, ROWS_PER_FILE - 1L, ROWS_PER_FILE - 1L, ROWS_PER_FILE - 1L,
+            ROWS_PER_FILE - 1L);
+    assertFilesDistinctAndPresent(table);
+  }
+
+  /**
    * A table without a codec property, as PyIceberg and Spark create them, gets zstd files from every
    * writer of the engine (Iceberg Java's writer would write gzip there), and its page copies keep them so.
    */

@@ -3,13 +3,16 @@ package dev.transforms.singlenode.internal.plan;
 import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import dev.transforms.singlenode.internal.read.LiveRuns;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
@@ -130,6 +133,36 @@ public final class ReadPlanner {
     Optional<VectorSchemaRoot> root = decode(scan, file.location(), allocator);
     root.ifPresent(read -> LOG.debug("Read {} of {} with the page decoder", file.location(), table.name()));
     return root;
+  }
+
+  /**
+   * Reads the live rows of one data file of a scan with the page decoder, its position deletes and
+   * deletion vectors applied: for a reader that streams a snapshot file by file. The rows are the
+   * engine's rows of that file, in file order.
+   *
+   * @param table the table, for its schema history
+   * @param task the file's scan task, whole (not a split), with its deletes
+   * @param allocator where the root's memory is accounted
+   * @return the file's live rows, the caller's to close; empty when only the engine reads it
+   */
+  public static Optional<VectorSchemaRoot> readTask(Table table, FileScanTask task, Schema projected,
+      BufferAllocator allocator) {
+    DataFile file = task.file();
+    if (forced == ReadStrategy.ENGINE || !PagedColumnsRead.enabled() || file.format() != FileFormat.PARQUET
+        || projected.columns().isEmpty() || file.recordCount() > Integer.MAX_VALUE
+        || task.start() != 0 || task.length() < file.fileSizeInBytes()
+        || task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES)
+        || DirectScan.declines(table, projected).isPresent()) {
+      return Optional.empty();
+    }
+    Map<Integer, FileScanTask> deleted = task.deletes().isEmpty() ? Map.of() : Map.of(0, task);
+    DirectScan scan = new DirectScan(List.of(DirectScan.ScanFile.of(file.location(), file.fileSizeInBytes())),
+        table.io(), projected, file.recordCount(), new long[] {file.recordCount()}, deleted);
+    LiveRuns live = deleted.isEmpty() ? null : LiveRuns.of(table, projected, scan.fileRows(), deleted);
+    if (!deleted.isEmpty() && live == null) {
+      return Optional.empty();
+    }
+    return decode(scan, file.location(), allocator).map(root -> live == null ? root : live.keep(root));
   }
 
   /** The page decoder's read of a scan, counted; empty when it gave up or failed. */
