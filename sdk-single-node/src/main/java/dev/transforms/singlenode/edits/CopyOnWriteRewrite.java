@@ -174,7 +174,7 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
       // a native strategy writes the file minus the dropped rows and the rows deleted before
       PositionDeleteIndex before = rows.deletedPositions();
       PositionDeleteIndex leftOut = before == null ? dropped : PositionDeleteIndexUtil.merge(List.of(dropped, before));
-      if (files.rewriteNatively(plan, task, LiveRuns.sorted(leftOut, 0, Long.MAX_VALUE))) {
+      if (files.rewriteNatively(plan, task, LiveRuns.sorted(leftOut, 0, Long.MAX_VALUE), rows.fetchedBytes())) {
         return OptionalLong.of(dropped.cardinality());
       }
     }

@@ -253,17 +253,20 @@ final class EditFiles implements Closeable {
    * plan's native strategy.
    *
    * @param dropped the positions to leave out, sorted: the rows dropped and the rows deleted before
+   * @param source the file's bytes as a reader of its rows fetched them (a file that is not local); empty
+   *     to read the file anew
    * @return whether a native strategy wrote the file; false, nothing left written, for the caller to
    *     rewrite the file with the engine's writer (which gives the same rows)
    */
-  boolean rewriteNatively(RewritePlanner.Plan plan, FileScanTask task, long[] dropped) {
+  boolean rewriteNatively(RewritePlanner.Plan plan, FileScanTask task, long[] dropped,
+      Optional<dev.transforms.singlenode.internal.parquet.FileBytes> source) {
     if (dropped.length >= task.file().recordCount()) {
       return true; // no row is kept: the file goes, and no empty file replaces it
     }
     String location = fileFactory(FileFormat.PARQUET, "data-rewrite")
         .newOutputFile(spec, task.file().partition()).encryptingOutputFile().location();
     claim(location);
-    Optional<DataFile> written = RewritePlanner.rewrite(plan, dropped, location);
+    Optional<DataFile> written = RewritePlanner.rewrite(plan, dropped, location, source);
     written.ifPresentOrElse(rewritten::add, () -> writtenPaths.remove(location));
     return written.isPresent();
   }

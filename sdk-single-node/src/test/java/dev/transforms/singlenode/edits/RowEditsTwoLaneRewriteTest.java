@@ -108,9 +108,11 @@ class RowEditsTwoLaneRewriteTest {
           assertThat(got.getField("name")).as("name of %d", id).isEqualTo(want.getField("name"));
           assertThat(got.getField("region")).as("region of %d", id).isEqualTo(want.getField("region"));
         });
-    assertThat(dataFiles(table))
-        .as("each half of the large file rewritten into a file of its own")
-        .hasSize(filesBefore + 1);
+    // each half of the large file rewritten into a file of its own; the inserted rows, and the kept rows of
+    // the other files rewritten, in files apart
+    assertThat(dataFiles(table).stream().filter(file -> file.recordCount() > 200_000))
+        .as("each half of the large file rewritten into a file of its own").hasSize(2);
+    assertThat(dataFiles(table)).as("the files after the upsert").hasSizeGreaterThan(filesBefore);
     if (formatVersion >= 3) {
       Map<Long, Long> rowIdsAfter = rowIds(table);
       rowIdsBefore.forEach(

@@ -1,6 +1,5 @@
 package dev.transforms.singlenode.internal.parquet;
 
-import dev.transforms.singlenode.internal.plan.DirectScan;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -34,11 +33,32 @@ public abstract class FileBytes implements Closeable {
    * @throws IOException if a local file cannot be opened
    */
   public static FileBytes open(FileIO io, String location, long length) throws IOException {
-    Optional<java.nio.file.Path> local = DirectScan.localPath(location);
+    Optional<java.nio.file.Path> local = localPath(location);
     return local.isPresent() ? new LocalFileBytes(local.get(), location)
         : new FetchedFileBytes(io.newInputFile(location, length), location, length);
   }
 
+  /**
+   * The local path of a file location, when it is on the local file system.
+   *
+   * @param location a location ({@code /...} or {@code file:...})
+   * @return the path, or empty for any other scheme
+   */
+  public static Optional<java.nio.file.Path> localPath(String location) {
+    if (location.startsWith("/")) {
+      return Optional.of(java.nio.file.Paths.get(location));
+    }
+    if (location.startsWith("file:")) {
+      try {
+        return Optional.of(java.nio.file.Paths.get(java.net.URI.create(
+            location.startsWith("file:/") && !location.startsWith("file://")
+                ? "file://" + location.substring("file:".length()) : location)));
+      } catch (IllegalArgumentException e) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
   /**
    * Opens a local file.
    *
@@ -79,6 +99,87 @@ public abstract class FileBytes implements Closeable {
    * @param ranges {@code {start, end}} pairs, end excluded, in any order
    */
   public void willRead(List<long[]> ranges) {}
+
+  /**
+   * Says that the column chunks of some columns will be read, in every row group: reads the footer and
+   * asks for those chunks ({@link #willRead}).
+   *
+   * @param fieldIds the Iceberg field ids of the top-level columns
+   * @throws IOException if the footer cannot be read
+   */
+  public void willReadColumns(java.util.Set<Integer> fieldIds) throws IOException {
+    List<long[]> ranges = new java.util.ArrayList<>();
+    try (org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader reader =
+        org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader.open(parquetFile())) {
+      var footer = reader.getFooter();
+      var schema = footer.getFileMetaData().getSchema();
+      java.util.Set<String> names = new java.util.HashSet<>();
+      for (org.apache.iceberg.shaded.org.apache.parquet.schema.Type field : schema.getFields()) {
+        if (field.getId() != null && fieldIds.contains(field.getId().intValue())) {
+          names.add(field.getName());
+        }
+      }
+      for (var group : footer.getBlocks()) {
+        for (var chunk : group.getColumns()) {
+          if (names.contains(chunk.getPath().toArray()[0])) {
+            ranges.add(new long[] {chunk.getStartingPos(), chunk.getStartingPos() + chunk.getTotalSize()});
+          }
+        }
+      }
+    }
+    willRead(ranges);
+  }
+
+  /**
+   * The file as Iceberg's readers take it: its reads are served by these bytes, so that every reader
+   * of the file shares what was fetched.
+   *
+   * @return the file; closing its streams leaves these bytes open
+   */
+  public org.apache.iceberg.io.InputFile icebergFile() {
+    return new org.apache.iceberg.io.InputFile() {
+      @Override
+      public long getLength() {
+        return length();
+      }
+
+      @Override
+      public org.apache.iceberg.io.SeekableInputStream newStream() {
+        SeekableInputStream stream = new Stream();
+        return new org.apache.iceberg.io.SeekableInputStream() {
+          @Override
+          public long getPos() throws IOException {
+            return stream.getPos();
+          }
+
+          @Override
+          public void seek(long newPos) throws IOException {
+            stream.seek(newPos);
+          }
+
+          @Override
+          public int read() throws IOException {
+            return stream.read();
+          }
+
+          @Override
+          public int read(byte[] bytes, int offset, int length) throws IOException {
+            return stream.read(bytes, offset, length);
+          }
+        };
+      }
+
+      @Override
+      public String location() {
+        return FileBytes.this.location();
+      }
+
+      @Override
+      public boolean exists() {
+        return true;
+      }
+    };
+  }
 
   /**
    * Reads {@code length} bytes at {@code position} into a new array.

@@ -96,9 +96,24 @@ public final class PageCopyRewrite {
    * caller's to delete).
    */
   public static Optional<DataFile> rewrite(Request request, long[] leftOut, OutputFile target) {
-    Map<String, String> properties = request.table().properties();
     try (FileBytes source = FileBytes.open(request.table().io(), request.source().location(),
         request.source().size())) {
+      return rewrite(request, leftOut, target, source);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open " + request.source().location(), e);
+    }
+  }
+
+  /**
+   * Writes the file's rows except those at {@code leftOut} into {@code target}, reading the file through
+   * bytes already open (a reader of its rows fetched some of them); as {@link #rewrite(Request, long[],
+   * OutputFile)} otherwise.
+   *
+   * @param source the file's bytes, left open
+   */
+  public static Optional<DataFile> rewrite(Request request, long[] leftOut, OutputFile target, FileBytes source) {
+    Map<String, String> properties = request.table().properties();
+    try {
       source.willRead(List.of(new long[] {0, source.length()})); // nearly every byte is copied
       Optional<Copied> copied = rewrite(source, target, leftOut, request.schema(),
           WriterSettings.zstdLevel(properties).getAsInt());

@@ -1,16 +1,15 @@
 package dev.transforms.singlenode.internal.plan;
 
-import java.net.URI;
+import dev.transforms.singlenode.internal.parquet.FileBytes;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -181,17 +180,7 @@ public record DirectScan(List<ScanFile> files, FileIO io, Schema schema, long ro
    * @return the path, or empty for any other scheme
    */
   public static Optional<Path> localPath(String location) {
-    if (location.startsWith("/")) {
-      return Optional.of(Paths.get(location));
-    }
-    if (location.startsWith("file:")) {
-      try {
-        return Optional.of(Paths.get(URI.create(location.startsWith("file:/") && !location.startsWith("file://")
-            ? "file://" + location.substring("file:".length()) : location)));
-      } catch (IllegalArgumentException e) {
-        return Optional.empty();
-      }
-    }
-    return Optional.empty();
+    return FileBytes.localPath(location);
   }
+
 }

@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.internal.plan;
 
+import dev.transforms.singlenode.internal.parquet.FileBytes;
 import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.io.OutputFile;
 
 /**
  * Chooses how a copy-on-write rewrites a data file: the one place that knows the {@link RewriteStrategy
@@ -123,6 +125,17 @@ public final class RewritePlanner {
    *     engine's two lanes then rewrite it)
    */
   public static Optional<DataFile> rewrite(Plan plan, long[] leftOut, String target) {
+    return rewrite(plan, leftOut, target, Optional.empty());
+  }
+
+  /**
+   * Rewrites a file by a plan's page copy, reading it through bytes a reader of its rows already fetched
+   * (a file on object storage), so that it is fetched once.
+   *
+   * @param source the file's bytes, left open; empty to open the file
+   * @return as {@link #rewrite(Plan, long[], String)}
+   */
+  public static Optional<DataFile> rewrite(Plan plan, long[] leftOut, String target, Optional<FileBytes> source) {
     if (plan.request() == null) {
       return Optional.empty();
     }
@@ -136,7 +149,10 @@ public final class RewritePlanner {
       }
     }
     try {
-      Optional<DataFile> written = PageCopyRewrite.rewrite(plan.request(), leftOut, table.io().newOutputFile(target));
+      OutputFile out = table.io().newOutputFile(target);
+      Optional<DataFile> written = source.isPresent()
+          ? PageCopyRewrite.rewrite(plan.request(), leftOut, out, source.get())
+          : PageCopyRewrite.rewrite(plan.request(), leftOut, out);
       if (written.isPresent()) {
         LOG.debug("Rewrote {} of {} by {}", plan.request().source(), plan.request().table().name(), plan.reason());
         count(plan.strategy());

@@ -1,7 +1,13 @@
 package dev.transforms.singlenode.internal.read;
 
+import dev.transforms.singlenode.internal.parquet.FileBytes;
 import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.IdentityPartitionConverters;
@@ -14,6 +20,7 @@ import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.util.PartitionUtil;
 
@@ -49,6 +56,7 @@ public final class LiveRows {
   private final NameMapping nameMapping;
   private boolean positionsLoaded = false;
   private PositionDeleteIndex deletedPositions = null;
+  private FileBytes fetched; // the bytes of a file that is not local, once a read asks for them
 
   private LiveRows(
       FileIO io,
@@ -98,6 +106,42 @@ public final class LiveRows {
       NameMapping nameMapping) {
     return new LiveRows(
         io, tableSchema, task, projection, task.residual(), caseSensitive, nameMapping);
+  }
+
+  /**
+   * The data file as the readers read it: a local file where it lies; a Parquet file elsewhere (object
+   * storage) through bytes fetched once for every reader of this file, the chunks of the columns read
+   * asked for at once ({@link FileBytes}), instead of a request for each page a reader moves to.
+   */
+  private synchronized InputFile dataFile() {
+    if (fetched != null) {
+      return fetched.icebergFile();
+    }
+    DataFile file = task.file();
+    if (file.format() != FileFormat.PARQUET || file.keyMetadata() != null
+        || FileBytes.localPath(file.location()).isPresent()) {
+      return io.newInputFile(file);
+    }
+    try {
+      FileBytes bytes = FileBytes.open(io, file.location(), file.fileSizeInBytes());
+      java.util.Set<Integer> ids = new java.util.HashSet<>();
+      schema.columns().forEach(column -> ids.add(column.fieldId()));
+      bytes.willReadColumns(ids);
+      fetched = bytes;
+      return bytes.icebergFile();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the footer of " + file.location(), e);
+    }
+  }
+
+  /**
+   * The fetched bytes of the data file, when it is not local and a read fetched them: for a rewrite
+   * that copies the file's pages after reading its rows, so that the file is fetched once.
+   *
+   * @return the bytes, valid while this object is; empty for a local file or before a read
+   */
+  public synchronized Optional<FileBytes> fetchedBytes() {
+    return Optional.ofNullable(fetched);
   }
 
   /** The columns of the rows read: the projection, then the columns the deletes need. */
@@ -158,8 +202,7 @@ public final class LiveRows {
     if (!noRowFilter || deletes.hasEqDeletes() || nameMapping != null) {
       return null;
     }
-    ParquetRowCursor cursor =
-        ParquetRowCursor.open(io.newInputFile(task.file()), task, columns, constants);
+    ParquetRowCursor cursor = ParquetRowCursor.open(dataFile(), task, columns, constants);
     if (cursor != null) {
       cursor.skipPositions(deletedPositions());
     }
@@ -197,7 +240,7 @@ public final class LiveRows {
     }
 
     ReadBuilder<Record, ?> builder =
-        FormatModelRegistry.readBuilder(task.file().format(), Record.class, io.newInputFile(task.file()));
+        FormatModelRegistry.readBuilder(task.file().format(), Record.class, dataFile());
     if (reuse) {
       builder = builder.reuseContainers();
     }

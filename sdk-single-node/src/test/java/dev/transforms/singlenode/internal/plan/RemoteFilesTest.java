@@ -98,6 +98,35 @@ class RemoteFilesTest {
   }
 
   @Test
+  void anUpsertSpreadOverARemoteFileFetchesItOnceForTheProbeAndThePageCopy() throws Exception {
+    Table table = create("spread", StrategiesAgreeTest.FLAT, Map.of(TableProperties.FORMAT_VERSION, "2",
+        TableProperties.UPDATE_MODE, "copy-on-write", TableProperties.MERGE_MODE, "copy-on-write",
+        TableProperties.PARQUET_PAGE_ROW_LIMIT, "500"));
+    RowEdits.on(table).append(StrategiesAgreeTest.rows(StrategiesAgreeTest.FLAT, 0, 12_000, 0));
+    List<Record> changes = new ArrayList<>();
+    for (Record row : StrategiesAgreeTest.rows(StrategiesAgreeTest.FLAT, 0, 12_000, 1)) {
+      if ((Long) row.getField("id") % 97 == 3) { // in every page
+        changes.add(row);
+      }
+    }
+    long copies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
+    long reads = RemoteLikeFileIO.READS.get();
+    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
+      assertThat(RowEdits.on(table).upsert(changes, List.of("id")).rowsUpdated()).isEqualTo(changes.size());
+    }
+    long requests = RemoteLikeFileIO.READS.get() - reads;
+
+    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - copies).isEqualTo(1);
+    // the data file: its footer's end and its chunks, each once (not a request for each page a reader
+    // moves to); the table's metadata, manifest list and manifest, read to plan and to commit
+    assertThat(requests).as("requests of the upsert").isLessThanOrEqualTo(12);
+    table.refresh();
+    try (VectorSchemaRoot root = ArrowTableReader.of(table).withNativeReads(false).readAll(allocator)) {
+      assertThat(root.getRowCount()).isEqualTo(12_000);
+    }
+  }
+
+  @Test
   void aCopyOnWriteDeleteOfRemoteFilesCopiesTheirPages() throws Exception {
     Table table = create("cow", StrategiesAgreeTest.FLAT, Map.of(TableProperties.FORMAT_VERSION, "2",
         TableProperties.DELETE_MODE, "copy-on-write", TableProperties.PARQUET_PAGE_ROW_LIMIT, "500"));
