@@ -64,8 +64,12 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
     return deletes;
   }
 
-  /** Writes the file's kept rows into new files; returns how many rows were dropped (0: none). */
-  long rewrite(FileScanTask task) {
+  /**
+   * Writes the file's kept rows into new files; returns how many rows were dropped (0: none).
+   *
+   * @param kept the writers of the file's kept rows, this rewrite's alone while it runs
+   */
+  long rewrite(FileScanTask task, EditFiles.Slot kept) {
     LiveRows rows = LiveRows.of(io, schema, task, projection);
     Schema readSchema = rows.schema();
     RowChange.RowDecider decider = change.decider(readSchema, task.file());
@@ -84,7 +88,7 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
     RewritePlanner.Plan plan = files.plan(task,
         probe != null && probe.columns().length < readSchema.columns().size() - 1); // fewer than all but _pos
     if (plan.positionsFirst()) {
-      OptionalLong positionsFirst = rewriteWithPositionsFirst(task, rows, decider, posIndex, plan);
+      OptionalLong positionsFirst = rewriteWithPositionsFirst(task, rows, decider, posIndex, plan, kept);
       if (positionsFirst.isPresent()) {
         return positionsFirst.getAsLong();
       }
@@ -93,7 +97,7 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
     boolean reuse = cursor == null && immutableValues(readSchema);
     PositionDeleteIndex dropped = null;
     List<Record> buffer = new ArrayList<>();
-    try (OverlappedWriter kept = new OverlappedWriter(files::writeKept, reuse,
+    try (OverlappedWriter keptRows = new OverlappedWriter(kept::write, reuse,
         task.file().recordCount() >= OverlappedWriter.MIN_ROWS)) {
       try (CloseableIterable<Record> live = rows.records(cursor, reuse, false)) {
         for (Record row : live) {
@@ -109,13 +113,13 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
               dropped = ProbeScan.newPositionIndex();
             }
             dropped.delete((Long) row.get(posIndex));
-            if (!kept.started() && buffer != null) {
-              kept.start();
-              buffer.forEach(kept::writeOwned);
+            if (!keptRows.started() && buffer != null) {
+              keptRows.start();
+              buffer.forEach(keptRows::writeOwned);
               buffer = null;
             }
-          } else if (kept.started()) {
-            kept.write(row);
+          } else if (keptRows.started()) {
+            keptRows.write(row);
           } else if (buffer != null) {
             buffer.add(reuse ? row.copy() : row);
             if (buffer.size() >= copyBufferRows) {
@@ -131,21 +135,21 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
         return 0;
       }
 
-      if (!kept.started()) {
-        kept.start();
+      if (!keptRows.started()) {
+        keptRows.start();
         PositionDeleteIndex droppedRows = dropped;
         ParquetRowCursor again = rows.cursor();
         try (CloseableIterable<Record> live = rows.records(again, again == null && reuse, false)) {
           for (Record row : live) {
             if (!droppedRows.isDeleted((Long) row.get(posIndex))) {
-              kept.write(row);
+              keptRows.write(row);
             }
           }
         } catch (IOException e) {
           throw new UncheckedIOException("Failed to read " + task.file().location(), e);
         }
       }
-      kept.finish();
+      keptRows.finish();
     }
     RewritePlanner.rewroteOnEngine(RewriteStrategy.ENGINE, plan);
     return dropped.cardinality();
@@ -161,7 +165,7 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
    * read nothing, when the engine's cursor cannot read the file.
    */
   private OptionalLong rewriteWithPositionsFirst(FileScanTask task, LiveRows rows, RowChange.RowDecider decider,
-      int posIndex, RewritePlanner.Plan plan) {
+      int posIndex, RewritePlanner.Plan plan, EditFiles.Slot kept) {
     PositionDeleteIndex dropped = ProbeScan.newPositionIndex();
     if (!ProbeScan.findDropped(rows, change, decider, row -> dropped.delete((Long) row.get(posIndex)))) {
       return OptionalLong.empty();
@@ -185,8 +189,8 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
     boolean utf8 = files.takesUtf8Strings();
     long middle = task.file().recordCount() / 2;
     // also on failure, both lanes are idle before cleanup
-    BackgroundThreads.both(() -> copyKept(task, rows, dropped, 0, middle, utf8, 0),
-        () -> copyKept(task, rows, dropped, middle, Long.MAX_VALUE, utf8, 1));
+    BackgroundThreads.both(() -> copyKept(task, rows, dropped, 0, middle, utf8, kept, 0),
+        () -> copyKept(task, rows, dropped, middle, Long.MAX_VALUE, utf8, kept, 1));
     RewritePlanner.rewroteOnEngine(RewriteStrategy.ENGINE_TWO_LANES, plan);
     return OptionalLong.of(dropped.cardinality());
   }
@@ -202,6 +206,7 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
       long from,
       long to,
       boolean utf8,
+      EditFiles.Slot kept,
       int lane) {
     ParquetRowCursor cursor = rows.cursor();
     if (cursor == null) {
@@ -231,7 +236,7 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
         for (int column = 0; column < columns; column++) {
           row.set(column, utf8 ? cursor.getForParquetWriter(column) : cursor.get(column));
         }
-        files.writeKept(row, lane);
+        kept.write(row, lane);
       }
     }
   }

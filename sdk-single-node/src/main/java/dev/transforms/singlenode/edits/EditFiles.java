@@ -66,13 +66,14 @@ final class EditFiles implements Closeable {
   private final Set<String> writtenPaths = Collections.synchronizedSet(new LinkedHashSet<>());
   private final PendingDeletes deletes;
 
-  // lane 0 takes the rows of the calling thread; a rewrite may write with a second thread in lane 1
-  private final DataLane[] lanes = {new DataLane("data"), new DataLane("data-2")};
+  // slot 0 takes new rows, and the kept rows of the files rewritten one at a time; a second file rewritten
+  // at the same time writes in a slot of its own
+  private final List<Slot> slots = new java.util.concurrent.CopyOnWriteArrayList<>(List.of(new Slot()));
 
   /** Data files written by native rewrites, committed with the lanes' files. */
   private final List<DataFile> rewritten = Collections.synchronizedList(new ArrayList<>());
 
-  /** The files of the lanes' writers closed at the end of a rewritten file ({@link #endRewrittenFile}). */
+  /** The files of the lanes' writers closed at the end of a rewritten file ({@link Slot#endRewrittenFile}). */
   private final List<DataFile> closedLaneFiles = new ArrayList<>();
 
   private Result result = null;
@@ -154,7 +155,7 @@ final class EditFiles implements Closeable {
    * that both carry over. Fields after those (such as {@code _pos}) are ignored.
    */
   void writeKept(Record row) {
-    lanes[0].write(row);
+    slots.get(0).write(row);
   }
 
   /**
@@ -162,7 +163,70 @@ final class EditFiles implements Closeable {
    * its own, so that two threads may write at once, one lane each.
    */
   void writeKept(Record row, int lane) {
-    lanes[lane].write(row);
+    slots.get(0).write(row, lane);
+  }
+
+  /**
+   * The writers of the kept rows of one file rewritten at a time: slot 0 is this object's own
+   * ({@link #writeKept(Record)}); another slot lets another thread rewrite another file meanwhile.
+   *
+   * @param index the slot, from 0
+   * @return the slot
+   */
+  synchronized Slot slot(int index) {
+    while (slots.size() <= index) {
+      slots.add(new Slot());
+    }
+    return slots.get(index);
+  }
+
+  /**
+   * Writers of kept rows, in two lanes: each lane writes files of its own, so that two threads may write
+   * one file's rows at once, one lane each. Used by one file's rewrite at a time.
+   */
+  final class Slot {
+    // lane 0 takes the rows of the calling thread; a rewrite may write with a second thread in lane 1
+    private final DataLane[] lanes = {new DataLane("data"), new DataLane("data-2")};
+
+    /** Writes a kept row in lane 0. */
+    void write(Record row) {
+      lanes[0].write(row);
+    }
+
+    /** Writes a kept row in one of the two lanes. */
+    void write(Record row, int lane) {
+      lanes[lane].write(row);
+    }
+
+    /**
+     * Ends the new files of one rewritten data file: its kept rows stay in files of their own, rolled at
+     * the table's target size, and the next rows go to new ones. So a copy-on-write keeps the table's
+     * files apart, however many it rewrites, and holds the writers of the files in flight, not of all.
+     */
+    void endRewrittenFile() {
+      List<DataFile> done = close();
+      done.forEach(file -> claim(file.location()));
+      synchronized (closedLaneFiles) {
+        closedLaneFiles.addAll(done);
+      }
+    }
+
+    /** Closes both lanes; returns the files they wrote. */
+    private List<DataFile> close() {
+      List<DataFile> dataFiles = new ArrayList<>();
+      IOException failure = null;
+      for (DataLane lane : lanes) {
+        try {
+          dataFiles.addAll(lane.close());
+        } catch (IOException e) {
+          failure = e; // close the other lane all the same
+        }
+      }
+      if (failure != null) {
+        throw new UncheckedIOException("Failed to close data writer for " + table.name(), failure);
+      }
+      return dataFiles;
+    }
   }
 
   /**
@@ -271,24 +335,6 @@ final class EditFiles implements Closeable {
     return written.isPresent();
   }
 
-  /**
-   * Ends the new files of one rewritten data file: its kept rows stay in files of their own, rolled at
-   * the table's target size, and the next rows go to new ones. So a copy-on-write keeps the table's
-   * files apart, however many it rewrites, and holds the writers of one file at a time, not of all.
-   */
-  void endRewrittenFile() {
-    for (DataLane lane : lanes) {
-      List<DataFile> done;
-      try {
-        done = lane.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException("Failed to close data writer for " + table.name(), e);
-      }
-      done.forEach(file -> claim(file.location()));
-      closedLaneFiles.addAll(done);
-    }
-  }
-
   /** Closes every writer and returns the files to commit. */
   Result finish() {
     if (result != null) {
@@ -307,20 +353,22 @@ final class EditFiles implements Closeable {
 
   private List<DataFile> closeDataWriters() {
     List<DataFile> dataFiles = new ArrayList<>();
-    IOException failure = null;
-    for (DataLane lane : lanes) {
+    RuntimeException failure = null;
+    for (Slot slot : List.copyOf(slots)) {
       try {
-        dataFiles.addAll(lane.close());
-      } catch (IOException e) {
-        failure = e; // close the other lane all the same
+        dataFiles.addAll(slot.close());
+      } catch (RuntimeException e) {
+        failure = e; // close the other slots all the same
       }
     }
     if (failure != null) {
-      throw new UncheckedIOException("Failed to close data writer for " + table.name(), failure);
+      throw failure;
     }
     dataFiles.forEach(file -> claim(file.location()));
-    dataFiles.addAll(closedLaneFiles);
-    closedLaneFiles.clear();
+    synchronized (closedLaneFiles) {
+      dataFiles.addAll(closedLaneFiles);
+      closedLaneFiles.clear();
+    }
     dataFiles.addAll(rewritten);
     rewritten.clear();
     return dataFiles;

@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.runtime.internal.commit.CommittedFiles;
+import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -166,20 +167,23 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
       List<DataFile> removedFiles = new ArrayList<>();
       List<DeleteFile> orphanedDeletes = new ArrayList<>();
       long rowsDeleted = 0;
+      List<FileScanTask> rewritten = new ArrayList<>();
       for (FileScanTask task : tasks) {
         if (task.deletes().isEmpty() && change.affectsWholeFile(task)) {
           removedFiles.add(task.file());
           rowsDeleted += task.file().recordCount();
         } else if (copyOnWrite) {
-          long dropped = rewrite.rewrite(task);
-          files.endRewrittenFile();
-          if (dropped > 0) {
-            removedFiles.add(task.file());
-            orphanedDeletes.addAll(CopyOnWriteRewrite.fileScopedPositionDeletes(task));
-            rowsDeleted += dropped;
-          }
+          rewritten.add(task);
         } else {
           rowsDeleted += marking.markDeleted(task);
+        }
+      }
+      long[] dropped = rewriteFiles(rewritten, rewrite, files);
+      for (int i = 0; i < rewritten.size(); i++) {
+        if (dropped[i] > 0) {
+          removedFiles.add(rewritten.get(i).file());
+          orphanedDeletes.addAll(CopyOnWriteRewrite.fileScopedPositionDeletes(rewritten.get(i)));
+          rowsDeleted += dropped[i];
         }
       }
 
@@ -259,6 +263,38 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
         .validateDeletedFiles()
         .validateNoConflictingDataFiles()
         .validateNoConflictingDeleteFiles();
+  }
+
+  /**
+   * Rewrites the files a copy-on-write touches, two at a time: each file is read, probed and copied by
+   * one thread with writers of its own ({@link EditFiles#slot}), so that the rewrite of many files keeps
+   * both cores busy and holds the files in flight, not all of them. A failure stops the other thread
+   * after the file it is on; the attempt's files are then removed with it.
+   *
+   * @return the rows dropped from each file, in the tasks' order
+   */
+  private static long[] rewriteFiles(List<FileScanTask> tasks, CopyOnWriteRewrite rewrite, EditFiles files) {
+    long[] dropped = new long[tasks.size()];
+    java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.function.IntFunction<Runnable> worker = slot -> () -> {
+      EditFiles.Slot kept = files.slot(slot);
+      try {
+        for (int i = next.getAndIncrement(); i < tasks.size() && !failed.get(); i = next.getAndIncrement()) {
+          dropped[i] = rewrite.rewrite(tasks.get(i), kept);
+          kept.endRewrittenFile();
+        }
+      } catch (RuntimeException | Error e) {
+        failed.set(true);
+        throw e;
+      }
+    };
+    if (tasks.size() < 2) {
+      worker.apply(0).run();
+    } else {
+      BackgroundThreads.both(worker.apply(0), worker.apply(1));
+    }
+    return dropped;
   }
 
   /**

@@ -182,23 +182,28 @@ final class UpsertChange extends RowChange {
       Match match = matchOf(row);
       if (match == null) {
         return false;
-      } else if (!update) {
-        match.equalSeen = true; // matched: the row is neither inserted nor changed
-        return false;
-      } else if (Values.sameStruct(tableStruct, row, match.row)) {
-        match.equalSeen = true;
-        match.equalCount += 1;
-        if (equalityDeletes) {
-          match.equalIn(file);
+      }
+      boolean same = update && Values.sameStruct(tableStruct, row, match.row);
+      // files are rewritten two at a time: a key the table holds in two files is counted by both
+      synchronized (match) {
+        if (!update) {
+          match.equalSeen = true; // matched: the row is neither inserted nor changed
+          return false;
+        } else if (same) {
+          match.equalSeen = true;
+          match.equalCount += 1;
+          if (equalityDeletes) {
+            match.equalIn(file);
+          }
+          return false;
         }
-        return false;
+        if (rowIdPosition >= 0) {
+          match.rowIds.add((Long) row.get(rowIdPosition));
+        }
+        match.differentSeen = true;
+        match.differentCount += 1;
+        return true;
       }
-      if (rowIdPosition >= 0) {
-        match.rowIds.add((Long) row.get(rowIdPosition));
-      }
-      match.differentSeen = true;
-      match.differentCount += 1;
-      return true;
     }
 
     /** Without updates no row is dropped, so no column settles one. */
