@@ -225,7 +225,8 @@ final class PendingDeletes {
       throw new UncheckedIOException("Failed to write deletion vectors for " + table.name(), e);
     }
     DeleteWriteResult result = writer.result();
-    result.deleteFiles().forEach(file -> written.accept(file.location()));
+    // one Puffin file holds the vector of every data file: one location for all their delete files
+    result.deleteFiles().stream().map(DeleteFile::location).distinct().forEach(written);
     files.written.addAll(result.deleteFiles());
     files.replaced.addAll(result.rewrittenDeleteFiles());
     result.referencedDataFiles().forEach(path -> files.referencedDataFiles.add(path.toString()));
