@@ -86,8 +86,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * created by the SDK or by PyIceberg and written by the SDK's Java writer, DuckDB, PyIceberg or Spark. Each goes
  * through the same program ({@link Step}): upserts (with updates that move rows between partitions, unchanged
  * rows, inserts, and inserts only), deletes of a key range across two files, of scattered keys and of whole
- * files, an overwrite, an upsert and a delete through equality deletes, in copy-on-write and merge-on-read
- * (position deletes in format v2, deletion vectors in v3), with appends by the table's writer, compaction (the
+ * files, an overwrite, an upsert and a delete through equality deletes (after a change of partitioning in some
+ * tables), in copy-on-write and merge-on-read (position deletes in format v2, deletion vectors in v3), with
+ * appends by the table's writer, compaction (the
  * SDK's or Spark's {@code rewrite_data_files}) and {@link TableMaintenance} (compaction, manifest rewrite,
  * snapshot expiry, orphan removal) between edits. After every step the rows are what plain Java computed
  * ({@link UserRows}) as read by the SDK's reader (each read strategy forced on the small tables), Iceberg's
@@ -176,11 +177,14 @@ class UsersTablesInteropTest {
    * @param forced the rewrite strategy forced on every edit (small files), or null for the planner's choice
    * @param sparkCompaction whether the mid-program compaction is Spark's {@code rewrite_data_files} (else the SDK's)
    * @param targetFileSize the table's {@code write.target-file-size-bytes}, or 0 for Iceberg's default
+   * @param evolvePartitioning whether the partitioning changes after the first edits (region added to an
+   *     unpartitioned table, a bucket of the id to a partitioned one), so that later edits meet files of two specs
    * @param expectedRewrites the strategies that must have rewritten files of this table
    */
   record Case(String name, Creator creator, List<Writer> writers, Partitioning partitioning, int formatVersion,
       boolean upgradeToV3, boolean mergeOnRead, int files, int rowsPerFile, int snappyFile, long regionBlock,
-      RewriteStrategy forced, boolean sparkCompaction, long targetFileSize, List<RewriteStrategy> expectedRewrites) {
+      RewriteStrategy forced, boolean sparkCompaction, long targetFileSize, boolean evolvePartitioning,
+      List<RewriteStrategy> expectedRewrites) {
     boolean large() {
       return rowsPerFile >= RewritePlanner.POSITIONS_FIRST_MIN_ROWS;
     }
@@ -208,24 +212,26 @@ class UsersTablesInteropTest {
         // every threshold at its real value: three files of 500k rows by three writers, the third in another
         // codec than the table's, so that copy-on-write page-copies two and gives the third to the two lanes
         new Case("large_three_writers", Creator.JAVA, List.of(Writer.DUCKDB, Writer.PYICEBERG, Writer.SPARK),
-            Partitioning.NONE, 2, false, false, 3, LARGE, 2, 1, null, false, 0,
+            Partitioning.NONE, 2, false, false, 3, LARGE, 2, 1, null, false, 0, false,
             List.of(RewriteStrategy.PAGE_COPY, RewriteStrategy.ENGINE_TWO_LANES)),
-        // small files, a rewrite strategy forced: partitioned by year, deletion vectors (rows carry lineage,
-        // so copy-on-write goes to the two lanes)
+        // small files, a rewrite strategy forced: partitioned by year, then also by a bucket of the id; deletion
+        // vectors (rows carry lineage, so copy-on-write goes to the two lanes)
         new Case("java_writer_year_v3", Creator.JAVA, List.of(Writer.JAVA), Partitioning.SIGNUP_YEAR, 3, false,
-            true, 3, SMALL, -1, 1, RewriteStrategy.PAGE_COPY, false, 0, List.of(RewriteStrategy.ENGINE_TWO_LANES)),
+            true, 3, SMALL, -1, 1, RewriteStrategy.PAGE_COPY, false, 0, true,
+            List.of(RewriteStrategy.ENGINE_TWO_LANES)),
         // PyIceberg's own table and files, partitioned by region, position deletes; Java writes gzip there. Its
         // one copy-on-write meets equality deletes, which only the engine's one pass applies
         new Case("pyiceberg_region_v2", Creator.PYICEBERG, List.of(Writer.PYICEBERG), Partitioning.REGION, 2, false,
-            true, 3, SMALL, -1, 1, RewriteStrategy.PAGE_COPY, true, 0, List.of(RewriteStrategy.ENGINE)),
+            true, 3, SMALL, -1, 1, RewriteStrategy.PAGE_COPY, true, 0, false,
+            List.of(RewriteStrategy.ENGINE)),
         // PyIceberg's table, Spark's files (gzip, the table's codec for Java writers), upgraded to v3
         new Case("pyiceberg_table_spark_files_v3", Creator.PYICEBERG, List.of(Writer.SPARK), Partitioning.NONE, 2,
-            true, false, 3, SMALL, -1, 1, RewriteStrategy.ENGINE_TWO_LANES, false, 0,
+            true, false, 3, SMALL, -1, 1, RewriteStrategy.ENGINE_TWO_LANES, false, 0, false,
             List.of(RewriteStrategy.ENGINE_TWO_LANES)),
         // Spark's and DuckDB's files in one table, page copy forced; a target file size of 128 KB, so that
-        // rewrites and compactions roll over to several files
+        // rewrites and compactions roll over to several files; partitioned by region after the first edits
         new Case("spark_and_duckdb_files", Creator.JAVA, List.of(Writer.SPARK, Writer.DUCKDB), Partitioning.NONE, 2,
-            false, false, 4, SMALL, -1, 1, RewriteStrategy.PAGE_COPY, true, 128 * 1024,
+            false, false, 4, SMALL, -1, 1, RewriteStrategy.PAGE_COPY, true, 128 * 1024, true,
             List.of(RewriteStrategy.PAGE_COPY)));
   }
 
@@ -279,11 +285,19 @@ class UsersTablesInteropTest {
     },
     /**
      * An upsert and a delete by equality deletes (merge-on-read, delete kind equality: the join column, the
-     * identifier field), which PyIceberg cannot read.
+     * identifier field), which PyIceberg cannot read; where the case says so, after a change of partitioning.
      */
     EQUALITY_DELETES {
       @Override
       void apply(Run run) {
+        if (run.c.evolvePartitioning()) {
+          // users' partitioning changes: from here on edits meet files of two specs
+          if (run.table.spec().isUnpartitioned()) {
+            run.table.updateSpec().addField("region").commit();
+          } else {
+            run.table.updateSpec().addField(Expressions.bucket("id", 4)).commit();
+          }
+        }
         run.table.updateProperties().set(RowEdits.DELETE_KIND_PROPERTY, "equality").commit();
         run.upsert(RowLevelOperationMode.MERGE_ON_READ, 2, id -> id % 89 == 7, id -> false, 100,
             UpsertOptions.defaults());
@@ -344,7 +358,7 @@ class UsersTablesInteropTest {
         run.maintain();
       }
     },
-    /** After maintenance: a range deleted and rows updated in the files compaction wrote. */
+    /** After maintenance: a range deleted and rows updated (many, then a few) in the files compaction wrote. */
     EDIT_MAINTAINED {
       @Override
       void apply(Run run) {
@@ -352,6 +366,8 @@ class UsersTablesInteropTest {
         long width = Math.max(100, run.rows.liveCount() / 100);
         run.deleteRange(run.mode(), middle, middle + width);
         run.upsert(run.mode(), 4, id -> id % 101 == 9, id -> false, 50, UpsertOptions.defaults());
+        // a few keys, which the upsert looks for as a list rather than a range
+        run.upsert(run.mode(), 6, id -> id % 3_001 == 17, id -> false, 3, UpsertOptions.defaults());
       }
     };
 
@@ -595,11 +611,17 @@ class UsersTablesInteropTest {
     }
 
     /** Rows of region eu who signed up in the first half of 2019: half of them replaced, and new rows. */
+    /**
+     * Rows of region eu who signed up in the first half of 2019, from the middle of the first file on (so that
+     * the first of them comes after the rows a one-pass rewrite holds before its first drop): half of them
+     * replaced, and new rows.
+     */
     void overwrite() {
       LocalDate from = LocalDate.of(2019, 1, 1);
       LocalDate to = LocalDate.of(2019, 7, 1);
+      long firstId = c.rowsPerFile() / 2;
       Predicate<Object[]> matches = row -> "eu".equals(row[2]) && row[3] != null
-          && !((LocalDate) row[3]).isBefore(from) && ((LocalDate) row[3]).isBefore(to);
+          && !((LocalDate) row[3]).isBefore(from) && ((LocalDate) row[3]).isBefore(to) && (Long) row[0] >= firstId;
       long[] replaced = rows.matching(matches).toArray();
       assertThat(replaced).as("%s: rows the overwrite matches", c).isNotEmpty();
       int version = 5;
@@ -608,7 +630,7 @@ class UsersTablesInteropTest {
           LongStream.range(first, first + 100));
       long[] added = newIds.toArray();
       OverwriteResult result = edits(mode()).overwrite(rows.records(table.schema(), Arrays.stream(added), version),
-          Expressions.and(Expressions.equal("region", "eu"),
+          Expressions.and(Expressions.and(Expressions.equal("region", "eu"), Expressions.greaterThanOrEqual("id", firstId)),
               Expressions.and(Expressions.greaterThanOrEqual("signup", from.toString()),
                   Expressions.lessThan("signup", to.toString()))));
       assertThat(List.of(result.rowsDeleted(), result.rowsAppended())).as("%s: rows deleted and appended", c)
@@ -629,12 +651,16 @@ class UsersTablesInteropTest {
         assertThat(Compaction.plan(table).run().dataFilesRewritten()).as("%s: files compacted", c).isPositive();
       }
       table.refresh();
-      // nothing left to compact: no deletes, and at most one small file per partition
+      // nothing left to compact: no deletes, and at most one small file per partition (the SDK's compaction
+      // leaves the files of earlier partition specs as they are)
       long small = (long) (0.75 * Long.parseLong(table.properties().getOrDefault(
           TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, Long.toString(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT))));
       Map<String, Integer> smallFiles = new LinkedHashMap<>();
       try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
         for (FileScanTask task : tasks) {
+          if (!c.sparkCompaction() && task.spec().specId() != table.spec().specId()) {
+            continue;
+          }
           assertThat(task.deletes()).as("%s: deletes of %s after compaction", c, task.file().location()).isEmpty();
           if (task.file().fileSizeInBytes() < small) {
             smallFiles.merge(task.spec().partitionToPath(task.file().partition()), 1, Integer::sum);
