@@ -559,7 +559,9 @@ public final class TransformsConfig {
     Map<String, String> props = new TreeMap<>();
     props.put("type", "jdbc");
     props.put("uri", "jdbc:sqlite:" + warehouse.resolve("catalog.db"));
-    props.put("warehouse", warehouse.toUri().toString());
+    // The path as it is, not a URI's escaped form: Iceberg's Hadoop file IO, Spark and PyIceberg take a
+    // location's path literally, so "My%20Project" would be a folder of its own beside "My Project".
+    props.put("warehouse", "file://" + warehouse.toAbsolutePath());
     // V1 stores views and supports renames; without it MERGE into a missing table fails misleadingly.
     props.put("jdbc.schema-version", "V1");
     // Reach the SQLite driver: readers never block the writer, and a locked database is waited for,

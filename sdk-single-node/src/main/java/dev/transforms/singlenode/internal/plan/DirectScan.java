@@ -1,6 +1,5 @@
 package dev.transforms.singlenode.internal.plan;
 
-import java.net.URI;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
@@ -129,23 +128,32 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
   }
 
   /**
-   * The local path of a file location, when it is on the local file system.
+   * The local path of a file location, when it is on the local file system. The path is taken as it is
+   * written, escapes and all, as Iceberg's Hadoop file IO, Spark and PyIceberg take it: the file of
+   * {@code file:///data/My%20Project/x.parquet} is in a folder named {@code My%20Project}, and that of
+   * {@code file:/data/My Project/x.parquet} in {@code My Project}.
    *
-   * @param location a location ({@code /...} or {@code file:...})
-   * @return the path, or empty for any other scheme
+   * @param location a location ({@code /...}, {@code file:/...} or {@code file:///...})
+   * @return the path, or empty for any other scheme or a location naming a host
    */
   public static Optional<Path> localPath(String location) {
-    if (location.startsWith("/")) {
-      return Optional.of(Paths.get(location));
-    }
-    if (location.startsWith("file:")) {
-      try {
-        return Optional.of(Paths.get(URI.create(location.startsWith("file:/") && !location.startsWith("file://")
-            ? "file://" + location.substring("file:".length()) : location)));
-      } catch (IllegalArgumentException e) {
-        return Optional.empty();
+    String path = location;
+    if (path.startsWith("file:")) {
+      path = path.substring("file:".length());
+      if (path.startsWith("//")) {
+        path = path.substring(2); // an authority, which a local file leaves empty
+        if (!path.startsWith("/")) {
+          return Optional.empty();
+        }
       }
     }
-    return Optional.empty();
+    if (!path.startsWith("/")) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Paths.get(path));
+    } catch (java.nio.file.InvalidPathException e) {
+      return Optional.empty();
+    }
   }
 }
