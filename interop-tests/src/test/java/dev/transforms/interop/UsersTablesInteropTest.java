@@ -85,7 +85,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and not, with users' columns (a long key, two strings, a date, a decimal, an int, a double, nulls in each),
  * created by the SDK or by PyIceberg and written by the SDK's Java writer, DuckDB, PyIceberg or Spark. Each goes
  * through the same program ({@link Step}): upserts (with updates that move rows between partitions, unchanged
- * rows, inserts, and inserts only), deletes of a key range across two files, of scattered keys and of whole
+ * rows, inserts, and inserts only), Spark's delete in the table's write mode, then the SDK's deletes of a key
+ * range across two files, of scattered keys and of whole
  * files, an overwrite, an upsert and a delete through equality deletes (after a change of partitioning in some
  * tables), in copy-on-write and merge-on-read (position deletes in format v2, deletion vectors in v3), with
  * appends by the table's writer, compaction (the
@@ -272,6 +273,16 @@ class UsersTablesInteropTest {
       void apply(Run run) {
         run.upsert(run.mode(), 1, id -> id % 97 == 5, id -> id % 97 == 50, run.rows.liveCount() / 200,
             UpsertOptions.defaults());
+      }
+    },
+    /**
+     * Spark deletes scattered rows of the first file in the table's write mode (rewriting the file, or writing
+     * position deletes or a deletion vector), so that the SDK's next edits meet Spark's deletes.
+     */
+    SPARK_DELETE {
+      @Override
+      void apply(Run run) {
+        run.sparkDelete();
       }
     },
     /** A key range of 1% of the rows across the boundary of the first two files. */
@@ -597,6 +608,17 @@ class UsersTablesInteropTest {
     void deleteRange(RowLevelOperationMode mode, long from, long to) {
       delete(mode, Expressions.and(Expressions.greaterThanOrEqual("id", from), Expressions.lessThan("id", to)),
           row -> (Long) row[0] >= from && (Long) row[0] < to);
+    }
+
+    /** Spark's {@code DELETE} of the rows of the first file whose visits are 77. */
+    void sparkDelete() {
+      long[] expected = rows.matching(row -> Integer.valueOf(77).equals(row[5]) && (Long) row[0] < c.rowsPerFile())
+          .toArray();
+      assertThat(expected).as("%s: rows Spark's delete matches", c).isNotEmpty();
+      spark.sql("DELETE FROM " + sparkName() + " WHERE visits = 77 AND id < " + c.rowsPerFile());
+      for (long id : expected) {
+        rows.remove(id);
+      }
     }
 
     /** Deletes by a filter; {@code matches} is the same filter on a row's values, under SQL's nulls. */
