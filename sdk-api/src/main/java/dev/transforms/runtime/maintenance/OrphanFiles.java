@@ -1,6 +1,7 @@
 package dev.transforms.runtime.maintenance;
 
 import dev.transforms.api.MaintenanceRefusedException;
+import dev.transforms.runtime.internal.catalog.Locations;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -74,8 +75,7 @@ final class OrphanFiles {
     List<String> conflicts = new ArrayList<>();
     // the table's folder, not its location as a prefix: an object store lists keys by prefix, so that
     // .../orders would list the files of .../orders_archive too, and delete them as orphans
-    String folder = table.location().endsWith("/") ? table.location() : table.location() + "/";
-    for (FileInfo file : lister.listPrefix(folder)) {
+    for (FileInfo file : lister.listPrefix(Locations.folder(table.location()))) {
       URI listed = uri(file.location());
       List<URI> same = referenced.get(listed.getPath());
       if (same == null) {

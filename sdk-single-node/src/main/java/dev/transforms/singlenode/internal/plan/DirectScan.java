@@ -1,7 +1,7 @@
 package dev.transforms.singlenode.internal.plan;
 
+import dev.transforms.runtime.internal.catalog.Locations;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -128,32 +128,13 @@ public record DirectScan(List<Path> files, Schema schema, long rows, long[] file
   }
 
   /**
-   * The local path of a file location, when it is on the local file system. The path is taken as it is
-   * written, escapes and all, as Iceberg's Hadoop file IO, Spark and PyIceberg take it: the file of
-   * {@code file:///data/My%20Project/x.parquet} is in a folder named {@code My%20Project}, and that of
-   * {@code file:/data/My Project/x.parquet} in {@code My Project}.
+   * The local path of a file location, when it is on the local file system, taken as written
+   * ({@link Locations#localPath}).
    *
    * @param location a location ({@code /...}, {@code file:/...} or {@code file:///...})
    * @return the path, or empty for any other scheme or a location naming a host
    */
   public static Optional<Path> localPath(String location) {
-    String path = location;
-    if (path.startsWith("file:")) {
-      path = path.substring("file:".length());
-      if (path.startsWith("//")) {
-        path = path.substring(2); // an authority, which a local file leaves empty
-        if (!path.startsWith("/")) {
-          return Optional.empty();
-        }
-      }
-    }
-    if (!path.startsWith("/")) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(Paths.get(path));
-    } catch (java.nio.file.InvalidPathException e) {
-      return Optional.empty();
-    }
+    return Locations.localPath(location);
   }
 }

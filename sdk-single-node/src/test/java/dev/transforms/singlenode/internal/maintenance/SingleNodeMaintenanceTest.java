@@ -339,36 +339,6 @@ class SingleNodeMaintenanceTest {
   }
 
   @Test
-  void orphanRemovalOnAnObjectStoreLeavesTheFilesOfATableWhoseNameExtendsThisOne() throws Exception {
-    // object stores list by key prefix: the listing of .../Shop/orders also holds .../Shop/orders_archive/...
-    Path config = Files.writeString(dir.resolve("transforms.properties"), String.join("\n",
-        "catalog.local.type=jdbc",
-        "catalog.local.uri=jdbc:sqlite:" + dir.resolve("catalog.db"),
-        "catalog.local.warehouse=" + dir.resolve("warehouse").toUri(),
-        "catalog.local.jdbc.schema-version=V1",
-        "catalog.local.io-impl=" + KeyPrefixFileIO.class.getName(), ""));
-    try (Catalogs catalogs = new Catalogs(TransformsConfig.load(java.util.Optional.of(config),
-        java.util.Optional.empty(), Map.of(), dir))) {
-      Table orders = MaintenanceTables.create(catalogs, "orders", Deletes.V2_POSITION);
-      MaintenanceTables.append(orders, 0, 10);
-      Table archive = MaintenanceTables.create(catalogs, "orders_archive", Deletes.V2_POSITION);
-      MaintenanceTables.append(archive, 100, 10);
-      Set<String> archived = rows(archive);
-      assertThat(archive.io()).isInstanceOf(KeyPrefixFileIO.class);
-      ageFiles(dir.resolve("warehouse"), null);
-
-      MaintenanceReport report = maintain(catalogs,
-          MaintenanceOptions.none().withOrphans(MaintenanceOptions.MIN_ORPHAN_AGE, true, false));
-
-      assertThat(report.orphanFiles()).as("orphans of /Shop/orders").isEmpty();
-      assertThat(rows(archive)).as("rows of /Shop/orders_archive").isEqualTo(archived);
-      for (FileScanTask task : MaintenanceTables.tasks(archive)) {
-        assertThat(Path.of(java.net.URI.create(task.file().location()))).exists();
-      }
-    }
-  }
-
-  @Test
   void filesWhoseSchemeDiffersFromTheMetadataRefuseOrphanRemovalUnlessDeclaredEquivalent() throws Exception {
     try (Catalogs catalogs = MaintenanceTables.catalogs(dir)) {
       Table table = MaintenanceTables.create(catalogs, "orders", Deletes.V2_POSITION);

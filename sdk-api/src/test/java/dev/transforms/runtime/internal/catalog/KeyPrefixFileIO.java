@@ -1,4 +1,4 @@
-package dev.transforms.singlenode.internal.maintenance;
+package dev.transforms.runtime.internal.catalog;
 
 import java.net.URI;
 import org.apache.hadoop.fs.Path;
