@@ -226,7 +226,8 @@ final class StagedCreateFiles {
       return byBuild;
     }
     try {
-      for (FileInfo file : listing.listPrefix(trim(location))) {
+      // the table's folder: an object store lists by key prefix, and .../orders_archive is not .../orders
+      for (FileInfo file : listing.listPrefix(Locations.folder(location))) {
         String name = file.location().substring(file.location().lastIndexOf('/') + 1);
         int end = name.indexOf('-', NAME_PREFIX.length());
         if (name.startsWith(NAME_PREFIX) && end > NAME_PREFIX.length()) {
