@@ -5,9 +5,11 @@ import static org.apache.iceberg.types.Types.NestedField.required;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -24,13 +26,20 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
+import org.apache.spark.sql.catalyst.expressions.XxHash64Function;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The expected rows of a users' table, computed in plain Java: the oracle of {@link UsersTablesInteropTest}.
  * A row is a pure function of its id and a version ({@link #values}), so the table's expected state is, per id,
  * the version of its row or none; an edit changes versions, and a reader's rows are checked against the values
- * the versions give ({@link #check}). Values hold what users' columns hold: nulls in every optional column, a
- * few non-ASCII names, NaN scores, decimals of both signs.
+ * the versions give ({@link #check}: a row read is compared by a 64-bit hash of its values, kept per id, and
+ * by its values when the hashes differ). Spark's reads are compared by a digest, the sum of Spark's own
+ * {@code xxhash64} over the rows ({@link #sparkDigest}). Values hold what users' columns hold: nulls in every
+ * optional column, a few non-ASCII names, NaN scores, decimals of both signs.
  */
 final class UserRows {
   /** The columns: a long key, two strings, a date, a decimal(12,2), an int and a double. */
@@ -119,7 +128,7 @@ final class UserRows {
         } else if (vector instanceof BigIntVector longs) {
           longs.setSafe(row, (Long) value);
         } else if (vector instanceof VarCharVector strings) {
-          strings.setSafe(row, ((String) value).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          strings.setSafe(row, ((String) value).getBytes(StandardCharsets.UTF_8));
         } else if (vector instanceof DateDayVector days) {
           days.setSafe(row, Math.toIntExact(((LocalDate) value).toEpochDay()));
         } else if (vector instanceof DecimalVector decimals) {
@@ -172,22 +181,22 @@ final class UserRows {
     return BigInteger.valueOf(carries).shiftLeft(64).add(BigInteger.valueOf(low));
   }
 
-  private static final org.apache.spark.sql.types.DataType[] SPARK_TYPES = {
-      org.apache.spark.sql.types.DataTypes.LongType, org.apache.spark.sql.types.DataTypes.StringType,
-      org.apache.spark.sql.types.DataTypes.StringType, org.apache.spark.sql.types.DataTypes.DateType,
-      org.apache.spark.sql.types.DataTypes.createDecimalType(12, 2), org.apache.spark.sql.types.DataTypes.IntegerType,
-      org.apache.spark.sql.types.DataTypes.DoubleType};
+  private static final DataType[] SPARK_TYPES = {
+      DataTypes.LongType, DataTypes.StringType,
+      DataTypes.StringType, DataTypes.DateType,
+      DataTypes.createDecimalType(12, 2), DataTypes.IntegerType,
+      DataTypes.DoubleType};
 
   /** Spark's {@code xxhash64} of a row's values, as its SQL function computes it: seed 42, column after column. */
   static long sparkHash(Object[] values) {
     long hash = 42;
     for (int i = 0; i < values.length; i++) {
       Object value = values[i];
-      Object internal = value instanceof String text ? org.apache.spark.unsafe.types.UTF8String.fromString(text)
+      Object internal = value instanceof String text ? UTF8String.fromString(text)
           : value instanceof LocalDate date ? (Object) Math.toIntExact(date.toEpochDay())
-          : value instanceof BigDecimal decimal ? org.apache.spark.sql.types.Decimal.apply(decimal, 12, 2)
+          : value instanceof BigDecimal decimal ? Decimal.apply(decimal, 12, 2)
           : value;
-      hash = org.apache.spark.sql.catalyst.expressions.XxHash64Function.hash(internal, SPARK_TYPES[i], hash);
+      hash = XxHash64Function.hash(internal, SPARK_TYPES[i], hash);
     }
     return hash;
   }
@@ -270,7 +279,7 @@ final class UserRows {
   final class Check {
     private static final int SHOWN = 8;
     private final String what;
-    private final java.util.BitSet seen = new java.util.BitSet();
+    private final BitSet seen = new BitSet();
     private final List<String> problems = new ArrayList<>();
     private long rows;
     private long problemCount;
@@ -332,7 +341,7 @@ final class UserRows {
       case "name", "region" -> value.toString();
       case "signup" -> value instanceof Number days ? LocalDate.ofEpochDay(days.longValue())
           : value instanceof java.sql.Date date ? date.toLocalDate() : (LocalDate) value;
-      case "balance" -> value instanceof org.apache.spark.sql.types.Decimal decimal ? decimal.toJavaBigDecimal()
+      case "balance" -> value instanceof Decimal decimal ? decimal.toJavaBigDecimal()
           : (BigDecimal) value;
       case "id" -> ((Number) value).longValue();
       case "visits" -> ((Number) value).intValue();

@@ -24,7 +24,6 @@ import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.plan.RewriteStrategy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -34,6 +33,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +45,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -75,6 +76,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -102,7 +104,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class UsersTablesInteropTest {
   private static final Namespace NAMESPACE = Namespace.of("interop");
 
-  @org.junit.jupiter.api.io.TempDir static Path warehouse;
+  @TempDir static Path warehouse;
   private static JdbcCatalog catalog;
   private static PyIceberg py;
   private static PyIceberg.Server pyIceberg;
@@ -253,7 +255,7 @@ class UsersTablesInteropTest {
       run.timings.put(step.name().toLowerCase(Locale.ROOT), seconds(stepStarted));
     }
     long[] rewritesAfter = rewriteCounts();
-    Map<RewriteStrategy, Long> rewrites = new java.util.EnumMap<>(RewriteStrategy.class);
+    Map<RewriteStrategy, Long> rewrites = new EnumMap<>(RewriteStrategy.class);
     for (RewriteStrategy strategy : RewriteStrategy.values()) {
       rewrites.put(strategy, rewritesAfter[strategy.ordinal()] - rewritesBefore[strategy.ordinal()]);
     }
@@ -575,8 +577,8 @@ class UsersTablesInteropTest {
      * Upserts rows at a version: the live ids {@code updated} selects, the live ids {@code unchanged} selects at
      * the version they have (neither rewritten nor counted), and {@code inserted} new ids.
      */
-    void upsert(RowLevelOperationMode mode, int version, java.util.function.LongPredicate updated,
-        java.util.function.LongPredicate unchanged, long inserted, UpsertOptions options) {
+    void upsert(RowLevelOperationMode mode, int version, LongPredicate updated,
+        LongPredicate unchanged, long inserted, UpsertOptions options) {
       List<Record> source = new ArrayList<>();
       long[] counts = new long[2];
       List<long[]> changes = new ArrayList<>();
