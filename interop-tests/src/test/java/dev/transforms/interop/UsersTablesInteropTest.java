@@ -98,7 +98,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * generic reader, Spark and PyIceberg (except while equality deletes, which PyIceberg cannot read, are live),
  * and every file the table references exists with its recorded size, named once ({@link ReferencedFiles}).
  *
- * <p>About three minutes on two cores, most of it the large table. {@code -Dinterop.users-tables=NAME,...} runs
+ * <p>3-5 minutes on two cores (idle or busy), most of it the large table. {@code -Dinterop.users-tables=NAME,...} runs
  * only the cases named.
  */
 class UsersTablesInteropTest {
