@@ -10,6 +10,12 @@ PyIceberg opens the same embedded SQLite catalog as the SDK and answers one comm
   scan WAREHOUSE TABLE FILTERS.json      one line per filter: "ids 1,2,3" (sorted) or "error ..."
   upserts WAREHOUSE CASES.json           run upsert cases on fresh tables; one line per case:
                                          "ok U I row;row;..." or "error ..."
+  export WAREHOUSE TABLE OUT.arrow       read TABLE with PyIceberg and write its rows, sorted by id, to an
+                                         Arrow IPC file; prints "rows N"
+  serve WAREHOUSE                        answer commands read from stdin, one JSON list [COMMAND, ARGS...]
+                                         a line (without WAREHOUSE), each answer ending in a line "@@done
+                                         STATUS"; one process for many commands, without starting Python
+                                         and loading PyIceberg each time
 
 Rows travel as JSON objects of canonical values, the same on both sides: every scalar is a string
 (integers in decimal, floats and decimals in plain exact decimal, dates ISO, times and timestamps in
@@ -22,6 +28,7 @@ import decimal
 import json
 import math
 import sys
+import traceback
 import uuid
 
 import pyarrow as pa
@@ -132,6 +139,7 @@ TYPES = {
     "string": (StringType(), pa.large_string(), str),
     "double": (DoubleType(), pa.float64(), float),
     "date": (DateType(), pa.date32(), datetime.date.fromisoformat),
+    "decimal(12,2)": (DecimalType(12, 2), pa.decimal128(12, 2), decimal.Decimal),
 }
 
 
@@ -262,14 +270,42 @@ def upserts(warehouse, cases_file):
     return 0
 
 
+def export(warehouse, table, out_file):
+    """Every row of TABLE as PyIceberg reads it, sorted by id, in an uncompressed Arrow IPC file."""
+    rows = catalog(warehouse).load_table(f"{NAMESPACE}.{table}").scan().to_arrow().sort_by("id")
+    with pa.OSFile(out_file, "wb") as sink, pa.ipc.new_file(sink, rows.schema) as writer:
+        writer.write_table(rows)
+    print(f"rows {rows.num_rows}")
+    return 0
+
+
+def serve(warehouse):
+    """Runs the commands read from stdin on WAREHOUSE; a command that raises prints its traceback."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        command, *args = json.loads(line)
+        try:
+            status = COMMANDS[command](warehouse, *args) if command in COMMANDS else 2
+        except Exception:
+            traceback.print_exc(file=sys.stdout)
+            status = 1
+        print(f"@@done {status}", flush=True)
+    return 0
+
+
+COMMANDS = {"compare": compare, "create": create, "append": append, "apply": apply, "scan": scan,
+            "upserts": upserts, "export": export}
+
+
 def main(argv):
     command, args = argv[1], argv[2:]
-    commands = {"compare": compare, "create": create, "append": append, "apply": apply, "scan": scan,
-                "upserts": upserts}
-    if command not in commands:
-        print(f"unknown command {command}; expected one of {', '.join(commands)}", file=sys.stderr)
+    if command == "serve":
+        return serve(*args)
+    if command not in COMMANDS:
+        print(f"unknown command {command}; expected one of serve, {', '.join(COMMANDS)}", file=sys.stderr)
         return 2
-    return commands[command](*args)
+    return COMMANDS[command](*args)
 
 
 if __name__ == "__main__":

@@ -2,11 +2,15 @@ package dev.transforms.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.io.OutputStreamWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +95,72 @@ final class PyIceberg {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Starts the script's {@code serve} command: one Python process that answers many commands, so that
+   * each does not pay for starting Python and importing PyIceberg (about a second).
+   *
+   * @return the process; close it to end it
+   */
+  Server serve() {
+    try {
+      Process process = new ProcessBuilder(python, script, "serve", warehouse.toString())
+          .redirectErrorStream(true).start();
+      return new Server(process);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A running {@code serve} process: {@link #run} sends it one command and waits for its answer. */
+  static final class Server implements AutoCloseable {
+    private static final String DONE = "@@done ";
+    private final Process process;
+    private final Writer commands;
+    private final BufferedReader answers;
+
+    private Server(Process process) {
+      this.process = process;
+      this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+      this.answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** Runs a command as {@link PyIceberg#run} does; fails with its output unless it answers status 0. */
+    List<String> run(String command, String... args) {
+      List<Object> line = new ArrayList<>(List.of(command));
+      line.addAll(List.of(args));
+      List<String> output = new ArrayList<>();
+      try {
+        commands.write(Canonical.json(line) + "\n");
+        commands.flush();
+        for (String answer = answers.readLine(); ; answer = answers.readLine()) {
+          assertThat(answer).as("PyIceberg %s %s answered before it ended:%n%s", command, List.of(args),
+              String.join("\n", output)).isNotNull();
+          if (answer.startsWith(DONE)) {
+            assertThat(answer.substring(DONE.length())).as("PyIceberg %s %s said:%n%s", command, List.of(args),
+                String.join("\n", output)).isEqualTo("0");
+            return output;
+          } else if (!answer.isBlank()) {
+            output.add(answer);
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      try {
+        commands.close(); // the script ends when its input does
+      } catch (IOException e) {
+        // it has ended already
+      }
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
     }
   }
 

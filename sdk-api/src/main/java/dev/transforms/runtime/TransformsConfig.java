@@ -4,6 +4,7 @@ import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.InvalidPathException;
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.catalog.Locations;
 import dev.transforms.runtime.internal.catalog.Mount;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
 import java.io.IOException;
@@ -559,7 +560,7 @@ public final class TransformsConfig {
     Map<String, String> props = new TreeMap<>();
     props.put("type", "jdbc");
     props.put("uri", "jdbc:sqlite:" + warehouse.resolve("catalog.db"));
-    props.put("warehouse", warehouse.toUri().toString());
+    props.put("warehouse", Locations.of(warehouse)); // the folder as it is: no URI escapes
     // V1 stores views and supports renames; without it MERGE into a missing table fails misleadingly.
     props.put("jdbc.schema-version", "V1");
     // Reach the SQLite driver: readers never block the writer, and a locked database is waited for,

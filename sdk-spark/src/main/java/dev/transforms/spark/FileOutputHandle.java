@@ -3,6 +3,7 @@ package dev.transforms.spark;
 import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.catalog.Locations;
 import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.runtime.internal.publish.CrashPoints;
@@ -71,7 +72,7 @@ final class FileOutputHandle implements TransformOutput {
     if (format.equals("csv")) {
       writer = writer.option("header", "true");
     }
-    writer.save(folder.stagingFolder().toUri().toString());
+    writer.save(Locations.of(folder.stagingFolder()));
     writtenSchema = dataframe.schema();
     CrashPoints.reached("files.written");
     scope.registerView(path(), read(folder.stagingFolder(), writtenSchema));
@@ -97,7 +98,7 @@ final class FileOutputHandle implements TransformOutput {
     if (format().equals("csv")) {
       reader = reader.option("header", "true").option("inferSchema", Boolean.toString(schema == null));
     }
-    return reader.format(format()).load(folder.toUri().toString());
+    return reader.format(format()).load(Locations.of(folder));
   }
 
   /** Makes the written files the dataset's content, replacing the previous ones at once. */

@@ -3,6 +3,7 @@ package dev.transforms.spark;
 import dev.transforms.api.ReadMode;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.catalog.Locations;
 import dev.transforms.runtime.internal.engine.BoundInput;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -112,7 +113,7 @@ final class IncrementalInputHandle implements IncrementalTransformInput {
       throw new TransformsException("Input " + path() + " is " + format + " files, which need a declared schema: "
           + "add schema = \"col TYPE, ...\" to its @Input annotation");
     }
-    String uri = location.toUri().toString();
+    String uri = Locations.of(location);
     return switch (format) {
       case "parquet" -> reader.parquet(uri);
       case "csv" -> reader.option("header", "true").csv(uri);

@@ -8,6 +8,7 @@ import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.internal.catalog.Locations;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +82,7 @@ public class FileDatasetsTest extends SparkTestBase {
   }
 
   private List<String> parquetRows(String path) {
-    return spark.read().parquet(files(path).toUri().toString()).collectAsList().stream().map(Row::toString).sorted()
+    return spark.read().parquet(Locations.of(files(path))).collectAsList().stream().map(Row::toString).sorted()
         .toList();
   }
 

@@ -25,9 +25,14 @@ abstract class SparkTestBase {
   Transforms runner;
   SparkSession spark;
 
+  /** The warehouse folder, under the test's temporary folder. */
+  String warehouseFolder() {
+    return "warehouse";
+  }
+
   @BeforeEach
   void startWarehouse() {
-    config = TransformsConfig.embedded(dir.resolve("warehouse"));
+    config = TransformsConfig.embedded(dir.resolve(warehouseFolder()));
     runner = Transforms.open(config);
     runner.catalog(TransformsConfig.DEFAULT_CATALOG); // creates the warehouse folder
     spark = SparkSessions.forBuild(SharedSpark.session(), config);

@@ -1,6 +1,7 @@
 package dev.transforms.runtime.maintenance;
 
 import dev.transforms.api.MaintenanceRefusedException;
+import dev.transforms.runtime.internal.catalog.Locations;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -27,7 +28,9 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * Finds the files under a table's location that nothing of the table references: no snapshot (data,
- * delete, manifest and manifest-list files, statistics) and no tracked metadata file.
+ * delete, manifest and manifest-list files, statistics) and no tracked metadata file. The location is listed
+ * as a folder ({@code LOCATION/}), never as a bare prefix, which an object store would extend to the tables
+ * whose location starts with this one's.
  *
  * <p>Files are matched by their path alone, and a listed file whose path matches a referenced one
  * but whose scheme or authority differs is a conflict: comparing whole strings would take it for an
@@ -70,7 +73,9 @@ final class OrphanFiles {
     long cutoff = System.currentTimeMillis() - olderThan.toMillis();
     List<Orphan> orphans = new ArrayList<>();
     List<String> conflicts = new ArrayList<>();
-    for (FileInfo file : lister.listPrefix(table.location())) {
+    // the table's folder, not its location as a prefix: an object store lists keys by prefix, so that
+    // .../orders would list the files of .../orders_archive too, and delete them as orphans
+    for (FileInfo file : lister.listPrefix(Locations.folder(table.location()))) {
       URI listed = uri(file.location());
       List<URI> same = referenced.get(listed.getPath());
       if (same == null) {

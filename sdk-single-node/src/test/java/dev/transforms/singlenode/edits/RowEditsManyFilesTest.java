@@ -89,6 +89,38 @@ class RowEditsManyFilesTest {
     assertThat(names(rows(table))).isEqualTo(names(expected));
   }
 
+  @Test
+  void aMergeOnReadDeleteOverSeveralFilesOfAVersion3TableCommitsOneVectorPerFile() throws Exception {
+    Table table = manyFiles("deletion_vectors", 3, true);
+    TreeMap<Long, Record> expected = rows(table);
+    expected.keySet().removeIf(id -> id % ROWS_PER_FILE >= 100 && id % ROWS_PER_FILE < 130);
+    List<String> runs = new ArrayList<>();
+    for (int file = 0; file < FILES; file++) {
+      long first = (long) file * ROWS_PER_FILE + 100;
+      runs.add("(id >= " + first + " and id < " + (first + 30) + ")");
+    }
+
+    // one Puffin file holds the vectors of every data file: one location, several delete files
+    assertThat(RowEdits.on(table).delete(String.join(" or ", runs))).isEqualTo(FILES * 30L);
+
+    table.refresh();
+    List<org.apache.iceberg.DeleteFile> vectors = new ArrayList<>();
+    Set<String> vectorTargets = new HashSet<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        vectors.addAll(task.deletes());
+        task.deletes().forEach(vector -> vectorTargets.add(vector.referencedDataFile()));
+      }
+    }
+    assertThat(vectors).as("deletion vectors").hasSize(FILES);
+    assertThat(vectorTargets).as("the data files the vectors point at").hasSize(FILES);
+    for (org.apache.iceberg.DeleteFile vector : vectors) {
+      assertThat(table.io().newInputFile(vector.location()).exists()).as("%s exists", vector.location()).isTrue();
+    }
+    assertFilesDistinctAndPresent(table);
+    assertThat(names(rows(table))).isEqualTo(names(expected));
+  }
+
   /**
    * The engine's rewrite of several files keeps them apart: each rewritten file's kept rows go to a file
    * of their own (rolled at the target size), the upsert's new rows to another, so that a rewrite holds
@@ -151,8 +183,13 @@ class RowEditsManyFilesTest {
    * third has data pages of format version 2, so that the page copy declines it when it comes to write it.
    */
   private Table manyFiles(String name) {
+    return manyFiles(name, 2, false);
+  }
+
+  /** The same table, of a format version and write mode. */
+  private Table manyFiles(String name, int formatVersion, boolean mergeOnRead) {
     Table table = RowEditsTables.create(dir, name, RowEditsPageCopyRewriteTest.SCHEMA, PartitionSpec.unpartitioned(),
-        2, false, Map.of(TableProperties.PARQUET_COMPRESSION, "zstd", TableProperties.PARQUET_PAGE_ROW_LIMIT, "200"));
+        formatVersion, mergeOnRead, Map.of(TableProperties.PARQUET_COMPRESSION, "zstd", TableProperties.PARQUET_PAGE_ROW_LIMIT, "200"));
     for (int file = 0; file < FILES; file++) {
       String codec = file == 1 ? "snappy" : file == 3 ? "gzip" : "zstd";
       table.updateProperties().set(TableProperties.PARQUET_COMPRESSION, codec)

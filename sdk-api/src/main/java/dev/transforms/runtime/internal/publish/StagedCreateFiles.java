@@ -1,5 +1,6 @@
 package dev.transforms.runtime.internal.publish;
 
+import dev.transforms.runtime.internal.catalog.Locations;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -225,7 +226,8 @@ final class StagedCreateFiles {
       return byBuild;
     }
     try {
-      for (FileInfo file : listing.listPrefix(trim(location))) {
+      // the table's folder: an object store lists by key prefix, and .../orders_archive is not .../orders
+      for (FileInfo file : listing.listPrefix(Locations.folder(location))) {
         String name = file.location().substring(file.location().lastIndexOf('/') + 1);
         int end = name.indexOf('-', NAME_PREFIX.length());
         if (name.startsWith(NAME_PREFIX) && end > NAME_PREFIX.length()) {
@@ -265,19 +267,11 @@ final class StagedCreateFiles {
    * appeared should leave no folder behind. Object stores have no folders to remove.
    */
   private static void removeEmptyFolders(String location) {
-    java.nio.file.Path root;
-    try {
-      java.net.URI uri = java.net.URI.create(trim(location));
-      if (uri.getScheme() != null && !"file".equals(uri.getScheme())) {
-        return;
-      }
-      root = uri.getScheme() == null ? java.nio.file.Path.of(trim(location)) : java.nio.file.Path.of(uri);
-    } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+    Optional<java.nio.file.Path> local = Locations.localPath(trim(location));
+    if (local.isEmpty() || !java.nio.file.Files.isDirectory(local.get())) {
       return;
     }
-    if (!java.nio.file.Files.isDirectory(root)) {
-      return;
-    }
+    java.nio.file.Path root = local.get();
     try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(root)) {
       walk.sorted(java.util.Comparator.reverseOrder()).filter(java.nio.file.Files::isDirectory).forEach(folder -> {
         try {

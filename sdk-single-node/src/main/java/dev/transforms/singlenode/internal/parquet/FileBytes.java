@@ -39,26 +39,16 @@ public abstract class FileBytes implements Closeable {
   }
 
   /**
-   * The local path of a file location, when it is on the local file system.
+   * The local path of a file location, when it is on the local file system, taken as written
+   * ({@code Locations.localPath}, the one reading of locations).
    *
-   * @param location a location ({@code /...} or {@code file:...})
+   * @param location a location ({@code /...}, {@code file:/...} or {@code file:///...})
    * @return the path, or empty for any other scheme
    */
   public static Optional<java.nio.file.Path> localPath(String location) {
-    if (location.startsWith("/")) {
-      return Optional.of(java.nio.file.Paths.get(location));
-    }
-    if (location.startsWith("file:")) {
-      try {
-        return Optional.of(java.nio.file.Paths.get(java.net.URI.create(
-            location.startsWith("file:/") && !location.startsWith("file://")
-                ? "file://" + location.substring("file:".length()) : location)));
-      } catch (IllegalArgumentException e) {
-        return Optional.empty();
-      }
-    }
-    return Optional.empty();
+    return dev.transforms.runtime.internal.catalog.Locations.localPath(location);
   }
+
   /**
    * Opens a local file.
    *

@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.internal.plan;
 
-import dev.transforms.singlenode.internal.parquet.FileBytes;
+import dev.transforms.runtime.internal.catalog.Locations;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -174,13 +174,13 @@ public record DirectScan(List<ScanFile> files, FileIO io, Schema schema, long ro
   }
 
   /**
-   * The local path of a file location, when it is on the local file system.
+   * The local path of a file location, when it is on the local file system, taken as written
+   * ({@link Locations#localPath}).
    *
-   * @param location a location ({@code /...} or {@code file:...})
-   * @return the path, or empty for any other scheme
+   * @param location a location ({@code /...}, {@code file:/...} or {@code file:///...})
+   * @return the path, or empty for any other scheme or a location naming a host
    */
   public static Optional<Path> localPath(String location) {
-    return FileBytes.localPath(location);
+    return Locations.localPath(location);
   }
-
 }
