@@ -225,7 +225,8 @@ final class PendingDeletes {
       throw new UncheckedIOException("Failed to write deletion vectors for " + table.name(), e);
     }
     DeleteWriteResult result = writer.result();
-    result.deleteFiles().forEach(file -> written.accept(file.location()));
+    // One Puffin file holds the vectors of every data file: each of its delete files names that file.
+    result.deleteFiles().stream().map(DeleteFile::location).distinct().forEach(written);
     files.written.addAll(result.deleteFiles());
     files.replaced.addAll(result.rewrittenDeleteFiles());
     result.referencedDataFiles().forEach(path -> files.referencedDataFiles.add(path.toString()));
