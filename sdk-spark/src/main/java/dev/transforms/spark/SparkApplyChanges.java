@@ -136,6 +136,7 @@ public final class SparkApplyChanges implements Serializable {
     boolean incremental = context.isIncremental() && spark.catalog().tableExists(output.identifier());
     Dataset<Row> events = events(changes, out, false);
     if (incremental) {
+      addNewColumns(spark, output.identifier(), out);
       List<Column> renamed = new ArrayList<>();
       for (int i = 0; i < keys.size(); i++) {
         renamed.add(col(quote(keys.get(i))).as("_apply_key" + i));
@@ -173,6 +174,25 @@ public final class SparkApplyChanges implements Serializable {
       throw new IllegalStateException("Output " + output.identifier() + " disappeared while changes were applied", e);
     } finally {
       spark.catalog().dropTempView(view);
+    }
+  }
+
+  /**
+   * Gives the output the input's columns it lacks: an incremental build may follow one that gained
+   * optional columns, which a full build writes. Like any {@code ALTER TABLE} of an output in a build, the
+   * change is staged and held to the output's schema-change policy when the build publishes (the default,
+   * {@code fail}, fails the build naming the columns).
+   */
+  private static void addNewColumns(SparkSession spark, String identifier, StructType wanted) {
+    List<String> has = List.of(spark.table(identifier).columns());
+    List<String> missing = new ArrayList<>();
+    for (StructField field : wanted.fields()) {
+      if (!has.contains(field.name())) {
+        missing.add(quote(field.name()) + " " + field.dataType().sql());
+      }
+    }
+    if (!missing.isEmpty()) {
+      spark.sql("ALTER TABLE " + identifier + " ADD COLUMNS (" + String.join(", ", missing) + ")");
     }
   }
 

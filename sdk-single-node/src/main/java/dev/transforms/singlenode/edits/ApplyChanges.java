@@ -20,6 +20,7 @@ import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -155,6 +156,7 @@ public final class ApplyChanges {
   public AppliedChanges applyTo(SingleNodeTransformContext context, IcebergOutput output, Changelog changes) {
     Optional<Table> table = output.table();
     if (context.isIncremental() && table.isPresent()) {
+      addNewColumns(table.get(), outputSchema(changes.table().schema()));
       return applyTo(RowEdits.on(table.get()), changes);
     }
     Schema schema = outputSchema(changes.table().schema());
@@ -165,6 +167,23 @@ public final class ApplyChanges {
       output.writeTable(root);
     }
     return new AppliedChanges(result.applied, result.ignored, rows.size(), result.keys.size());
+  }
+
+  /**
+   * Gives an output the input's columns it lacks: an incremental build may follow one that gained
+   * optional columns, whose values would otherwise be dropped while a full build keeps them. The output's
+   * handle stages the change, which the runtime holds to the output's schema-change policy when the build
+   * publishes (the default, {@code fail}, fails the build naming the columns).
+   */
+  private static void addNewColumns(Table output, Schema wanted) {
+    List<Types.NestedField> missing = wanted.columns().stream()
+        .filter(column -> output.schema().findField(column.name()) == null).toList();
+    if (missing.isEmpty()) {
+      return;
+    }
+    UpdateSchema update = output.updateSchema();
+    missing.forEach(column -> update.addColumn(column.name(), column.type(), column.doc()));
+    update.commit();
   }
 
   /** Applies changes by key, on the edits' branch; see {@link RowEdits#applyChanges}. */

@@ -179,6 +179,39 @@ class RowEditsManyFilesTest {
   }
 
   /**
+   * Merge-on-read on format version 3: one edit that deletes rows of several data files writes their
+   * deletion vectors into one Puffin file, which every one of its delete files names. The edit must
+   * commit them (it refused the shared name as a file named twice), and a second edit must merge each
+   * file's new vector with its old one.
+   */
+  @Test
+  void deletionVectorsOfSeveralFilesShareOnePuffinFile() {
+    Table table = RowEditsTables.create(dir, "vectors", RowEditsPageCopyRewriteTest.SCHEMA,
+        PartitionSpec.unpartitioned(), 3, true, Map.of());
+    TreeMap<Long, Record> expected = new TreeMap<>();
+    for (int file = 0; file < 3; file++) {
+      List<Record> rows = new ArrayList<>();
+      for (long id = file * 10L; id < file * 10L + 10; id++) {
+        Record row = RowEditsPageCopyRewriteTest.row(id, "name " + id);
+        rows.add(row);
+        expected.put(id, row);
+      }
+      RowEdits.on(table).append(rows);
+    }
+
+    RowEdits.on(table).delete("id = 1 or id = 12 or id = 23");
+    List<Record> upserts = List.of(RowEditsPageCopyRewriteTest.row(2, "updated 2"),
+        RowEditsPageCopyRewriteTest.row(13, "updated 13"));
+    RowEdits.on(table).upsert(upserts, List.of("id"));
+
+    expected.keySet().removeAll(List.of(1L, 12L, 23L));
+    upserts.forEach(row -> expected.put((Long) row.getField("id"), row));
+    table.refresh();
+    assertThat(table.currentSnapshot().deleteManifests(table.io())).isNotEmpty();
+    assertThat(names(rows(table))).isEqualTo(names(expected));
+  }
+
+  /**
    * A copy-on-write table of {@value #FILES} files appended one by one, in zstd, snappy and gzip; the
    * third has data pages of format version 2, so that the page copy declines it when it comes to write it.
    */

@@ -166,24 +166,35 @@ public final class IncrementalDecider {
   }
 
   /**
-   * How an input's schema changed between the snapshot the last build read and the one this build
-   * reads, each read with its own schema.
+   * How an input's schema changed since the snapshot the last build read: against the schema of the
+   * snapshot this build reads, and against the table's schema now. Rows of a snapshot are read in its own
+   * schema, but changes are read in the table's current one, which moves without a commit: a column
+   * renamed or dropped after the input's last commit changes what an incremental build reads although
+   * both snapshots share a schema. The change that an incremental build cannot take wins.
    *
-   * @param table the input
+   * @param table the input, as this build loaded it
    * @param from the snapshot the last build read; empty if the table was empty
    * @param to the snapshot this build reads; empty if the table is empty
-   * @return the changes; empty when either snapshot is missing or both share a schema
+   * @return the changes; empty when either snapshot is missing or no schema differs from the first's
    */
   static SchemaDiff schemaChange(Table table, OptionalLong from, OptionalLong to) {
     Snapshot before = from.isPresent() ? table.snapshot(from.getAsLong()) : null;
     Snapshot after = to.isPresent() ? table.snapshot(to.getAsLong()) : null;
-    if (before == null || after == null || before.schemaId() == null || after.schemaId() == null
-        || before.schemaId().equals(after.schemaId())) {
+    if (before == null || after == null || before.schemaId() == null || after.schemaId() == null) {
       return new SchemaDiff(List.of());
     }
     Schema was = table.schemas().get(before.schemaId());
     Schema is = table.schemas().get(after.schemaId());
-    return was == null || is == null ? new SchemaDiff(List.of()) : SchemaDiff.between(was, is);
+    if (was == null || is == null) {
+      return new SchemaDiff(List.of());
+    }
+    SchemaDiff atSnapshot = SchemaDiff.between(was, is);
+    SchemaDiff now = before.schemaId() == table.schema().schemaId() ? new SchemaDiff(List.of())
+        : SchemaDiff.between(was, table.schema());
+    if (!atSnapshot.onlyAddsOptionalColumns() || now.onlyAddsOptionalColumns()) {
+      return atSnapshot.isEmpty() ? now : atSnapshot;
+    }
+    return now;
   }
 
   /**
