@@ -17,6 +17,11 @@ PyIceberg opens the same embedded SQLite catalog as the SDK and answers one comm
                                          STATUS"; one process for many commands, without starting Python
                                          and loading PyIceberg each time
 
+WAREHOUSE is a local folder: it holds the catalog's SQLite file and the files the commands exchange. The
+tables' files are there too, unless the environment variable INTEROP_CATALOG_PROPERTIES holds a JSON object of
+catalog properties, which take precedence: {"warehouse": "s3://bucket/path", "s3.endpoint": ...} puts them on
+an object store (ObjectStoreStrategiesInteropTest).
+
 Rows travel as JSON objects of canonical values, the same on both sides: every scalar is a string
 (integers in decimal, floats and decimals in plain exact decimal, dates ISO, times and timestamps in
 microseconds, binary and UUIDs in lower-case hex), structs are objects, lists are lists, and maps are
@@ -27,6 +32,7 @@ import datetime
 import decimal
 import json
 import math
+import os
 import sys
 import traceback
 import uuid
@@ -51,7 +57,9 @@ MICRO = datetime.timedelta(microseconds=1)
 
 
 def catalog(warehouse):
-    return SqlCatalog(CATALOG_NAME, uri=f"sqlite:///{warehouse}/catalog.db", warehouse=f"file://{warehouse}")
+    properties = {"warehouse": f"file://{warehouse}",
+                  **json.loads(os.environ.get("INTEROP_CATALOG_PROPERTIES", "{}"))}
+    return SqlCatalog(CATALOG_NAME, uri=f"sqlite:///{warehouse}/catalog.db", **properties)
 
 
 def canonical(value):

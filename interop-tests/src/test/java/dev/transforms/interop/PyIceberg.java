@@ -14,6 +14,7 @@ import java.io.OutputStreamWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
@@ -25,11 +26,22 @@ final class PyIceberg {
   private final String python;
   private final String script;
   private final Path warehouse;
+  private final Map<String, String> catalogProperties;
 
   PyIceberg(String python, String script, Path warehouse) {
+    this(python, script, warehouse, Map.of());
+  }
+
+  /**
+   * The script on a catalog whose properties (PyIceberg's names) replace or add to its own: a warehouse
+   * on an object store and the store's endpoint and credentials ({@link ObjectStore#pyIcebergCatalog}).
+   * The catalog's SQLite file and the files the commands exchange stay in the local folder.
+   */
+  PyIceberg(String python, String script, Path warehouse, Map<String, String> catalogProperties) {
     this.python = python;
     this.script = script;
     this.warehouse = warehouse;
+    this.catalogProperties = Map.copyOf(catalogProperties);
   }
 
   /** The Python given with -Dinterop.python, or null when the test runs without one. */
@@ -80,12 +92,22 @@ final class PyIceberg {
         .getOrCreate();
   }
 
+  /**
+   * What runs the script's commands: {@code py::run}, a process each, or {@code server::run}, one process for
+   * many ({@link Server}).
+   */
+  @FunctionalInterface
+  interface Commands {
+    /** Runs a command and returns its output lines; fails with the output unless it succeeds. */
+    List<String> run(String command, String... args);
+  }
+
   /** Runs a command and returns its output lines; fails with the output unless it exits 0. */
   List<String> run(String command, String... args) {
     List<String> line = new ArrayList<>(List.of(python, script, command, warehouse.toString()));
     line.addAll(List.of(args));
     try {
-      Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+      Process process = processBuilder(line).start();
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("PyIceberg %s finished", command).isTrue();
       assertThat(process.exitValue()).as("PyIceberg %s %s said:%n%s", command, List.of(args), output).isZero();
@@ -98,6 +120,14 @@ final class PyIceberg {
     }
   }
 
+  private ProcessBuilder processBuilder(List<String> line) {
+    ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true);
+    if (!catalogProperties.isEmpty()) {
+      builder.environment().put("INTEROP_CATALOG_PROPERTIES", Canonical.json(new TreeMap<>(catalogProperties)));
+    }
+    return builder;
+  }
+
   /**
    * Starts the script's {@code serve} command: one Python process that answers many commands, so that
    * each does not pay for starting Python and importing PyIceberg (about a second).
@@ -106,8 +136,7 @@ final class PyIceberg {
    */
   Server serve() {
     try {
-      Process process = new ProcessBuilder(python, script, "serve", warehouse.toString())
-          .redirectErrorStream(true).start();
+      Process process = processBuilder(List.of(python, script, "serve", warehouse.toString())).start();
       return new Server(process);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -99,8 +99,20 @@ class StrategiesAgreeInteropTest {
     }
   }
 
-  /** After a step of the page copy: PyIceberg reads the rows the SDK's engine reads. */
   private static void pyIcebergReadsWhatTheEngineReads(Table table) {
+    pyIcebergReadsWhatTheEngineReads(table, py, py::run, allocator);
+  }
+
+  /**
+   * After a step of the page copy: PyIceberg reads the rows the SDK's engine reads.
+   *
+   * @param table a table of {@link StrategiesAgreeTest#everyStrategy}, after a step
+   * @param py the script, whose folder takes the rows
+   * @param commands what runs its {@code compare}
+   * @param allocator the memory of the engine's read
+   */
+  static void pyIcebergReadsWhatTheEngineReads(Table table, PyIceberg py, PyIceberg.Commands commands,
+      BufferAllocator allocator) {
     String name = table.name().substring(table.name().lastIndexOf('.') + 1);
     if (!name.endsWith("page_copy")) {
       return; // the engine's strategies write with Iceberg's own writer, which the other interop tests cover
@@ -112,7 +124,7 @@ class StrategiesAgreeInteropTest {
       }
     }
     Path expected = py.file(name + "-" + table.currentSnapshot().snapshotId() + ".json", Canonical.json(rows));
-    assertThat(py.run("compare", name, expected.toString())).anyMatch(line -> line.startsWith("same "));
+    assertThat(commands.run("compare", name, expected.toString())).anyMatch(line -> line.startsWith("same "));
   }
 
   /**

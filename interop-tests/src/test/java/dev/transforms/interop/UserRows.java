@@ -306,6 +306,30 @@ final class UserRows {
       }
     }
 
+    /** Every row of a root whose vectors are named as {@link #COLUMNS} (the SDK's read, PyIceberg's export). */
+    void rows(VectorSchemaRoot root) {
+      List<FieldVector> vectors = new ArrayList<>();
+      for (String column : COLUMNS) {
+        vectors.add(root.getVector(column));
+      }
+      for (int row = 0; row < root.getRowCount(); row++) {
+        Object[] values = new Object[vectors.size()];
+        for (int i = 0; i < values.length; i++) {
+          values[i] = normalize(COLUMNS.get(i), vectors.get(i).getObject(row));
+        }
+        row(values);
+      }
+    }
+
+    /** One record of Iceberg's generic reader. */
+    void record(Record record) {
+      Object[] values = new Object[COLUMNS.size()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = normalize(COLUMNS.get(i), record.getField(COLUMNS.get(i)));
+      }
+      row(values);
+    }
+
     private void problem(String text) {
       problemCount += 1;
       if (problems.size() < SHOWN) {

@@ -50,7 +50,6 @@ import java.util.function.Predicate;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
@@ -721,19 +720,13 @@ class UsersTablesInteropTest {
         try (AutoCloseable forced = strategy == null ? () -> { } : ReadPlanner.force(strategy);
             VectorSchemaRoot root = ArrowTableReader.of(table).readAll(allocator)) {
           UserRows.Check check = rows.check(what + ", the SDK's reader" + (strategy == null ? "" : " (" + strategy + ")"));
-          checkRoot(root, check);
+          check.rows(root);
           check.finish();
         }
       }
       UserRows.Check generic = rows.check(what + ", Iceberg's generic reader");
       try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-        for (Record record : records) {
-          Object[] values = new Object[UserRows.COLUMNS.size()];
-          for (int i = 0; i < values.length; i++) {
-            values[i] = UserRows.normalize(UserRows.COLUMNS.get(i), record.getField(UserRows.COLUMNS.get(i)));
-          }
-          generic.row(values);
-        }
+        records.forEach(generic::record);
       }
       generic.finish();
       await(sparkRead);
@@ -776,7 +769,7 @@ class UsersTablesInteropTest {
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
           ArrowFileReader reader = new ArrowFileReader(channel, allocator)) {
         while (reader.loadNextBatch()) {
-          checkRoot(reader.getVectorSchemaRoot(), check);
+          check.rows(reader.getVectorSchemaRoot());
         }
       }
       Files.delete(file);
@@ -793,20 +786,6 @@ class UsersTablesInteropTest {
         throw error;
       }
       throw (Exception) e.getCause();
-    }
-  }
-
-  private static void checkRoot(VectorSchemaRoot root, UserRows.Check check) {
-    List<FieldVector> vectors = new ArrayList<>();
-    for (String column : UserRows.COLUMNS) {
-      vectors.add(root.getVector(column));
-    }
-    for (int row = 0; row < root.getRowCount(); row++) {
-      Object[] values = new Object[vectors.size()];
-      for (int i = 0; i < values.length; i++) {
-        values[i] = UserRows.normalize(UserRows.COLUMNS.get(i), vectors.get(i).getObject(row));
-      }
-      check.row(values);
     }
   }
 

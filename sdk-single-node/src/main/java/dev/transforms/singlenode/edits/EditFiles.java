@@ -327,8 +327,11 @@ final class EditFiles implements Closeable {
     if (dropped.length >= task.file().recordCount()) {
       return true; // no row is kept: the file goes, and no empty file replaces it
     }
-    String location = fileFactory(FileFormat.PARQUET, "data-rewrite")
-        .newOutputFile(spec, task.file().partition()).encryptingOutputFile().location();
+    // as Iceberg's writers name files: an unpartitioned spec's partition path is empty, which would give
+    // DATA//NAME, another key than DATA/NAME on object storage
+    OutputFileFactory files = fileFactory(FileFormat.PARQUET, "data-rewrite");
+    String location = (spec.isUnpartitioned() ? files.newOutputFile()
+        : files.newOutputFile(spec, task.file().partition())).encryptingOutputFile().location();
     claim(location);
     Optional<DataFile> written = RewritePlanner.rewrite(plan, dropped, location, source);
     written.ifPresentOrElse(rewritten::add, () -> writtenPaths.remove(location));

@@ -147,4 +147,28 @@ class RemoteFilesTest {
     }
     assertThat(WrittenFileCheck.dataFiles(table)).hasSize(3);
   }
+
+  /**
+   * A file the page copy writes into an unpartitioned table lies in the table's data folder, named as
+   * Iceberg's writers name files: no empty segment between the folder and the name. Local file systems
+   * read {@code data//name} as {@code data/name}; on object storage it is another key, which pyarrow's S3
+   * file system (so PyIceberg) refuses ("Empty path component") and other readers that normalize paths do
+   * not find.
+   */
+  @Test
+  void aPageCopiedFileOfAnUnpartitionedTableIsInItsDataFolder() throws Exception {
+    Table table = create("named", StrategiesAgreeTest.FLAT, Map.of(TableProperties.FORMAT_VERSION, "2",
+        TableProperties.DELETE_MODE, "copy-on-write"));
+    RowEdits.on(table).append(StrategiesAgreeTest.rows(StrategiesAgreeTest.FLAT, 0, 4_000, 0));
+    String folder = WrittenFileCheck.dataFiles(table).iterator().next().replaceFirst("/[^/]*$", "/");
+    long copies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
+    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
+      assertThat(RowEdits.on(table).delete("id >= 100 and id < 120")).isEqualTo(20);
+    }
+    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - copies).as("files page-copied").isEqualTo(1);
+    table.refresh();
+    String written = WrittenFileCheck.dataFiles(table).iterator().next();
+    assertThat(written).as("the page copy's file").endsWith("-data-rewrite.parquet");
+    assertThat(written.substring(0, written.lastIndexOf('/') + 1)).as("the folder of %s", written).isEqualTo(folder);
+  }
 }

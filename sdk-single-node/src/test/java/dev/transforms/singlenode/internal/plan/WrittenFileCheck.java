@@ -3,11 +3,14 @@ package dev.transforms.singlenode.internal.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
@@ -26,6 +30,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -45,8 +50,10 @@ import org.apache.iceberg.types.Types;
  * Checks every data file of a table's current snapshot against its own values, read by Iceberg's
  * generic Parquet reader: the row count, each column's value, null and NaN counts and bounds (exact
  * where nothing truncates them), and, where the file has page indexes, each page's null count and
- * bounds in the column index; that files the SDK wrote carry an offset index. And strips a file of its
- * page index, as pyarrow and DuckDB write files.
+ * bounds in the column index; that files the SDK wrote carry an offset index. A local file is read where it
+ * lies; any other (object storage) is first copied whole, through the table's {@code FileIO}, to a temporary
+ * file, whose size must be the one the table records. And strips a file of its page index, as pyarrow and
+ * DuckDB write files.
  */
 public final class WrittenFileCheck {
 
@@ -67,7 +74,16 @@ public final class WrittenFileCheck {
       throw new UncheckedIOException(e);
     }
     for (DataFile file : files) {
-      check(table.schema(), file, !foreign.contains(file.location()), what + ", file " + file.location());
+      String where = what + ", file " + file.location();
+      Optional<Path> local = DirectScan.localPath(file.location());
+      Path path = local.isPresent() ? local.get() : download(table.io(), file, where);
+      try {
+        check(table.schema(), file, path, !foreign.contains(file.location()), where);
+      } finally {
+        if (local.isEmpty()) {
+          delete(path);
+        }
+      }
     }
   }
 
@@ -87,9 +103,37 @@ public final class WrittenFileCheck {
     return locations;
   }
 
-  private static void check(Schema schema, DataFile file, boolean pageIndex, String what) {
-    Path path = file.location().startsWith(RemoteLikeFileIO.SCHEME) ? RemoteLikeFileIO.localPathOf(file.location())
-        : Path.of(java.net.URI.create(file.location()));
+  /** A copy of a file that is not local, read through the file IO as one stream, in a temporary file. */
+  private static Path download(FileIO io, DataFile file, String what) {
+    Path copy = null;
+    boolean copied = false;
+    try {
+      copy = Files.createTempFile("written-file-check-", ".parquet");
+      try (InputStream in = io.newInputFile(file.location()).newStream()) {
+        Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+      }
+      assertThat(Files.size(copy)).as("%s: bytes read through the file IO, against the table's record", what)
+          .isEqualTo(file.fileSizeInBytes());
+      copied = true;
+      return copy;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      if (copy != null && !copied) {
+        delete(copy);
+      }
+    }
+  }
+
+  private static void delete(Path copy) {
+    try {
+      Files.deleteIfExists(copy);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void check(Schema schema, DataFile file, Path path, boolean pageIndex, String what) {
     List<Record> rows = new ArrayList<>();
     try (CloseableIterable<Record> records = Parquet.read(org.apache.iceberg.Files.localInput(path.toFile()))
         .project(schema).createReaderFunc(type -> GenericParquetReaders.buildReader(schema, type)).build()) {
