@@ -167,7 +167,7 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
   private OptionalLong rewriteWithPositionsFirst(FileScanTask task, LiveRows rows, RowChange.RowDecider decider,
       int posIndex, RewritePlanner.Plan plan, EditFiles.Slot kept) {
     PositionDeleteIndex dropped = ProbeScan.newPositionIndex();
-    if (!ProbeScan.findDropped(rows, change, decider, row -> dropped.delete((Long) row.get(posIndex)))) {
+    if (!ProbeScan.findDropped(rows, change, decider, row -> dropped.delete((Long) row.get(posIndex)), new int[0])) {
       return OptionalLong.empty();
     }
     if (dropped.isEmpty()) {

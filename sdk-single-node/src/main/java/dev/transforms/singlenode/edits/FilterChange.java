@@ -99,6 +99,11 @@ final class FilterChange extends RowChange {
       public boolean mightConcern(Record row) {
         return evaluator.eval(wrapper.wrap(row));
       }
+
+      @Override
+      public boolean exact() {
+        return true; // the decider is the same filter
+      }
     };
   }
 

@@ -43,7 +43,8 @@ record MergeOnReadDeletes(FileIO io, Schema schema, Schema projection, RowChange
             deletes.deleteEqual(task.file(), row, equalityColumns);
           }
         };
-    if (!ProbeScan.findDropped(rows, change, decider, onDropped)) {
+    if (!ProbeScan.findDropped(rows, change, decider, onDropped,
+        equalityColumns == null ? new int[0] : equalityColumns)) {
       // Iceberg's reader, one record filled again for each row: neither the decider nor the
       // equality deletes keep a row
       try (CloseableIterable<Record> live = rows.records(null, true, false)) {

@@ -71,13 +71,20 @@ final class ProbeScan {
   /**
    * Hands the live rows of the file that the decider drops to the sink. Returns false, having read
    * nothing, when the engine's cursor cannot read the file: the caller then reads its rows with
-   * Iceberg's reader ({@link LiveRows#records}) and asks the decider of each.
+   * Iceberg's reader ({@link LiveRows#records}) and asks the decider of each. When the probe is the
+   * decider itself ({@link RowChange.RowProbe#exact}) and holds the columns the sink reads, only the
+   * probe's columns are read: a delete of a key range reads one column of the file.
+   *
+   * @param sinkColumns the places in the read schema of the columns the sink reads, {@code _pos} aside
    */
   static boolean findDropped(
-      LiveRows rows, RowChange change, RowChange.RowDecider decider, DroppedRows sink) {
+      LiveRows rows, RowChange change, RowChange.RowDecider decider, DroppedRows sink, int[] sinkColumns) {
     Schema readSchema = rows.schema();
     RowChange.RowProbe probe = change.probe(readSchema);
     int[] probed = probe == null ? new int[0] : probe.columns();
+    if (probed.length > 0 && probe.exact() && covers(probed, sinkColumns) && exactPass(rows, probe, probed, sink)) {
+      return true;
+    }
     if (probed.length > 0 && probed.length < readSchema.columns().size()) {
       TwoPasses passes = TwoPasses.open(rows, probe, probed, decider);
       if (passes != null) {
@@ -93,6 +100,53 @@ final class ProbeScan {
     }
     try (cursor) {
       onePass(cursor, readSchema, probe, decider, sink);
+    }
+    return true;
+  }
+
+  private static boolean covers(int[] columns, int[] wanted) {
+    for (int column : wanted) {
+      if (java.util.Arrays.stream(columns).noneMatch(c -> c == column)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The probe's columns of every live row, and each row the probe lets through dropped with its
+   * position: for a probe that is the decider. False, having read nothing, when the engine's cursor
+   * cannot read the file.
+   */
+  private static boolean exactPass(LiveRows rows, RowChange.RowProbe probe, int[] probed, DroppedRows sink) {
+    Schema readSchema = rows.schema();
+    List<Types.NestedField> columns = new ArrayList<>();
+    for (int column : probed) {
+      columns.add(readSchema.columns().get(column));
+    }
+    // as the other passes, only where the engine's cursor reads the whole file: its rewrite reads it next
+    ParquetRowCursor whole = rows.cursor();
+    if (whole == null) {
+      return false;
+    }
+    whole.close();
+    ParquetRowCursor cursor = rows.cursor(new Schema(columns));
+    if (cursor == null) {
+      return false;
+    }
+    int posIndex = rows.columnIndex(org.apache.iceberg.MetadataColumns.ROW_POSITION.fieldId());
+    GenericRecord row = GenericRecord.create(readSchema);
+    try (cursor) {
+      cursor.prefetch();
+      while (cursor.next()) {
+        for (int i = 0; i < probed.length; i++) {
+          row.set(probed[i], cursor.get(i));
+        }
+        if (probe.mightConcern(row)) {
+          row.set(posIndex, cursor.position());
+          sink.accept(row);
+        }
+      }
     }
     return true;
   }

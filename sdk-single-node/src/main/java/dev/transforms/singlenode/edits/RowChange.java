@@ -74,6 +74,15 @@ abstract class RowChange {
     default LongHashSet integralKeys() {
       return null;
     }
+
+    /**
+     * Whether the probe is the decider itself: every row it lets through is dropped, and the decider
+     * needs no other column (a delete by a filter on top-level columns). A reader may then drop the rows
+     * the probe lets through without reading their other columns.
+     */
+    default boolean exact() {
+      return false;
+    }
   }
 
   /** Returns the operation's name for messages, such as {@code "delete"}. */
