@@ -48,7 +48,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * <p>Arguments: {@code --python PATH} (required), {@code --worker PATH}, {@code --scale LIST} (millions,
  * decimals allowed: {@code 0.2,0.4} with {@code --file-rows 100000} is a smoke run), {@code --file-rows N}
  * (default 1,000,000), {@code --runs N} (default 3), {@code --warmup N} (default 1), {@code --py-timeout S}
- * (default 300).
+ * (default 300), {@code --operations LIST} (of {@code arrow,batches,delete,upsert}, all by default). The harness's
+ * heap is {@code HARNESS_HEAP} of the run script (6g by default): {@code HARNESS_HEAP=1g ... --operations
+ * delete,upsert} shows the edits within a gigabyte of heap.
  */
 public final class ScaleBenchmark {
 
@@ -62,7 +64,7 @@ public final class ScaleBenchmark {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> options = SideBySide.options(args, Set.of(),
-        Set.of("python", "worker", "scale", "file-rows", "runs", "warmup", "py-timeout"));
+        Set.of("python", "worker", "scale", "file-rows", "runs", "warmup", "py-timeout", "operations"));
     String python = ObjectStoreBenchmark.required(options, "python");
     List<Long> scales = new ArrayList<>();
     for (String scale : ObjectStoreBenchmark.required(options, "scale").split(",")) {
@@ -73,6 +75,7 @@ public final class ScaleBenchmark {
     int warmup = Integer.parseInt(options.getOrDefault("warmup", "1"));
     Duration limit = Duration.ofSeconds(Long.parseLong(options.getOrDefault("py-timeout", "300")));
     String worker = options.getOrDefault("worker", "benchmarks/pyiceberg/worker.py");
+    Set<String> operations = Set.of(options.getOrDefault("operations", "arrow,batches,delete,upsert").split(","));
 
     long started = System.nanoTime();
     Path dir = Files.createTempDirectory("transforms-scale-bench");
@@ -97,7 +100,7 @@ public final class ScaleBenchmark {
       for (long rows : scales) {
         try (BufferAllocator memory = root.newChildAllocator("scale " + rows, 0, Long.MAX_VALUE);
             SdkWorker sdk = new SdkWorker(catalog, memory)) {
-          report.append(runScale(catalog, py, sdk, rows, fileRows, runs, warmup, limit, memory, dir));
+          report.append(runScale(catalog, py, sdk, rows, fileRows, runs, warmup, limit, memory, dir, operations));
         }
       }
     }
@@ -109,7 +112,7 @@ public final class ScaleBenchmark {
   }
 
   private static String runScale(Catalog catalog, LineWorker py, SdkWorker sdk, long rows, long fileRows, int runs,
-      int warmup, Duration limit, BufferAllocator memory, Path dir) {
+      int warmup, Duration limit, BufferAllocator memory, Path dir, Set<String> operations) {
     Shape shape = PyIcebergBenchmark.sevenColumns();
     String tag = ObjectStoreBenchmark.count(rows).replace(",", "");
     long begun = System.nanoTime();
@@ -142,22 +145,30 @@ public final class ScaleBenchmark {
     String filter = "id >= " + deleteFrom + " and id < " + deleteTo;
 
     Map<String, Map<String, Outcome>> results = new LinkedHashMap<>();
-    results.put("`arrow()` vs `scan().to_arrow()`", measure("arrow " + tag, warmup, runs, limit, bases,
+    if (operations.contains("arrow")) {
+      results.put("`arrow()` vs `scan().to_arrow()`", measure("arrow " + tag, warmup, runs, limit, bases,
         py, pyTable, sdk, List.of(sdkPyMade, sdkJavaMade), table -> command("scan", table),
         answer -> BenchTables.check(answer.get("rows").asLong() == rows, "rows read: " + answer), null));
-    results.put("`arrowReader(65536)` vs `to_arrow_batch_reader()`, rows counted", measure("batches " + tag, warmup,
+    }
+    if (operations.contains("batches")) {
+      results.put("`arrowReader(65536)` vs `to_arrow_batch_reader()`, rows counted", measure("batches " + tag, warmup,
         runs, limit, bases, py, pyTable, sdk, List.of(sdkPyMade, sdkJavaMade),
         table -> command("scan_batches", table).put("batch", 65_536),
         answer -> BenchTables.check(answer.get("rows").asLong() == rows, "rows streamed: " + answer), null));
-    results.put("delete " + ObjectStoreBenchmark.count(deleted) + " rows (1%) by a key range, copy-on-write",
+    }
+    if (operations.contains("delete")) {
+      results.put("delete " + ObjectStoreBenchmark.count(deleted) + " rows (1%) by a key range, copy-on-write",
         measure("delete " + tag, warmup, runs, limit, bases, py, pyTable, sdk, List.of(sdkPyMade, sdkJavaMade),
             table -> command("delete", table).put("filter", filter), answer -> { }, rows - deleted));
-    results.put("upsert " + ObjectStoreBenchmark.count(changed) + " (1%: " + ObjectStoreBenchmark.count(updated)
+    }
+    if (operations.contains("upsert")) {
+      results.put("upsert " + ObjectStoreBenchmark.count(changed) + " (1%: " + ObjectStoreBenchmark.count(updated)
             + " updates, " + ObjectStoreBenchmark.count(inserted) + " inserts), copy-on-write",
         measure("upsert " + tag, warmup, runs, limit, bases, py, pyTable, sdk, List.of(sdkPyMade, sdkJavaMade),
             table -> command("upsert", table).put("source", "upsert_" + tag), answer ->
                 BenchTables.check(answer.get("updated").asLong() == updated
                     && answer.get("inserted").asLong() == inserted, "upsert counts: " + answer), rows + inserted));
+    }
     List<List<String>> times = new ArrayList<>();
     List<List<String>> peaks = new ArrayList<>();
     for (Map.Entry<String, Map<String, Outcome>> operation : results.entrySet()) {
