@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.spark.sql.Column;
@@ -16,6 +17,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The row changes of an Iceberg table between two snapshots, as a Spark frame with the columns of
@@ -53,14 +56,15 @@ public final class SparkChanges {
       long toInclusive, List<String> identifierColumns) {
     List<ChangeRange.Step> steps = toInclusive < 0 && table.currentSnapshot() == null ? List.of()
         : ChangeRange.steps(table, fromExclusive, toInclusive);
-    String[] columns = Arrays.stream(session.table(identifier).columns()).toArray(String[]::new);
+    StructType current = session.table(identifier).schema();
+    String[] columns = current.fieldNames();
     Dataset<Row> all = null;
     for (ChangeRange.Step step : steps) {
       Snapshot snapshot = step.snapshot();
       int ordinal = step.ordinal();
-      Dataset<Row> after = located(TableReads.atSnapshot(session, identifier, snapshot.snapshotId()), columns);
+      Dataset<Row> after = located(TableReads.atSnapshot(session, identifier, snapshot.snapshotId()), current);
       Dataset<Row> before = step.comparedWith().isEmpty() ? TableReads.emptyLike(session, after)
-          : located(TableReads.atSnapshot(session, identifier, step.comparedWith().getAsLong()), columns);
+          : located(TableReads.atSnapshot(session, identifier, step.comparedWith().getAsLong()), current);
       Dataset<Row> deleted = withoutPosition(notIn(before, after), columns);
       Dataset<Row> inserted = withoutPosition(notIn(after, before), columns);
       Dataset<Row> realDeletes = minus(deleted, inserted, columns);
@@ -80,10 +84,17 @@ public final class SparkChanges {
     return all;
   }
 
-  private static Dataset<Row> located(Dataset<Row> frame, String[] columns) {
+  /**
+   * A snapshot's rows in the table's current columns, with their file and position. Spark 4.1 reads an
+   * older snapshot in the schema it was written with (3.5 in the current one): a column added since reads
+   * as null, as it does in the current snapshot's older files, and every column takes its current type.
+   */
+  private static Dataset<Row> located(Dataset<Row> frame, StructType current) {
+    Set<String> present = Set.of(frame.columns());
     List<Column> selected = new ArrayList<>();
-    for (String column : columns) {
-      selected.add(col(quote(column)));
+    for (StructField field : current.fields()) {
+      Column value = present.contains(field.name()) ? col(quote(field.name())) : lit(null);
+      selected.add(value.cast(field.dataType()).as(field.name()));
     }
     selected.add(col("_file"));
     selected.add(col("_pos"));
