@@ -194,6 +194,13 @@ final class LoadCommand implements Callable<Integer> {
     Optional<SourceFormat> named = Optional.ofNullable(format).map(SourceFormat::named);
     List<SourceFile> files = arguments.subList(1, arguments.size()).stream()
         .map(f -> SourceFile.of(directory.resolve(f), named)).toList();
+    java.util.Set<Path> seen = new java.util.HashSet<>();
+    for (SourceFile file : files) {
+      if (!seen.add(file.path().toAbsolutePath().normalize())) {
+        throw new InvalidLoadException("File " + file.path() + " is named twice: its rows would be loaded twice; "
+            + "name each file once");
+      }
+    }
     Optional<TableDeclaration> declaration = schema != null ? Optional.of(TableDeclaration.parse(schema, "--schema"))
         : Optional.ofNullable(schemaFile).map(f -> TableDeclaration.read(directory.resolve(f)));
     char chosen = separator.orElse(SeedFolder.isTsv(files.get(0).path()) ? '\t' : ',');

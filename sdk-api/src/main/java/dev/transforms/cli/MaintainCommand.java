@@ -12,6 +12,7 @@ import dev.transforms.runtime.maintenance.TableMaintenance;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -127,6 +128,9 @@ final class MaintainCommand implements Callable<Integer> {
     }
     if (all) {
       refuseOptionsBesideAll();
+    } else {
+      refuseOptionsOfStepsNotAsked();
+      refuseTablesNamedTwice();
     }
     MaintenanceOptions options = all ? null : options();
     List<DatasetPath> named = paths.stream().map(DatasetPath::of).toList();
@@ -193,6 +197,47 @@ final class MaintainCommand implements Callable<Integer> {
             + ", such as maintain./Shop.older-than=7d or maintain./Shop.actions=compact,expire), or name the tables";
     throw new CommandLine.ParameterException(spec.commandLine(), "--all maintains each table with the options of its "
         + "policy, so it takes no " + String.join(", ", given) + advice);
+  }
+
+  /** The options that tune one step each; with only other steps named, such an option would do nothing. */
+  private static final Map<String, String> STEP_OF_OPTION = Map.of(
+      "--older-than", "--expire", "--retain-last", "--expire", "--keep-incremental-state", "--expire",
+      "--orphans-older-than", "--remove-orphans", "--delete-orphans", "--remove-orphans",
+      "--allow-deleting-files-of-running-writes", "--remove-orphans", "--equal-scheme", "--remove-orphans",
+      "--equal-authority", "--remove-orphans");
+
+  /**
+   * Refuses an option of a step that is not asked for ({@code --compact --keep-incremental-state}): with
+   * some steps named, only those run, and the option would be accepted and do nothing. With no step named
+   * every step runs, so every option applies.
+   */
+  private void refuseOptionsOfStepsNotAsked() {
+    if (!compact && !rewriteManifests && !expire && !removeOrphans) {
+      return;
+    }
+    CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    List<String> idle = new ArrayList<>();
+    STEP_OF_OPTION.forEach((option, step) -> {
+      if (parsed.hasMatchedOption(option) && !parsed.hasMatchedOption(step)) {
+        idle.add(option + " (a setting of " + step + ")");
+      }
+    });
+    if (!idle.isEmpty()) {
+      idle.sort(null);
+      throw new CommandLine.ParameterException(spec.commandLine(), "Only the steps named run, and "
+          + String.join(", ", idle) + " would do nothing: add the step it belongs to, or leave the option out");
+    }
+  }
+
+  /** Refuses a table named twice: it would be maintained twice over. */
+  private void refuseTablesNamedTwice() {
+    java.util.Set<DatasetPath> seen = new java.util.HashSet<>();
+    for (String path : paths) {
+      if (!seen.add(DatasetPath.of(path))) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Table " + path
+            + " is named twice: name each table to maintain once");
+      }
+    }
   }
 
   private MaintenanceOptions options() {

@@ -83,6 +83,7 @@ public record TableDeclaration(Schema schema, Optional<String> partitionBy, Stri
     private final String origin;
     private final boolean allowPartition;
     private int at;
+    private boolean anyColumn; // whether a column was read: a comma before the first one is an empty column
 
     Parser(String text, String origin, boolean allowPartition) {
       this.text = text;
@@ -136,6 +137,7 @@ public record TableDeclaration(Schema schema, Optional<String> partitionBy, Stri
         }
         int id = columns.size() + 1;
         columns.add(required ? Types.NestedField.required(id, name, type) : Types.NestedField.optional(id, name, type));
+        anyColumn = true;
       }
       if (columns.isEmpty()) {
         throw new InvalidLoadException("The schema of " + origin + " declares no column; write columns as "
@@ -275,10 +277,20 @@ public record TableDeclaration(Schema schema, Optional<String> partitionBy, Stri
       }
     }
 
+    /** Moves past commas, spaces, line ends and comments; refuses an empty column (two commas, or one first). */
     private void skipSeparators() {
+      boolean comma = false;
+      boolean first = !anyColumn;
       while (at < text.length()) {
         char c = text.charAt(at);
-        if (c == ',' || Character.isWhitespace(c) || c == '\uFEFF') {
+        if (c == ',') {
+          if (comma || first) {
+            throw error(at, first ? "a comma before the first column: an empty column"
+                : "two commas with no column between them: an empty column");
+          }
+          comma = true;
+          at++;
+        } else if (Character.isWhitespace(c) || c == '\uFEFF') {
           at++;
         } else if (c == '#') {
           while (at < text.length() && text.charAt(at) != '\n') {

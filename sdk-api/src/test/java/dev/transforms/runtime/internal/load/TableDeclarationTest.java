@@ -75,7 +75,12 @@ class TableDeclarationTest {
     assertThatThrownBy(() -> TableDeclaration.parse("id", "--schema")).hasMessageContaining("column id has no type");
     assertThatThrownBy(() -> TableDeclaration.parse("amount decimal(40,2)", "--schema"))
         .hasMessageContaining("decimal(40,2) is out of range");
-    assertThatThrownBy(() -> TableDeclaration.parse(" , ", "--schema")).hasMessageContaining("declares no column");
+    assertThatThrownBy(() -> TableDeclaration.parse("  # nothing yet", "--schema"))
+        .hasMessageContaining("declares no column");
+    assertThatThrownBy(() -> TableDeclaration.parse(" , id long", "--schema"))
+        .hasMessageContaining("at character 2: a comma before the first column: an empty column");
+    assertThatThrownBy(() -> TableDeclaration.parse("id long,, name string", "--schema"))
+        .hasMessageContaining("two commas with no column between them");
     assertThatThrownBy(() -> TableDeclaration.parse("id long partitioned by id", "--schema"))
         .hasMessageContaining("unexpected 'partitioned by id' after column id");
   }

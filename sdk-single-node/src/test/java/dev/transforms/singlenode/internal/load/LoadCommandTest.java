@@ -230,6 +230,22 @@ class LoadCommandTest {
   }
 
   @Test
+  void aFileNamedTwiceOrAnEmptyColumnIsRefusedAndNothingIsCreated() throws Exception {
+    orders();
+    Run twice = load("/Shop/raw/orders", "orders.csv", "./orders.csv", "--schema", ORDERS_SCHEMA);
+    assertThat(twice.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(twice.err()).contains("orders.csv is named twice: its rows would be loaded twice");
+    Run empty = load("/Shop/raw/orders", "orders.csv", "--schema",
+        "order_id long not null,, amount decimal(10,2), status string, created_at timestamp");
+    assertThat(empty.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(empty.err()).contains("two commas with no column between them: an empty column");
+    Run leading = load("/Shop/raw/orders", "orders.csv", "--schema", ", order_id long");
+    assertThat(leading.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(leading.err()).contains("a comma before the first column");
+    assertThat(exists("Shop.raw", "orders")).isFalse();
+  }
+
+  @Test
   void headerMismatchesNameTheFileAndTheColumns() throws Exception {
     write("typo.csv", "order_id,amout\n1,2.00\n");
     Run run = load("/Shop/raw/orders", "typo.csv", "--schema", "order_id long not null, amount decimal(10,2)");

@@ -104,6 +104,18 @@ class MaintainCommandTest {
       assertThat(missing.exitCode()).isNotZero();
       assertThat(missing.err()).contains("No table at /Shop/nothing");
 
+      // an option of a step that is not asked for would do nothing: refused, naming the step it belongs to
+      Run idle = run("maintain", "/Shop/orders", "--compact", "--keep-incremental-state");
+      assertThat(idle.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(idle.err()).contains("--keep-incremental-state (a setting of --expire) would do nothing");
+      Run idleOrphans = run("maintain", "/Shop/orders", "--compact", "--older-than", "7d", "--delete-orphans");
+      assertThat(idleOrphans.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(idleOrphans.err()).contains("--delete-orphans (a setting of --remove-orphans)",
+          "--older-than (a setting of --expire)");
+      Run twice = run("maintain", "/Shop/orders", "/Shop/orders");
+      assertThat(twice.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(twice.err()).contains("Table /Shop/orders is named twice");
+
       Run engine = run("maintain", "/Shop/orders", "--engine", "duckdb");
       assertThat(engine.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
       assertThat(engine.err()).contains("No maintenance engine 'duckdb'");
