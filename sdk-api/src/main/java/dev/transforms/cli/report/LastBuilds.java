@@ -1,5 +1,6 @@
 package dev.transforms.cli.report;
 
+import dev.transforms.api.PublishConflictException;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.internal.build.CauseChain;
@@ -26,7 +27,8 @@ import java.util.TreeMap;
  * The last build of each transform, as {@code transforms build} ran it, kept in one small file in the
  * warehouse folder ({@value #FILE_NAME}) for {@code transforms graph}, when that folder exists. The catalog holds only what
  * builds published; this file also knows about failures, durations and the reason a build was full.
- * Building some transforms keeps the others' entries.
+ * Building some transforms keeps the others' entries, and the loser of two racing builds of a transform
+ * keeps the winner's.
  */
 public final class LastBuilds {
 
@@ -98,6 +100,9 @@ public final class LastBuilds {
     for (TimedResult timed : results) {
       TransformResult r = timed.result();
       String key = r.transform() + ".";
+      if (lostARaceToTheRecorded(properties, key, timed)) {
+        continue;
+      }
       properties.setProperty(key + "status", r.status().name());
       properties.setProperty(key + "engine", r.engine());
       properties.setProperty(key + "incremental", Boolean.toString(r.incremental()));
@@ -119,6 +124,33 @@ public final class LastBuilds {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write " + file(warehouse), e);
     }
+  }
+
+  /**
+   * Whether a result is the loser of two racing builds of one transform and the recorded entry is the
+   * winner's: the result failed because another build published first ({@link PublishConflictException}),
+   * and the entry succeeded in a build that was still running when this one started. The winner's entry
+   * describes the output that is current, so the loser does not replace it.
+   */
+  private static boolean lostARaceToTheRecorded(Properties properties, String key, TimedResult timed) {
+    TransformResult r = timed.result();
+    boolean lostRace = r.status() == TransformResult.Status.FAILED
+        && r.error().map(LastBuilds::isPublishConflict).orElse(false);
+    if (!lostRace || !"SUCCEEDED".equals(properties.getProperty(key + "status"))) {
+      return false;
+    }
+    Instant recordedStart = parseInstant(properties.getProperty(key + "started"));
+    Instant recordedEnd = recordedStart.plusMillis(parseLong(properties.getProperty(key + "duration-ms")));
+    return !recordedEnd.isBefore(timed.started());
+  }
+
+  private static boolean isPublishConflict(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof PublishConflictException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
