@@ -14,7 +14,8 @@ import java.util.Map;
  * @param status the last build's status for a transform ({@code SUCCEEDED}, {@code FAILED}, {@code SKIPPED},
  *     {@code PUBLISHED} when only the catalog knows it, {@code NONE} when never built); for a dataset,
  *     {@code TABLE}, {@code MISSING} or {@code FILES}
- * @param stale whether an input moved on since the last build of the transform (or of the dataset's producer)
+ * @param stale whether the transform (or the dataset's producer) would run in a build: its inputs, code or
+ *     settings changed since its last build
  */
 public record GraphNode(String id, Kind kind, String name, List<String> lines, Map<String, String> details,
     String status, boolean stale) {

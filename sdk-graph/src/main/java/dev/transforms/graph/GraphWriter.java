@@ -123,7 +123,7 @@ public final class GraphWriter {
         .append(graph.edges().size()).append(" edge(s); ").append(stale).append(" stale. ")
         .append("<span class=\"legend\"><span class=\"SUCCEEDED\">built</span><span class=\"FAILED\">failed</span>"
             + "<span class=\"NONE\">not built</span><span style=\"background:#e8f0fc\">dataset</span>"
-            + "<span style=\"border:2px dashed #d08000\">stale: an input moved on since the last build</span></span>"
+            + "<span style=\"border:2px dashed #d08000\">stale: its inputs, code or settings changed since the last build</span></span>"
             + " Click a node for its details.</p>\n");
     page.append("<div id=\"main\"><div id=\"drawing\">\n").append(svg(graph, layout))
         .append("</div>\n<div id=\"details\"><h2 id=\"details-title\">Details</h2>"

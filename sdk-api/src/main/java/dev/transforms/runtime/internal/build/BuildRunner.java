@@ -273,7 +273,7 @@ public final class BuildRunner implements AutoCloseable {
         publishedFacts(lineage, spec, outputs, writes, publishing.published());
       }
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
-          decision.incremental(), decision.reason(), writes, Duration.ofNanos(System.nanoTime() - start),
+          decision.incremental(), why(decision, freshness, forced), writes, Duration.ofNanos(System.nanoTime() - start),
           Optional.empty(), notes, checks, advisories.list());
     } catch (RuntimeException | LinkageError e) {
       if (publisher != null) {
@@ -285,6 +285,20 @@ public final class BuildRunner implements AutoCloseable {
           decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes,
           checks, advisories.list());
     }
+  }
+
+  /**
+   * Why a transform ran and how: the decision's reason (why incremental, or why in full), led by what made
+   * it stale when that was not its inputs (its code or settings, its semantic version, its outputs), so
+   * that the report says what {@code transforms plan} said. Alone, "inputs changed only by appends" or "not
+   * an incremental transform" is not why such a transform ran, and the first need not even be true.
+   */
+  private static String why(IncrementalDecision decision, Freshness freshness, boolean forced) {
+    if (freshness.upToDate() || freshness.inputsMoved() || decision.reason().contains(freshness.reason())) {
+      return decision.reason();
+    }
+    return freshness.reason() + (decision.incremental() ? "; read incrementally: " : "; in full: ")
+        + decision.reason();
   }
 
   /** The inputs as lineage names them: tables at the snapshot pinned, or files. */

@@ -46,11 +46,40 @@ public final class CodeFingerprint {
       "dev/transforms/singlenode/", "dev/transforms/testing/", "dev/transforms/graph/", "dev/transforms/cli/",
       "dev/transforms/shaded/");
 
+  /**
+   * Engine settings that say where and how fast a transform runs, never what it writes: the cluster it
+   * runs on, its resources, its user interface, logs and listeners. Changing them leaves a transform up to
+   * date. Each entry is a key or, ending in a dot, a key prefix.
+   */
+  private static final java.util.List<String> RUN_ONLY_SETTINGS = java.util.List.of("spark.master",
+      "spark.app.name", "spark.submit.", "spark.ui.", "spark.eventLog.", "spark.log.", "spark.history.",
+      "spark.metrics.", "spark.extraListeners", "spark.driver.host", "spark.driver.port", "spark.driver.bindAddress",
+      "spark.driver.memory", "spark.driver.cores", "spark.driver.maxResultSize", "spark.executor.memory",
+      "spark.executor.cores", "spark.executor.instances", "spark.cores.max", "spark.dynamicAllocation.",
+      "spark.local.dir", "spark.network.", "spark.rpc.", "spark.blockManager.", "spark.openlineage.",
+      "duckdb.threads", "duckdb.memory-limit");
+
   private CodeFingerprint() {}
 
   /**
+   * Whether an engine setting can change what a transform writes, and so belongs to its fingerprint.
+   *
+   * @param key the setting's key ({@code spark.*} or {@code duckdb.*})
+   * @return false for the settings of where and how fast it runs ({@code spark.master}, memory, UI, logs)
+   */
+  public static boolean shapesResults(String key) {
+    for (String runOnly : RUN_ONLY_SETTINGS) {
+      if (runOnly.endsWith(".") ? key.startsWith(runOnly) : key.equals(runOnly)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * The fingerprint of a transform: its class and the classes compiled with it, with the settings of its
-   * engine that shape what it writes ({@code spark.*} for Spark, {@code duckdb.*} on a single node).
+   * engine that shape what it writes ({@code spark.*} for Spark, {@code duckdb.*} on a single node; not
+   * those of where and how fast it runs: {@link #shapesResults}).
    *
    * @param spec the transform
    * @param config the configuration
@@ -60,7 +89,11 @@ public final class CodeFingerprint {
       dev.transforms.runtime.TransformsConfig config) {
     Map<String, String> settings = new TreeMap<>();
     boolean spark = spec.engine().equals("spark");
-    (spark ? config.sparkProperties() : config.duckdbProperties()).forEach(settings::put);
+    (spark ? config.sparkProperties() : config.duckdbProperties()).forEach((key, value) -> {
+      if (shapesResults(key)) {
+        settings.put(key, value);
+      }
+    });
     settings.put("engine", spec.engine());
     return of(spec.method().getDeclaringClass(), settings);
   }

@@ -28,8 +28,10 @@ import org.apache.iceberg.Table;
  *
  * @param upToDate whether the transform is up to date
  * @param reason why, in a few words: what changed, or what is unchanged
+ * @param inputsMoved whether it is stale because its inputs moved (and for nothing else that is checked
+ *     first: its outputs, semantic version, code and settings)
  */
-public record Freshness(boolean upToDate, String reason) {
+public record Freshness(boolean upToDate, String reason, boolean inputsMoved) {
 
   /**
    * The one decision.
@@ -88,9 +90,9 @@ public record Freshness(boolean upToDate, String reason) {
       }
     }
     if (!moved.isEmpty()) {
-      return stale(String.join("; ", moved));
+      return new Freshness(false, String.join("; ", moved), true);
     }
-    return new Freshness(true, "up to date: inputs and code unchanged since build " + state.buildId());
+    return new Freshness(true, "up to date: inputs and code unchanged since build " + state.buildId(), false);
   }
 
   /**
@@ -129,7 +131,7 @@ public record Freshness(boolean upToDate, String reason) {
   }
 
   private static Freshness stale(String reason) {
-    return new Freshness(false, reason);
+    return new Freshness(false, reason, false);
   }
 
   private static String describe(OptionalLong snapshot) {

@@ -214,4 +214,41 @@ public class UpToDateTest {
         .isNotEqualTo(CodeFingerprint.of(UpToDateTest.class, Map.of("duckdb.threads", "2")))
         .hasSize(24);
   }
+
+  @Test
+  void settingsOfWhereAndHowFastItRunsLeaveATransformUpToDateAndOthersDoNot() throws IOException {
+    TransformSpec a = ReflectiveModels.transformsOf(Pipeline.class).get(0);
+    java.util.function.Function<String, String> fingerprint = settings -> {
+      try {
+        Path file = sources.resolve("transforms-" + Math.abs(settings.hashCode()) + ".properties");
+        Files.writeString(file, settings);
+        return CodeFingerprint.of(a, TransformsConfig.load(java.util.Optional.of(file),
+            java.util.Optional.of(warehouse), Map.of(), sources));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+    String base = fingerprint.apply("duckdb.threads=2\n");
+    assertThat(fingerprint.apply("duckdb.threads=4\nduckdb.memory-limit=2GB\n")).isEqualTo(base);
+    assertThat(fingerprint.apply("duckdb.threads=2\nduckdb.parquet=false\n")).isNotEqualTo(base);
+
+    assertThat(CodeFingerprint.shapesResults("spark.master")).isFalse();
+    assertThat(CodeFingerprint.shapesResults("spark.ui.enabled")).isFalse();
+    assertThat(CodeFingerprint.shapesResults("spark.executor.memory")).isFalse();
+    assertThat(CodeFingerprint.shapesResults("spark.sql.ansi.enabled")).isTrue();
+    assertThat(CodeFingerprint.shapesResults("spark.sql.session.timeZone")).isTrue();
+    assertThat(CodeFingerprint.shapesResults("spark.masterish")).isTrue();
+  }
+
+  @Test
+  void aTransformRunBecauseItsCodeChangedSaysSoAndNotThatItsInputsMoved() throws Exception {
+    Path v1 = compile("r1", "out.append(in.ids().stream().mapToLong(Long::longValue).toArray());");
+    Path v2 = compile("r2", "out.append(in.ids().stream().mapToLong(v -> v + 1).toArray());");
+    assertThat(build(load(v1)).succeeded()).isTrue();
+
+    TransformResult again = build(load(v2)).result("a").orElseThrow();
+
+    assertThat(again.status()).isEqualTo(TransformResult.Status.SUCCEEDED);
+    assertThat(again.reason()).startsWith("its code or settings changed since build ");
+  }
 }
