@@ -16,6 +16,7 @@ import dev.transforms.runtime.internal.catalog.SharedStorageCheck;
 import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.internal.logging.QuietLogging;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.publish.BuildLease;
 import dev.transforms.runtime.internal.publish.StagingMarks;
@@ -134,6 +135,7 @@ public final class TransformsCli implements Callable<Integer> {
    * @param args the arguments
    */
   public static void main(String[] args) {
+    QuietLogging.applyUnlessConfigured();
     System.exit(execute(new TransformsCli(), args));
   }
 

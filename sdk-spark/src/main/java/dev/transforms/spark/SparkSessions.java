@@ -1,6 +1,7 @@
 package dev.transforms.spark;
 
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.logging.QuietLogging;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +40,9 @@ public final class SparkSessions {
    * @return a builder; call {@code getOrCreate()}
    */
   public static SparkSession.Builder builder(TransformsConfig config) {
+    // Before Spark starts: without a logging configuration of the application's, Spark's own prints
+    // every INFO line.
+    QuietLogging.applyUnlessConfigured();
     SparkSession.Builder builder = SparkSession.builder().appName("transforms");
     staticSettings(config.sparkProperties()).forEach(builder::config);
     sqlSettings(config.sparkProperties()).forEach(builder::config);

@@ -1,0 +1,72 @@
+package dev.transforms.runtime.internal.logging;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.util.List;
+
+/**
+ * The SDK's quiet Log4j 2 configuration ({@value #RESOURCE}) for applications that have none of their
+ * own: without it, Spark falls back to its own defaults and prints about 150 INFO lines per build. An
+ * application's configuration always wins: a {@code log4j2*} file on the class path (such as
+ * {@code log4j2-test.properties} in a project's test resources) or {@code -Dlog4j2.configurationFile}.
+ * Without Log4j's core on the class path there is nothing to configure and nothing happens.
+ */
+public final class QuietLogging {
+
+  /** The configuration's resource. */
+  public static final String RESOURCE = "dev/transforms/logging/quiet-log4j2.properties";
+
+  private static final String CONFIGURATION_FILE = "log4j2.configurationFile";
+
+  /** The names Log4j 2 looks for on the class path, in its order of preference. */
+  private static final List<String> OWN_CONFIGURATIONS = List.of("log4j2-test.properties", "log4j2-test.yaml",
+      "log4j2-test.yml", "log4j2-test.json", "log4j2-test.jsn", "log4j2-test.xml", "log4j2.properties",
+      "log4j2.yaml", "log4j2.yml", "log4j2.json", "log4j2.jsn", "log4j2.xml");
+
+  private static volatile boolean applied;
+
+  private QuietLogging() {}
+
+  /**
+   * Uses the quiet configuration unless the application configured logging itself. Call it before Spark
+   * starts; if Log4j already started with no configuration (its default), it is reconfigured.
+   */
+  public static synchronized void applyUnlessConfigured() {
+    if (applied) {
+      return;
+    }
+    applied = true;
+    ClassLoader loader = classLoader();
+    if (System.getProperty(CONFIGURATION_FILE) != null || System.getProperty("log4j.configurationFile") != null
+        || OWN_CONFIGURATIONS.stream().anyMatch(name -> loader.getResource(name) != null)) {
+      return;
+    }
+    URL quiet = QuietLogging.class.getClassLoader().getResource(RESOURCE);
+    if (quiet == null || loader.getResource("org/apache/logging/log4j/core/LoggerContext.class") == null) {
+      return;
+    }
+    System.setProperty(CONFIGURATION_FILE, quiet.toString());
+    try {
+      Log4jCore.reconfigureIfDefault(quiet.toURI());
+    } catch (URISyntaxException | LinkageError e) {
+      // Log4j starts with the property set above the first time it is used.
+    }
+  }
+
+  private static ClassLoader classLoader() {
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    return context != null ? context : QuietLogging.class.getClassLoader();
+  }
+
+  /** Log4j's core, touched only once it is known to be on the class path. */
+  private static final class Log4jCore {
+    static void reconfigureIfDefault(URI configuration) {
+      if (org.apache.logging.log4j.LogManager.getContext(false)
+          instanceof org.apache.logging.log4j.core.LoggerContext context
+          && context.getConfiguration() instanceof org.apache.logging.log4j.core.config.DefaultConfiguration) {
+        context.setConfigLocation(configuration);
+      }
+    }
+  }
+}
