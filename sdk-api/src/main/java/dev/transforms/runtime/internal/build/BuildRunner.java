@@ -281,8 +281,9 @@ public final class BuildRunner implements AutoCloseable {
         publisher.discard();
       }
       advisories.log(); // what the failed run earned; its own error stays the one reported
+      Throwable error = stoppedByCancellation(environment, spec, e);
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.FAILED, decision.incremental(),
-          decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(e)), notes,
+          decision.reason(), List.of(), Duration.ofNanos(System.nanoTime() - start), Optional.of(masked(error)), notes,
           checks, advisories.list());
     }
   }
@@ -354,6 +355,23 @@ public final class BuildRunner implements AutoCloseable {
       }
     }
     lineage.published(spec.name(), facts, bytes);
+  }
+
+  /**
+   * The error a transform reports when it failed while its build was cancelled: that it was cancelled,
+   * whatever the failure (on Ctrl-C the JVM's shutdown hooks stop Spark and Hadoop under a running
+   * transform, which then fails with a rejected task or "Shutdown in progress"). The failure is kept as
+   * a suppressed exception, for {@code --verbose}.
+   */
+  private static Throwable stoppedByCancellation(BuildEnvironment environment, TransformSpec spec, Throwable error) {
+    if (!environment.cancellation().isCancelled() || error instanceof BuildCancelledException) {
+      return error;
+    }
+    BuildCancelledException cancelled = new BuildCancelledException("Transform " + spec.name()
+        + " was stopped and its writes discarded: the build was cancelled ("
+        + environment.cancellation().reason().orElse("cancelled") + ")");
+    cancelled.addSuppressed(error);
+    return cancelled;
   }
 
   private static void checkNotCancelled(BuildEnvironment environment, TransformSpec spec, String what) {

@@ -133,6 +133,8 @@ public class ParallelBuildTest {
   public static class WaitsForCancel {
     static volatile CountDownLatch running = new CountDownLatch(1);
     static volatile BuildCancellation cancellation;
+    /** What the method throws once cancelled, as Spark's stopped pools do on Ctrl-C; nothing when null. */
+    static volatile RuntimeException thrownOnCancel;
 
     @Transform(name = "waits")
     public void waits(@TableInput("/src/s0") TestInput in, @TableOutput("/out/waits") TestOutput out) {
@@ -141,6 +143,9 @@ public class ParallelBuildTest {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (!cancellation.isCancelled() && System.nanoTime() < deadline) {
         pause(2);
+      }
+      if (thrownOnCancel != null) {
+        throw thrownOnCancel;
       }
       out.append(2);
     }
@@ -162,6 +167,7 @@ public class ParallelBuildTest {
       BuildCancellation cancellation = new BuildCancellation();
       WaitsForCancel.cancellation = cancellation;
       WaitsForCancel.running = new CountDownLatch(1);
+      WaitsForCancel.thrownOnCancel = null;
       BuildPlan plan = BuildPlan.of(ReflectiveModels.transformsOf(WaitsForCancel.class));
       ExecutorService caller = Executors.newSingleThreadExecutor();
       try {
@@ -183,6 +189,34 @@ public class ParallelBuildTest {
       assertThat(IdTables.ids(after, null)).containsExactly(42L);
       assertThat(after.refs()).containsOnlyKeys("main");
       assertThat(catalog.tableExists(TableIdentifier.of("out", "after"))).isFalse();
+    }
+  }
+
+  @Test
+  void aTransformThatFailsBecauseItsBuildWasCancelledReportsTheCancellation() throws Exception {
+    try (BuildRunner runner = new BuildRunner(TransformsConfig.embedded(dir.resolve("cancel-fails")))) {
+      seed(runner);
+      BuildCancellation cancellation = new BuildCancellation();
+      WaitsForCancel.cancellation = cancellation;
+      WaitsForCancel.running = new CountDownLatch(1);
+      WaitsForCancel.thrownOnCancel = new IllegalStateException("Shutdown in progress");
+      BuildPlan plan = BuildPlan.of(ReflectiveModels.transformsOf(WaitsForCancel.class)).select(List.of("waits"));
+      ExecutorService caller = Executors.newSingleThreadExecutor();
+      try {
+        Future<BuildReport> build = caller.submit(() -> runner.run(plan, BuildListener.NONE,
+            BuildOptions.forcing(plan), cancellation));
+        assertThat(WaitsForCancel.running.await(10, TimeUnit.SECONDS)).isTrue();
+        cancellation.cancel("the process was asked to stop (Ctrl-C or SIGTERM)");
+        Throwable error = build.get(30, TimeUnit.SECONDS).result("waits").orElseThrow().error().orElseThrow();
+        assertThat(error).isInstanceOf(BuildCancelledException.class).hasNoCause()
+            .hasMessage("Transform waits was stopped and its writes discarded: the build was cancelled (the process "
+                + "was asked to stop (Ctrl-C or SIGTERM))");
+        assertThat(error.getSuppressed()).singleElement().satisfies(
+            e -> assertThat(e).hasMessageEndingWith("IllegalStateException: Shutdown in progress"));
+      } finally {
+        WaitsForCancel.thrownOnCancel = null;
+        caller.shutdownNow();
+      }
     }
   }
 
