@@ -86,7 +86,23 @@ public final class SparkAdvice implements AutoCloseable {
       // Every event of the run was posted before its actions returned, so it is queued before this marker.
       DrainMarker marker = new DrainMarker();
       context.listenerBus().post(marker);
-      marker.received().get(DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+      // A stopped context (the JVM's shutdown hook stopped it on Ctrl-C) delivers nothing more: stop
+      // waiting as soon as it stops, rather than for the whole drain time.
+      long deadline = start + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+      while (true) {
+        try {
+          marker.received().get(Math.min(200, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))),
+              TimeUnit.MILLISECONDS);
+          break;
+        } catch (TimeoutException slice) {
+          if (context.isStopped()) {
+            break;
+          }
+          if (System.nanoTime() >= deadline) {
+            throw slice;
+          }
+        }
+      }
     } catch (TimeoutException e) {
       LOG.warn("Spark's listener bus did not deliver this transform's events within {} s; its advisories may be "
           + "incomplete", DRAIN_MILLIS / 1000);
