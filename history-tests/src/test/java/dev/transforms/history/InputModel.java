@@ -244,7 +244,9 @@ final class InputModel {
     if (at == null || at != from) {
       // The walk fell off the kept history before reaching what the last build read; an edit on the way
       // may be named first.
-      reasons.add("snapshot " + from + " of input " + Downstream.INPUT + " is not an ancestor of its current snapshot");
+      // It fell off at an expired parent (the history between is gone) or at the first snapshot (a rollback).
+      reasons.add("snapshot " + from + " of input " + Downstream.INPUT + " that the last build read: "
+          + (at != null ? "the history between them was expired" : "it is not an ancestor of snapshot " + head));
       return new Expectation(false, false, reasons);
     }
     // Rows are read in the head's schema, changes in the table's schema now: either may break what was read.

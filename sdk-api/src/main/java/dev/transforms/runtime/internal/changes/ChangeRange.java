@@ -48,6 +48,23 @@ public final class ChangeRange {
   public record Step(int ordinal, Snapshot snapshot, OptionalLong comparedWith) {}
 
   /**
+   * Why a walk from snapshot {@code to} back through its parents did not meet the snapshot sought: the walk
+   * stopped at a parent that expired (the history between them is gone), or at the table's first snapshot
+   * (the one sought is on another line of history: the table was rolled back or replaced).
+   *
+   * @param oldest the oldest snapshot the walk reached
+   * @param to where the walk started
+   * @return the reason, in a few words
+   */
+  public static String whyNotAnAncestor(Snapshot oldest, long to) {
+    if (oldest != null && oldest.parentId() != null) {
+      return "the history between them was expired (snapshot " + oldest.parentId() + ", the parent of snapshot "
+          + oldest.snapshotId() + ", no longer exists)";
+    }
+    return "it is not an ancestor of snapshot " + to + " (the table was rolled back or replaced)";
+  }
+
+  /**
    * The snapshots after {@code from} up to {@code to} whose rows can differ from what they are compared
    * with, oldest first; without {@code from}, over the history still kept up to {@code to}.
    *
@@ -95,13 +112,15 @@ public final class ChangeRange {
           + "the table's history, or build in full");
     }
     Deque<Snapshot> range = new ArrayDeque<>();
+    Snapshot oldest = snapshot;
     while (snapshot != null && (from.isEmpty() || snapshot.snapshotId() != from.getAsLong())) {
       range.addFirst(snapshot);
+      oldest = snapshot;
       snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
     }
     if (from.isPresent() && snapshot == null) {
       throw new TransformsException("Cannot read the changes of " + table.name() + " since snapshot "
-          + from.getAsLong() + ": it is not an ancestor of snapshot " + to + " (the table was rolled back or replaced)");
+          + from.getAsLong() + ": " + whyNotAnAncestor(oldest, to));
     }
     return new ArrayList<>(range);
   }

@@ -237,7 +237,9 @@ public final class IncrementalDecider {
     }
     long stop = from.isPresent() ? from.getAsLong() : -1L;
     Snapshot snapshot = table.snapshot(to.getAsLong());
+    Snapshot oldest = snapshot;
     while (snapshot != null && snapshot.snapshotId() != stop) {
+      oldest = snapshot;
       String operation = snapshot.operation();
       if (onlyAppends && !ChangeRange.keepsEarlierRows(snapshot)) {
         return Optional.of("input " + path + " changed by '" + operation + "' in snapshot " + snapshot.snapshotId()
@@ -246,8 +248,8 @@ public final class IncrementalDecider {
       snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
     }
     if (from.isPresent() && snapshot == null) {
-      return Optional.of("snapshot " + from.getAsLong() + " of input " + path
-          + " is not an ancestor of its current snapshot (the table was rolled back or replaced)");
+      return Optional.of("snapshot " + from.getAsLong() + " of input " + path + " that the last build read: "
+          + ChangeRange.whyNotAnAncestor(oldest, to.getAsLong()));
     }
     return Optional.empty();
   }
