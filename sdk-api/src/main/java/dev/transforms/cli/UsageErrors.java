@@ -62,6 +62,11 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
         return "Unknown command '" + arguments.get(0) + "'; the commands are " + String.join(", ", names);
       }
     }
+    if (error instanceof CommandLine.OverwrittenOptionException twice
+        && twice.getOverwritten() instanceof OptionSpec option) {
+      // picocli's words ("should be specified only once") for what a global option on both sides says too
+      return "Option '" + option.longestName() + "' is given twice; give it once";
+    }
     return String.valueOf(error.getMessage());
   }
 

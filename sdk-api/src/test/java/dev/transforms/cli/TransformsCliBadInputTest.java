@@ -119,6 +119,23 @@ public class TransformsCliBadInputTest {
         bad("--config without a value", 2, List.of("--config"), "Missing required parameter for option '--config'"),
         bad("show without a path", 2, List.of("show"), "Missing required parameter: 'PATH'"),
         bad("show with two paths", 2, List.of("show", "/cli/in", "/cli/doubled"), "Unmatched argument", "/cli/doubled"),
+        // A global option goes before the command or after it, once: never on both sides (the last one won).
+        withSetup("--config before and after the command", 2,
+            List.of("--config", "a.properties", "--class", DOUBLER, "plan", "--config", "b.properties"),
+            TransformsCliBadInputTest::twoConfigFiles,
+            "Option '--config' is given twice, before the command (a.properties) and after it (b.properties); "
+                + "give it once"),
+        withSetup("--config twice after the command", 2,
+            List.of("--class", DOUBLER, "plan", "--config", "a.properties", "--config", "b.properties"),
+            TransformsCliBadInputTest::twoConfigFiles, "Option '--config' is given twice; give it once"),
+        bad("--warehouse before and after the command", 2,
+            List.of("--warehouse", "a", "--class", DOUBLER, "plan", "--warehouse", "b"),
+            "Option '--warehouse' is given twice, before the command (a) and after it (b); give it once"),
+        bad("--verbose before and after the command", 2, List.of("--verbose", "list", "--verbose"),
+            "Option '--verbose' is given twice, before the command and after it; give it once"),
+        bad("--class before and after the command", 2, List.of("--class", DOUBLER, "list", "--class", FAILING),
+            "Option '--class' is given both before the command (" + DOUBLER + ") and after it (" + FAILING
+                + "); give all its classes on one side (--class A,B, or --class A --class B)"),
         // Dataset paths.
         bad("relative path", 2, List.of("show", "cli/in"), "Invalid dataset path 'cli/in'", "not absolute"),
         bad("path with ..", 2, List.of("show", "/cli/../in"), "Invalid dataset path '/cli/../in'", "'..'"),
@@ -251,6 +268,12 @@ public class TransformsCliBadInputTest {
     assertThat(printed).doesNotContain("\tat ", "error: null", "Unknown failure", "Exception in thread",
         "cli-secret-4711");
     assertThat(files(dir)).as("files below the working directory, with their sizes").isEqualTo(before);
+  }
+
+  /** Two empty configuration files, a.properties and b.properties. */
+  private static void twoConfigFiles(Path dir) throws IOException {
+    Files.writeString(dir.resolve("a.properties"), "");
+    Files.writeString(dir.resolve("b.properties"), "");
   }
 
   private record Run(int exitCode, String out, String err) {}
