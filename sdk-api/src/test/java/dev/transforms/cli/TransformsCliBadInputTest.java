@@ -136,6 +136,12 @@ public class TransformsCliBadInputTest {
         bad("--class before and after the command", 2, List.of("--class", DOUBLER, "list", "--class", FAILING),
             "Option '--class' is given both before the command (" + DOUBLER + ") and after it (" + FAILING
                 + "); give all its classes on one side (--class A,B, or --class A --class B)"),
+        // Where an option of transforms itself goes, and what '--' does.
+        bad("--version after a command", 2, List.of("build", "--version"), "Unknown option: '--version'",
+            "--version is an option of transforms itself, given before any command: transforms --version"),
+        bad("a command after --", 2, List.of("--", "build"),
+            "'build' follows '--', after which every word is taken as an argument, never as a command or an option; "
+                + "transforms itself takes no argument: leave out '--' (transforms build)"),
         // Dataset paths.
         bad("relative path", 2, List.of("show", "cli/in"), "Invalid dataset path 'cli/in'", "not absolute"),
         bad("path with ..", 2, List.of("show", "/cli/../in"), "Invalid dataset path '/cli/../in'", "'..'"),
@@ -274,6 +280,16 @@ public class TransformsCliBadInputTest {
   private static void twoConfigFiles(Path dir) throws IOException {
     Files.writeString(dir.resolve("a.properties"), "");
     Files.writeString(dir.resolve("b.properties"), "");
+  }
+
+  @org.junit.jupiter.api.Test
+  void theHintsForAnOptionOfTransformsItselfAndForDashDashAreNotContradictedBySuggestions(@TempDir Path dir) {
+    Run version = run(dir, Map.of(), List.of("build", "--version"));
+    assertThat(version.err()).doesNotContain("Possible solutions");
+    Run dashDash = run(dir, Map.of(), List.of("--", "build"));
+    assertThat(dashDash.err()).doesNotContain("Did you mean", "Unknown command");
+    // A misspelled command still gets picocli's suggestion.
+    assertThat(run(dir, Map.of(), List.of("buidl")).err()).contains("Did you mean: transforms build?");
   }
 
   private record Run(int exitCode, String out, String err) {}
