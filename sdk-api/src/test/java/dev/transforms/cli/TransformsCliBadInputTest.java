@@ -142,6 +142,10 @@ public class TransformsCliBadInputTest {
         bad("a command after --", 2, List.of("--", "build"),
             "'build' follows '--', after which every word is taken as an argument, never as a command or an option; "
                 + "transforms itself takes no argument: leave out '--' (transforms build)"),
+        bad("an empty transform name to build", 2, List.of("--class", DOUBLER, "build", ""),
+            "An empty transform name was given (''); name a transform, such as Doubler.doubled, or none to take them all"),
+        bad("a blank transform name to plan", 2, List.of("--class", DOUBLER, "plan", "Doubler.doubled", " "),
+            "An empty transform name was given (' ')"),
         // Dataset paths.
         bad("relative path", 2, List.of("show", "cli/in"), "Invalid dataset path 'cli/in'", "not absolute"),
         bad("path with ..", 2, List.of("show", "/cli/../in"), "Invalid dataset path '/cli/../in'", "'..'"),
