@@ -175,6 +175,12 @@ public class TransformsCliBadInputTest {
         withSetup("--config naming a folder", 2, List.of("--config", "conf", "plan"),
             dir -> Files.createDirectories(dir.resolve("conf")),
             "Configuration file {dir}/conf is a folder; name a properties file, such as {dir}/conf/transforms.properties"),
+        withConfig("key set twice", 2, plan, List.of("# threads", "build.threads=2", "", "build.threads = 3"),
+            "Configuration key 'build.threads' is set twice in file {dir}/transforms.properties, on line 2 and "
+                + "line 4; keep one"),
+        withConfig("key set twice, once on a continued line", 2, plan,
+            List.of("warehouse=a\\", "  b", "build.threads=2", "warehouse=c"),
+            "Configuration key 'warehouse' is set twice in file {dir}/transforms.properties, on line 1 and line 4"),
         bad("empty --config", 2, List.of("--config", "", "plan"),
             "Invalid value for option '--config': the value is empty; name a file"),
         withConfig("unknown key", 2, plan, List.of("colour=blue"), "Unknown configuration key 'colour'"),
