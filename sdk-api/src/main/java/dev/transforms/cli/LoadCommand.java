@@ -212,6 +212,8 @@ final class LoadCommand implements Callable<Integer> {
   private static void checkSchemaFile(Path file) {
     String why = java.nio.file.Files.isDirectory(file) ? "is a folder; name the file that declares the columns"
         : !java.nio.file.Files.exists(file) ? "does not exist"
+        : !java.nio.file.Files.isRegularFile(file) ? "exists but is not a regular file (a device, a pipe or a socket); "
+            + "name the file that declares the columns"
         : !java.nio.file.Files.isReadable(file) ? "cannot be read: permission denied" : null;
     if (why != null) {
       throw new InvalidLoadException("Schema file " + file + " (--schema-file) " + why);

@@ -236,7 +236,10 @@ public final class TransformsConfig {
           + "such as " + source.get().resolve(FILE_NAME));
     }
     if (source.isPresent() && !Files.isRegularFile(source.get())) {
-      throw new ConfigurationException("Configuration file " + source.get() + " does not exist");
+      // /dev/null, a named pipe (reading it waits for a writer) or a socket: there, but not a file of keys.
+      throw new ConfigurationException("Configuration file " + source.get() + (Files.exists(source.get())
+          ? " exists but is not a regular file (a device, a pipe or a socket); name a properties file"
+          : " does not exist"));
     }
     if (source.isEmpty()) {
       Path candidate = workingDirectory.resolve(FILE_NAME);

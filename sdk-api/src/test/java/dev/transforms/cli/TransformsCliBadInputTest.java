@@ -175,6 +175,12 @@ public class TransformsCliBadInputTest {
         withSetup("--config naming a folder", 2, List.of("--config", "conf", "plan"),
             dir -> Files.createDirectories(dir.resolve("conf")),
             "Configuration file {dir}/conf is a folder; name a properties file, such as {dir}/conf/transforms.properties"),
+        bad("--config naming a device", 2, List.of("--config", "/dev/null", "--class", DOUBLER, "plan"),
+            "Configuration file /dev/null exists but is not a regular file (a device, a pipe or a socket); name a "
+                + "properties file"),
+        withSetup("--config naming a pipe", 2, List.of("--config", "pipe", "--class", DOUBLER, "plan"),
+            dir -> mkfifo(dir.resolve("pipe")),
+            "Configuration file {dir}/pipe exists but is not a regular file (a device, a pipe or a socket)"),
         withConfig("key set twice", 2, plan, List.of("# threads", "build.threads=2", "", "build.threads = 3"),
             "Configuration key 'build.threads' is set twice in file {dir}/transforms.properties, on line 2 and "
                 + "line 4; keep one"),
@@ -290,6 +296,17 @@ public class TransformsCliBadInputTest {
   private static void twoConfigFiles(Path dir) throws IOException {
     Files.writeString(dir.resolve("a.properties"), "");
     Files.writeString(dir.resolve("b.properties"), "");
+  }
+
+  /** A named pipe: a file that exists and is not a regular file (reading it would wait for a writer). */
+  private static void mkfifo(Path path) throws IOException {
+    try {
+      int code = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start().waitFor();
+      org.junit.jupiter.api.Assumptions.assumeTrue(code == 0, "mkfifo");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
   }
 
   @org.junit.jupiter.api.Test

@@ -425,4 +425,17 @@ class LoadCommandTest {
     assertThat(twice.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
     assertThat(exists("Shop.raw", "orders")).isFalse();
   }
+
+  @Test
+  void aDeviceOrAPipeIsNamedAsNotARegularFile() throws Exception {
+    Run device = load("/Shop/raw/t", "/dev/null", "--schema", "id long");
+    assertThat(device.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(device.err()).contains("File /dev/null exists but is not a regular file (a device, a pipe or a "
+        + "socket); name a file to load").doesNotContain("does not exist");
+    orders();
+    Run schemaFile = load("/Shop/raw/t", "orders.csv", "--schema-file", "/dev/null");
+    assertThat(schemaFile.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(schemaFile.err()).contains("Schema file /dev/null (--schema-file) exists but is not a regular file");
+    assertThat(dir.resolve("warehouse")).doesNotExist();
+  }
 }
