@@ -77,7 +77,7 @@ final class LoadCommand implements Callable<Integer> {
       description = "The partitioning of a table the load creates: \"days(created_at), bucket(16, id)\".")
   String partitionBy;
 
-  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "create",
+  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "create", completionCandidates = Modes.class,
       description = "create (default: the table must not exist), append (add the rows) or replace (replace every "
           + "row); append and replace create a missing table.")
   String mode;
@@ -105,6 +105,17 @@ final class LoadCommand implements Callable<Integer> {
   @Option(names = "--seeds", paramLabel = "DIR", defaultValue = SeedFolder.DEFAULT_FOLDER,
       description = "The seeds folder for --all (default: ${DEFAULT-VALUE}).")
   Path seeds;
+
+  /**
+   * The words --mode takes, for shell completion: a String option (so that a wrong one is refused with
+   * the words above, not picocli's) has no values of its own to offer.
+   */
+  static final class Modes implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return java.util.Arrays.stream(LoadMode.values()).map(m -> m.name().toLowerCase(Locale.ROOT)).iterator();
+    }
+  }
 
   @Override
   public Integer call() {
