@@ -426,6 +426,35 @@ class LoadCommandTest {
     assertThat(exists("Shop.raw", "orders")).isFalse();
   }
 
+  /**
+   * A load into a new table that fails on a row leaves no folder of its own behind: the table's folder and
+   * the namespace folders it created go, the folders that were there before stay, even empty ones.
+   */
+  @Test
+  void aLoadThatFailsOnARowRemovesTheFoldersItCreated() throws Exception {
+    write("ok.csv", "id\n1\n");
+    assertThat(load("/Shop/raw/other", "ok.csv", "--schema", "id long").exitCode()).isZero();
+    Path warehouse = dir.resolve("warehouse");
+    Files.createDirectories(warehouse.resolve("Before"));
+    write("bad.csv", "order_id,amount\n1,2.00\n2,x\n");
+    String schema = "order_id long not null, amount decimal(10,2)";
+
+    Run fresh = load("/Sales/raw/n", "bad.csv", "--schema", schema);
+    assertThat(fresh.exitCode()).as(fresh.err()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(fresh.err()).contains("- bad.csv:3:2: column amount");
+    assertThat(warehouse.resolve("Sales")).doesNotExist();
+
+    Run besideATable = load("/Shop/raw/n", "bad.csv", "--schema", schema);
+    assertThat(besideATable.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(warehouse.resolve("Shop/raw/n")).doesNotExist();
+    assertThat(warehouse.resolve("Shop/raw/other/metadata")).isDirectory();
+
+    Run inAFolderThatWasThere = load("/Before/raw/n", "bad.csv", "--schema", schema);
+    assertThat(inAFolderThatWasThere.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(warehouse.resolve("Before")).isEmptyDirectory();
+    assertThat(rows(table("Shop.raw", "other"))).containsExactly(row(1L));
+  }
+
   @Test
   void aDeviceOrAPipeIsNamedAsNotARegularFile() throws Exception {
     Run device = load("/Shop/raw/t", "/dev/null", "--schema", "id long");
