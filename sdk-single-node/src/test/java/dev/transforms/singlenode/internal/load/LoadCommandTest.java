@@ -467,4 +467,24 @@ class LoadCommandTest {
     assertThat(schemaFile.err()).contains("Schema file /dev/null (--schema-file) exists but is not a regular file");
     assertThat(dir.resolve("warehouse")).doesNotExist();
   }
+
+  @Test
+  void aLineCutShortIsNamedWithoutJacksonsWords() throws Exception {
+    // Jackson said "Unexpected end-of-input: expected close marker for Object (start marker at [Source:
+    // REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 1])" of line 4.
+    write("cut.jsonl", "{\"id\": 1, \"kind\": \"view\"}\n{\"id\": 2, \"kind\": \"cli\n{\"id\": 3,\n{\"id\": 4\n");
+    Run run = load("/Web/cut", "cut.jsonl", "--schema", "id long, kind string");
+    assertThat(run.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(run.err()).contains("3 bad rows; nothing was written",
+        "- cut.jsonl:2:", "the line ends inside a JSON string: it was cut short, or a closing quote is missing",
+        "the line ends before its JSON object is closed: it was cut short, or a '}' is missing")
+        .containsPattern("- cut.jsonl:3:\\d+: not valid JSON: the line ends before its JSON object is closed")
+        .containsPattern("- cut.jsonl:4:\\d+: not valid JSON: the line ends before its JSON object is closed")
+        .doesNotContain("Source:", "REDACTED", "StreamReadFeature", "start marker");
+
+    Run guessed = load("/Web/cut", "cut.jsonl", "--infer-schema");
+    assertThat(guessed.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(guessed.err()).contains("Cannot guess the columns of " + dir.resolve("cut.jsonl") + ": line 2 is not "
+        + "valid JSON (the line ends inside a JSON string").doesNotContain("Source:", "REDACTED", "StreamReadFeature");
+  }
 }
