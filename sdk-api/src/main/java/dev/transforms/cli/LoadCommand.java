@@ -231,11 +231,15 @@ final class LoadCommand implements Callable<Integer> {
     }
   }
 
-  /** Warns about files that hold nothing: they add no row (an empty CSV file with a header line is refused). */
+  /**
+   * Warns about text files that hold nothing: they add no row. An empty CSV file with a header line is
+   * refused, and so is an empty Parquet file (it is no Parquet file): no warning before their error.
+   */
   private void warnEmptyFiles(List<LoadRequest> requests) {
     for (LoadRequest request : requests) {
       for (SourceFile file : request.files()) {
-        if (file.size() == 0 && !(file.format() == SourceFormat.CSV && request.text().header())) {
+        if (file.size() == 0 && !file.format().carriesSchema()
+            && !(file.format() == SourceFormat.CSV && request.text().header())) {
           parent.err().printf("warning: %s is empty (0 bytes): it adds no row to %s%n", display(file.path()),
               request.path());
         }

@@ -487,4 +487,14 @@ class LoadCommandTest {
     assertThat(guessed.err()).contains("Cannot guess the columns of " + dir.resolve("cut.jsonl") + ": line 2 is not "
         + "valid JSON (the line ends inside a JSON string").doesNotContain("Source:", "REDACTED", "StreamReadFeature");
   }
+
+  @Test
+  void anEmptyParquetFileIsOneError() throws Exception {
+    Files.write(dir.resolve("empty.parquet"), new byte[0]);
+    Run run = load("/Logs/events", "empty.parquet");
+    assertThat(run.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(run.err()).contains("File " + dir.resolve("empty.parquet") + " is not a Parquet file: it is empty "
+        + "(0 bytes)").doesNotContain("warning", "adds no row");
+    assertThat(dir.resolve("warehouse")).doesNotExist();
+  }
 }
