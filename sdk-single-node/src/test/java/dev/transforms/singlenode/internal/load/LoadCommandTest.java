@@ -497,4 +497,15 @@ class LoadCommandTest {
         + "(0 bytes)").doesNotContain("warning", "adds no row");
     assertThat(dir.resolve("warehouse")).doesNotExist();
   }
+
+  @Test
+  void aSeedWithoutColumnsIsToldWhatAllTakes() throws Exception {
+    write("seeds/Shop/raw/orders.csv", "order_id\n1\n");
+    Run run = load("--all");
+    assertThat(run.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(run.err()).contains("The columns of seed " + dir.resolve("seeds/Shop/raw/orders.csv") + " are not "
+        + "declared: write them in " + dir.resolve("seeds/Shop/raw/orders.schema") + ", one a line (such as "
+        + "'id long not null'), or guess them with --infer-schema").doesNotContain("--schema-file", "--schema \"");
+    assertThat(exists("Shop.raw", "orders")).isFalse();
+  }
 }
