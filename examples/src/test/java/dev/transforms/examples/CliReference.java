@@ -32,7 +32,9 @@ final class CliReference {
     CommandSpec top = root.getCommandSpec();
     page.append("## Global options\n\n");
     page.append("They go before or after the command: `transforms --config team.properties plan` and "
-        + "`transforms plan --config team.properties` are the same. Every command also takes `-h`, `--help`.\n\n");
+        + "`transforms plan --config team.properties` are the same. Each goes on one side only, once (`--class` "
+        + "may be repeated there): `transforms --config a.properties plan --config b.properties` is refused, as "
+        + "is any option given twice. Every command also takes `-h`, `--help`.\n\n");
     page.append("| option | what it does |\n|---|---|\n");
     for (OptionSpec option : top.options()) {
       page.append("| ").append(names(option)).append(" | ").append(description(option)).append(" |\n");

@@ -77,7 +77,7 @@ final class LoadCommand implements Callable<Integer> {
       description = "The partitioning of a table the load creates: \"days(created_at), bucket(16, id)\".")
   String partitionBy;
 
-  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "create",
+  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "create", completionCandidates = Modes.class,
       description = "create (default: the table must not exist), append (add the rows) or replace (replace every "
           + "row); append and replace create a missing table.")
   String mode;
@@ -105,6 +105,17 @@ final class LoadCommand implements Callable<Integer> {
   @Option(names = "--seeds", paramLabel = "DIR", defaultValue = SeedFolder.DEFAULT_FOLDER,
       description = "The seeds folder for --all (default: ${DEFAULT-VALUE}).")
   Path seeds;
+
+  /**
+   * The words --mode takes, for shell completion: a String option (so that a wrong one is refused with
+   * the words above, not picocli's) has no values of its own to offer.
+   */
+  static final class Modes implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return java.util.Arrays.stream(LoadMode.values()).map(m -> m.name().toLowerCase(Locale.ROOT)).iterator();
+    }
+  }
 
   @Override
   public Integer call() {
@@ -212,17 +223,23 @@ final class LoadCommand implements Callable<Integer> {
   private static void checkSchemaFile(Path file) {
     String why = java.nio.file.Files.isDirectory(file) ? "is a folder; name the file that declares the columns"
         : !java.nio.file.Files.exists(file) ? "does not exist"
+        : !java.nio.file.Files.isRegularFile(file) ? "exists but is not a regular file (a device, a pipe or a socket); "
+            + "name the file that declares the columns"
         : !java.nio.file.Files.isReadable(file) ? "cannot be read: permission denied" : null;
     if (why != null) {
       throw new InvalidLoadException("Schema file " + file + " (--schema-file) " + why);
     }
   }
 
-  /** Warns about files that hold nothing: they add no row (an empty CSV file with a header line is refused). */
+  /**
+   * Warns about text files that hold nothing: they add no row. An empty CSV file with a header line is
+   * refused, and so is an empty Parquet file (it is no Parquet file): no warning before their error.
+   */
   private void warnEmptyFiles(List<LoadRequest> requests) {
     for (LoadRequest request : requests) {
       for (SourceFile file : request.files()) {
-        if (file.size() == 0 && !(file.format() == SourceFormat.CSV && request.text().header())) {
+        if (file.size() == 0 && !file.format().carriesSchema()
+            && !(file.format() == SourceFormat.CSV && request.text().header())) {
           parent.err().printf("warning: %s is empty (0 bytes): it adds no row to %s%n", display(file.path()),
               request.path());
         }

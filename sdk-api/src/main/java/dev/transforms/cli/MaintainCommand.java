@@ -108,9 +108,17 @@ final class MaintainCommand implements Callable<Integer> {
       description = "Set write.metadata.previous-versions-max.")
   Integer metadataPreviousVersions;
 
-  @Option(names = "--engine", paramLabel = "ENGINE",
+  @Option(names = "--engine", paramLabel = "ENGINE", completionCandidates = Engines.class,
       description = "single-node or spark (default: single-node when on the classpath).")
   String engine;
+
+  /** The words --engine takes, for shell completion: the engines there are, whether on the classpath or not. */
+  static final class Engines implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return List.of(MaintenanceEngine.SINGLE_NODE, MaintenanceEngine.SPARK).iterator();
+    }
+  }
 
   /** The options that only apply to the tables named on the command line, not to --all's policies. */
   private static final List<String> PATH_OPTIONS = List.of("--compact", "--rewrite-manifests", "--expire",

@@ -50,7 +50,7 @@ import picocli.CommandLine;
  *
  * <p>Every command answers {@code --help} and {@code -h} with its usage, examples and exit codes. The
  * global options ({@code --config}, {@code --warehouse}, {@code --class}, {@code --verbose}) go before
- * or after the command. Exit codes are the same for every command ({@link ExitCodes}): {@value #OK}
+ * or after the command, not both; an option given twice is refused. Exit codes are the same for every command ({@link ExitCodes}): {@value #OK}
  * done; {@value #TRANSFORM_FAILED} the work failed; {@value #BAD_USAGE} refused before anything
  * changed.
  *
@@ -64,7 +64,7 @@ import picocli.CommandLine;
     versionProvider = VersionInfo.class,
     description = "Builds annotated Java transforms over Apache Iceberg tables.",
     footer = {"", "The global options (--config, --warehouse, --class, --verbose) go before",
-        "or after the command.",
+        "or after the command, on one side only; every option is given once.",
         "", "Examples:",
         "  transforms list",
         "  transforms build --report build.html",
@@ -185,8 +185,57 @@ public final class TransformsCli implements Callable<Integer> {
     commandLine.addSubcommand(new CommandLine.HelpCommand());
     UsageErrors.standardize(commandLine);
     commandLine.setParameterExceptionHandler(new UsageErrors());
+    CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
+    commandLine.setExecutionStrategy(parsed -> {
+      refuseGlobalOptionsOnBothSides(parsed);
+      return runLast.execute(parsed);
+    });
     commandLine.setExecutionExceptionHandler((e, line, parsed) -> cli.report(e, line.getErr()));
     return commandLine;
+  }
+
+  /**
+   * Refuses a global option given both before the command and after it ({@code --config a.properties plan
+   * --config b.properties}): picocli keeps the last one and drops the other without a word, while the
+   * same option twice on one side is refused. The one rule: an option is given once ({@code --class}, which
+   * may be repeated, on one side of the command).
+   */
+  private static void refuseGlobalOptionsOnBothSides(CommandLine.ParseResult root) {
+    for (CommandLine.Model.OptionSpec option : root.commandSpec().options()) {
+      if (option.scopeType() != CommandLine.ScopeType.INHERIT) {
+        continue;
+      }
+      CommandLine.ParseResult before = root;
+      for (CommandLine.ParseResult after = root.subcommand(); after != null; after = after.subcommand()) {
+        CommandLine.Model.OptionSpec first = before.matchedOption(option.longestName());
+        CommandLine.Model.OptionSpec second = after.matchedOption(option.longestName());
+        if (first != null && second != null) {
+          throw new CommandLine.ParameterException(after.commandSpec().commandLine(),
+              givenOnBothSides(option, first, second));
+        }
+        if (second != null) {
+          before = after;
+        }
+      }
+    }
+  }
+
+  /** The message of a global option given before the command and after it, with the values given. */
+  private static String givenOnBothSides(CommandLine.Model.OptionSpec option, CommandLine.Model.OptionSpec before,
+      CommandLine.Model.OptionSpec after) {
+    String name = option.longestName();
+    if (option.arity().max() == 0) {
+      return "Option '" + name + "' is given twice, before the command and after it; give it once";
+    }
+    String first = String.join(" ", before.originalStringValues());
+    String second = String.join(" ", after.originalStringValues());
+    if (option.isMultiValue()) {
+      return "Option '" + name + "' is given both before the command (" + first + ") and after it (" + second
+          + "); give all its " + (name.equals("--class") ? "classes" : "values") + " on one side (" + name
+          + " A,B, or " + name + " A " + name + " B)";
+    }
+    return "Option '" + name + "' is given twice, before the command (" + first + ") and after it (" + second
+        + "); give it once";
   }
 
   /** Prints an error that ended a command, and returns the exit code it means. */

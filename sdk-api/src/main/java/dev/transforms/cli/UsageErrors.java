@@ -37,10 +37,17 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
   public int handleParseException(CommandLine.ParameterException error, String[] args) {
     CommandLine line = error.getCommandLine();
     PrintWriter err = line.getErr();
-    err.println("error: " + SecretMasker.allLoaded().mask(message(error)));
-    if (error instanceof UnmatchedArgumentException unmatched) {
-      elsewhere(line, unmatched.getUnmatched()).forEach(err::println);
-      UnmatchedArgumentException.printSuggestions(unmatched, err);
+    String afterDashes = error instanceof UnmatchedArgumentException unmatched ? afterDashes(line, unmatched, args)
+        : null;
+    err.println("error: " + SecretMasker.allLoaded().mask(afterDashes != null ? afterDashes : message(error)));
+    if (error instanceof UnmatchedArgumentException unmatched && afterDashes == null) {
+      List<String> hints = elsewhere(line, unmatched.getUnmatched());
+      hints.forEach(err::println);
+      // picocli's suggestions are the options of this command that look alike ("--verbose" for "--version"):
+      // beside the option's true owner they mislead.
+      if (hints.stream().noneMatch(h -> h.contains(ROOT_OWNER))) {
+        UnmatchedArgumentException.printSuggestions(unmatched, err);
+      }
     }
     CommandLine.Help help = line.getHelp();
     err.print(help.synopsisHeading());
@@ -62,10 +69,41 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
         return "Unknown command '" + arguments.get(0) + "'; the commands are " + String.join(", ", names);
       }
     }
+    if (error instanceof CommandLine.OverwrittenOptionException twice
+        && twice.getOverwritten() instanceof OptionSpec option) {
+      // picocli's words ("should be specified only once") for what a global option on both sides says too
+      return "Option '" + option.longestName() + "' is given twice; give it once";
+    }
     return String.valueOf(error.getMessage());
   }
 
-  /** For each unknown option that another command has, a line saying which command. */
+  /** How a hint names the command line itself as the owner of an option. */
+  private static final String ROOT_OWNER = "is an option of transforms itself";
+
+  /**
+   * The message of a word that picocli could not place because it follows {@code --}: after it, every word
+   * is an argument, so {@code transforms -- build} has no command, and picocli calls {@code build} an
+   * unknown command and suggests {@code build}. Null when no {@code --} comes before the word.
+   */
+  private static String afterDashes(CommandLine line, UnmatchedArgumentException error, String[] args) {
+    List<String> unmatched = error.getUnmatched();
+    int dashes = Arrays.asList(args).indexOf("--");
+    if (unmatched.isEmpty() || dashes < 0) {
+      return null;
+    }
+    String word = unmatched.get(0);
+    if (!Arrays.asList(args).subList(dashes + 1, args.length).contains(word)) {
+      return null;
+    }
+    String name = line.getCommandSpec().qualifiedName();
+    boolean command = line.getSubcommands().containsKey(word);
+    return "'" + word + "' follows '--', after which every word is taken as an argument, never as a command or an "
+        + "option; " + name + (line.getCommandSpec().parent() == null ? " itself" : "") + " takes no "
+        + (line.getCommandSpec().positionalParameters().isEmpty() ? "argument" : "more arguments")
+        + (command ? ": leave out '--' (" + name + " " + word + ")" : ": leave out '--'");
+  }
+
+  /** For each unknown option that another command, or the command line itself, has, a line saying which. */
   private static List<String> elsewhere(CommandLine line, List<String> unmatched) {
     List<String> hints = new ArrayList<>();
     CommandSpec root = line.getCommandSpec().root();
@@ -74,6 +112,12 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
         continue;
       }
       String name = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
+      OptionSpec own = root.findOption(name);
+      if (line.getCommandSpec() != root && own != null && own.scopeType() != CommandLine.ScopeType.INHERIT) {
+        // --version (-V): of transforms alone, before any command.
+        hints.add(name + " " + ROOT_OWNER + ", given before any command: " + root.qualifiedName() + " " + name);
+        continue;
+      }
       List<String> owners = new ArrayList<>();
       for (CommandLine sub : root.subcommands().values()) {
         OptionSpec option = sub.getCommandSpec().findOption(name);

@@ -236,7 +236,10 @@ public final class TransformsConfig {
           + "such as " + source.get().resolve(FILE_NAME));
     }
     if (source.isPresent() && !Files.isRegularFile(source.get())) {
-      throw new ConfigurationException("Configuration file " + source.get() + " does not exist");
+      // /dev/null, a named pipe (reading it waits for a writer) or a socket: there, but not a file of keys.
+      throw new ConfigurationException("Configuration file " + source.get() + (Files.exists(source.get())
+          ? " exists but is not a regular file (a device, a pipe or a socket); name a properties file"
+          : " does not exist"));
     }
     if (source.isEmpty()) {
       Path candidate = workingDirectory.resolve(FILE_NAME);
@@ -602,9 +605,63 @@ public final class TransformsConfig {
     } catch (IOException e) {
       throw new ConfigurationException("Cannot read configuration file " + file + ": " + e.getMessage(), e);
     }
+    refuseKeysSetTwice(file);
     Map<String, String> keys = new TreeMap<>();
     properties.stringPropertyNames().forEach(k -> keys.put(k.trim(), properties.getProperty(k).trim()));
     return keys;
+  }
+
+  /**
+   * Refuses a key set twice in the file ({@code build.threads=2}, later {@code build.threads=3}):
+   * {@link Properties} keeps the last value without a word, and which one was meant is anyone's guess.
+   * Each entry is read by {@link Properties} itself, one logical line at a time (a line ending with an odd
+   * number of backslashes goes on on the next), so that keys are compared as it reads them, escapes
+   * included; the lines are counted as written.
+   */
+  private static void refuseKeysSetTwice(Path file) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file);
+    } catch (IOException e) {
+      return; // read once already; nothing more to find
+    }
+    Map<String, Integer> firstLine = new HashMap<>();
+    int n = 0;
+    while (n < lines.size()) {
+      int start = n;
+      String first = lines.get(n).replaceFirst("^[ \\t\\f]+", "");
+      n++;
+      if (first.isEmpty() || first.startsWith("#") || first.startsWith("!")) {
+        continue;
+      }
+      StringBuilder entry = new StringBuilder(lines.get(start));
+      while (continues(lines.get(n - 1)) && n < lines.size()) {
+        entry.append('\n').append(lines.get(n));
+        n++;
+      }
+      Properties one = new Properties();
+      try {
+        one.load(new java.io.StringReader(entry.toString()));
+      } catch (IOException | IllegalArgumentException e) {
+        continue; // the whole file loaded; a line cannot fail alone
+      }
+      for (String key : one.stringPropertyNames()) {
+        Integer before = firstLine.putIfAbsent(key.trim(), start + 1);
+        if (before != null) {
+          throw new ConfigurationException("Configuration key '" + key.trim() + "' is set twice in file " + file
+              + ", on line " + before + " and line " + (start + 1) + "; keep one");
+        }
+      }
+    }
+  }
+
+  /** Whether a line of a properties file goes on on the next: it ends with an odd number of backslashes. */
+  private static boolean continues(String line) {
+    int backslashes = 0;
+    for (int i = line.length() - 1; i >= 0 && line.charAt(i) == '\\'; i--) {
+      backslashes++;
+    }
+    return backslashes % 2 == 1;
   }
 
   /**

@@ -119,6 +119,33 @@ public class TransformsCliBadInputTest {
         bad("--config without a value", 2, List.of("--config"), "Missing required parameter for option '--config'"),
         bad("show without a path", 2, List.of("show"), "Missing required parameter: 'PATH'"),
         bad("show with two paths", 2, List.of("show", "/cli/in", "/cli/doubled"), "Unmatched argument", "/cli/doubled"),
+        // A global option goes before the command or after it, once: never on both sides (the last one won).
+        withSetup("--config before and after the command", 2,
+            List.of("--config", "a.properties", "--class", DOUBLER, "plan", "--config", "b.properties"),
+            TransformsCliBadInputTest::twoConfigFiles,
+            "Option '--config' is given twice, before the command (a.properties) and after it (b.properties); "
+                + "give it once"),
+        withSetup("--config twice after the command", 2,
+            List.of("--class", DOUBLER, "plan", "--config", "a.properties", "--config", "b.properties"),
+            TransformsCliBadInputTest::twoConfigFiles, "Option '--config' is given twice; give it once"),
+        bad("--warehouse before and after the command", 2,
+            List.of("--warehouse", "a", "--class", DOUBLER, "plan", "--warehouse", "b"),
+            "Option '--warehouse' is given twice, before the command (a) and after it (b); give it once"),
+        bad("--verbose before and after the command", 2, List.of("--verbose", "list", "--verbose"),
+            "Option '--verbose' is given twice, before the command and after it; give it once"),
+        bad("--class before and after the command", 2, List.of("--class", DOUBLER, "list", "--class", FAILING),
+            "Option '--class' is given both before the command (" + DOUBLER + ") and after it (" + FAILING
+                + "); give all its classes on one side (--class A,B, or --class A --class B)"),
+        // Where an option of transforms itself goes, and what '--' does.
+        bad("--version after a command", 2, List.of("build", "--version"), "Unknown option: '--version'",
+            "--version is an option of transforms itself, given before any command: transforms --version"),
+        bad("a command after --", 2, List.of("--", "build"),
+            "'build' follows '--', after which every word is taken as an argument, never as a command or an option; "
+                + "transforms itself takes no argument: leave out '--' (transforms build)"),
+        bad("an empty transform name to build", 2, List.of("--class", DOUBLER, "build", ""),
+            "An empty transform name was given (''); name a transform, such as Doubler.doubled, or none to take them all"),
+        bad("a blank transform name to plan", 2, List.of("--class", DOUBLER, "plan", "Doubler.doubled", " "),
+            "An empty transform name was given (' ')"),
         // Dataset paths.
         bad("relative path", 2, List.of("show", "cli/in"), "Invalid dataset path 'cli/in'", "not absolute"),
         bad("path with ..", 2, List.of("show", "/cli/../in"), "Invalid dataset path '/cli/../in'", "'..'"),
@@ -148,6 +175,18 @@ public class TransformsCliBadInputTest {
         withSetup("--config naming a folder", 2, List.of("--config", "conf", "plan"),
             dir -> Files.createDirectories(dir.resolve("conf")),
             "Configuration file {dir}/conf is a folder; name a properties file, such as {dir}/conf/transforms.properties"),
+        bad("--config naming a device", 2, List.of("--config", "/dev/null", "--class", DOUBLER, "plan"),
+            "Configuration file /dev/null exists but is not a regular file (a device, a pipe or a socket); name a "
+                + "properties file"),
+        withSetup("--config naming a pipe", 2, List.of("--config", "pipe", "--class", DOUBLER, "plan"),
+            dir -> mkfifo(dir.resolve("pipe")),
+            "Configuration file {dir}/pipe exists but is not a regular file (a device, a pipe or a socket)"),
+        withConfig("key set twice", 2, plan, List.of("# threads", "build.threads=2", "", "build.threads = 3"),
+            "Configuration key 'build.threads' is set twice in file {dir}/transforms.properties, on line 2 and "
+                + "line 4; keep one"),
+        withConfig("key set twice, once on a continued line", 2, plan,
+            List.of("warehouse=a\\", "  b", "build.threads=2", "warehouse=c"),
+            "Configuration key 'warehouse' is set twice in file {dir}/transforms.properties, on line 1 and line 4"),
         bad("empty --config", 2, List.of("--config", "", "plan"),
             "Invalid value for option '--config': the value is empty; name a file"),
         withConfig("unknown key", 2, plan, List.of("colour=blue"), "Unknown configuration key 'colour'"),
@@ -251,6 +290,33 @@ public class TransformsCliBadInputTest {
     assertThat(printed).doesNotContain("\tat ", "error: null", "Unknown failure", "Exception in thread",
         "cli-secret-4711");
     assertThat(files(dir)).as("files below the working directory, with their sizes").isEqualTo(before);
+  }
+
+  /** Two empty configuration files, a.properties and b.properties. */
+  private static void twoConfigFiles(Path dir) throws IOException {
+    Files.writeString(dir.resolve("a.properties"), "");
+    Files.writeString(dir.resolve("b.properties"), "");
+  }
+
+  /** A named pipe: a file that exists and is not a regular file (reading it would wait for a writer). */
+  private static void mkfifo(Path path) throws IOException {
+    try {
+      int code = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start().waitFor();
+      org.junit.jupiter.api.Assumptions.assumeTrue(code == 0, "mkfifo");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void theHintsForAnOptionOfTransformsItselfAndForDashDashAreNotContradictedBySuggestions(@TempDir Path dir) {
+    Run version = run(dir, Map.of(), List.of("build", "--version"));
+    assertThat(version.err()).doesNotContain("Possible solutions");
+    Run dashDash = run(dir, Map.of(), List.of("--", "build"));
+    assertThat(dashDash.err()).doesNotContain("Did you mean", "Unknown command");
+    // A misspelled command still gets picocli's suggestion.
+    assertThat(run(dir, Map.of(), List.of("buidl")).err()).contains("Did you mean: transforms build?");
   }
 
   private record Run(int exitCode, String out, String err) {}

@@ -346,4 +346,43 @@ public class TransformsCliTest {
     assertThat(TransformsCli.execute(new TransformsCli(Map.of(), dir), "--class", "no.such.Type", "list"))
         .isEqualTo(TransformsCli.BAD_USAGE);
   }
+
+  /**
+   * The values of --mode (load) and --engine (maintain) complete, as those of graph --format do: the model
+   * holds them as completion candidates, and bash offers them after the option.
+   */
+  @Test
+  void theWordsAnOptionTakesComplete() throws Exception {
+    picocli.CommandLine root = TransformsCli.commandLine(new TransformsCli(Map.of(), dir));
+    assertThat(root.getSubcommands().get("load").getCommandSpec().findOption("--mode").completionCandidates())
+        .containsExactly("create", "append", "replace");
+    assertThat(root.getSubcommands().get("maintain").getCommandSpec().findOption("--engine").completionCandidates())
+        .containsExactly("single-node", "spark");
+
+    Run completion = run("completion");
+    assertThat(completion.exitCode()).as(completion.err()).isZero();
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/bash"))
+        || Files.isExecutable(Path.of("/usr/bin/bash")), "bash");
+    Path script = dir.resolve("transforms-completion");
+    Files.writeString(script, completion.out());
+    assertThat(complete(script, "transforms", "load", "--mode", "")).isEqualTo("create append replace");
+    assertThat(complete(script, "transforms", "load", "--mode", "ap")).isEqualTo("append");
+    assertThat(complete(script, "transforms", "maintain", "--engine", "")).isEqualTo("single-node spark");
+  }
+
+  /** What bash completes the last word to, with the completion script sourced. */
+  private static String complete(Path script, String... words) throws Exception {
+    String line = String.join(" ", words);
+    StringBuilder array = new StringBuilder();
+    for (String word : words) {
+      array.append(" '").append(word).append("'");
+    }
+    String program = "source '" + script + "' 2>/dev/null; COMP_WORDS=(" + array + "); COMP_CWORD="
+        + (words.length - 1) + "; COMP_LINE='" + line + "'; COMP_POINT=${#COMP_LINE}; _complete_transforms "
+        + "2>/dev/null; echo \"${COMPREPLY[*]}\"";
+    Process process = new ProcessBuilder("bash", "-c", program).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes()).strip();
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    return out;
+  }
 }

@@ -251,7 +251,8 @@ public final class MaintenancePolicies {
    * @param option the option, for the error
    * @param values the pairs, or null for none
    * @return the pairs
-   * @throws IllegalArgumentException naming the option
+   * @throws IllegalArgumentException naming the option: a pair that is not {@code A=B}, or a name mapped
+   *     twice to different names ({@code s3a=s3,s3a=gs}), which would leave one of them unused
    */
   public static Map<String, String> pairs(String option, String values) {
     Map<String, String> pairs = new LinkedHashMap<>();
@@ -264,7 +265,13 @@ public final class MaintenancePolicies {
       if (eq <= 0 || eq == value.length() - 1) {
         throw new IllegalArgumentException(option + " '" + value + "' must be LISTED=METADATA, such as s3a=s3");
       }
-      pairs.put(value.substring(0, eq).strip(), value.substring(eq + 1).strip());
+      String listed = value.substring(0, eq).strip();
+      String metadata = value.substring(eq + 1).strip();
+      String before = pairs.putIfAbsent(listed, metadata);
+      if (before != null && !before.equals(metadata)) {
+        throw new IllegalArgumentException(option + " maps '" + listed + "' twice, to '" + before + "' and to '"
+            + metadata + "'; keep one");
+      }
     }
     return pairs;
   }

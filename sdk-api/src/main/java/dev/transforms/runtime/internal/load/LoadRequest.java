@@ -2,6 +2,7 @@ package dev.transforms.runtime.internal.load;
 
 import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.DatasetPath;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,6 +17,9 @@ import java.util.Optional;
  * @param mode what to do with the table
  * @param inferSchema whether CSV or JSON columns may be guessed from the data when nothing declares them
  * @param text how CSV files are laid out
+ * @param seedSchemaFile for a seed of {@code load --all}, where its {@code .schema} file goes (whether or not
+ *     it exists): {@code --all} takes no {@code --schema}, so a seed without columns is told to write this
+ *     file; empty for the files named on the command line
  */
 public record LoadRequest(
     DatasetPath path,
@@ -24,7 +28,8 @@ public record LoadRequest(
     Optional<String> partitionBy,
     LoadMode mode,
     boolean inferSchema,
-    TextOptions text) {
+    TextOptions text,
+    Optional<Path> seedSchemaFile) {
 
   /**
    * Checks the request holds together.
@@ -62,6 +67,22 @@ public record LoadRequest(
       throw new InvalidLoadException("The partitioning of " + path + " is given twice: by --partition-by and by "
           + declaration.get().origin() + "; keep one");
     }
+  }
+
+  /**
+   * A request for files named on the command line, not a seed.
+   *
+   * @param path the table's dataset path
+   * @param files the files
+   * @param declaration the declared columns
+   * @param partitionBy the partition spec text
+   * @param mode the mode
+   * @param inferSchema whether to guess columns
+   * @param text the CSV layout
+   */
+  public LoadRequest(DatasetPath path, List<SourceFile> files, Optional<TableDeclaration> declaration,
+      Optional<String> partitionBy, LoadMode mode, boolean inferSchema, TextOptions text) {
+    this(path, files, declaration, partitionBy, mode, inferSchema, text, Optional.empty());
   }
 
   /**

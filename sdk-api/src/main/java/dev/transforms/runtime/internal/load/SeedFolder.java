@@ -92,7 +92,8 @@ public record SeedFolder(List<LoadRequest> requests, List<Path> ignored) {
       }
       char separator = delimiter.orElse(isTsv(file) ? '\t' : ',');
       requests.add(new LoadRequest(DatasetPath.of("/" + seed.getKey()), List.of(source), declaration,
-          Optional.empty(), mode, inferSchema, new LoadRequest.TextOptions(separator, header)));
+          Optional.empty(), mode, inferSchema, new LoadRequest.TextOptions(separator, header),
+          Optional.of(folder.resolve(seed.getKey() + SCHEMA_EXTENSION))));
     }
     ignored.addAll(schemas.values());
     return new SeedFolder(requests, ignored.stream().sorted().toList());

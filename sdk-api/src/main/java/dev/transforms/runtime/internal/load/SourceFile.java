@@ -19,15 +19,17 @@ public record SourceFile(Path path, SourceFormat format) {
    * @param path the file, which must exist
    * @param format the format named on the command line, or empty to go by the file name
    * @return the file
-   * @throws InvalidLoadException if the file does not exist, is a folder, or its name says no format
-   *     and none is given
+   * @throws InvalidLoadException if the file does not exist, is a folder or not a regular file, or its
+   *     name says no format and none is given
    */
   public static SourceFile of(Path path, Optional<SourceFormat> format) {
     if (Files.isDirectory(path)) {
       throw new InvalidLoadException("File " + path + " is a folder; name the files to load");
     }
     if (!Files.isRegularFile(path)) {
-      throw new InvalidLoadException("File " + path + " does not exist");
+      // /dev/null, a named pipe or a socket: there, but with no rows to read (a pipe would wait for a writer).
+      throw new InvalidLoadException("File " + path + (Files.exists(path) ? " exists but is not a regular file (a "
+          + "device, a pipe or a socket); name a file to load" : " does not exist"));
     }
     if (!Files.isReadable(path)) {
       throw new InvalidLoadException("File " + path + " cannot be read: permission denied");

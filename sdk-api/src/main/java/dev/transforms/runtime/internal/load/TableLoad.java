@@ -237,10 +237,15 @@ public final class TableLoad {
       source = existing.schema();
     } else if (request.inferSchema()) {
       source = engine.inferSchema(request.files(), request.text());
+    } else if (request.seedSchemaFile().isPresent()) {
+      // --all takes no --schema nor --schema-file: the seed's columns go in its .schema file.
+      throw new InvalidLoadException("The columns of seed " + request.files().get(0) + " are not declared: write "
+          + "them in " + request.seedSchemaFile().get() + ", one a line (such as 'id long not null'), or guess "
+          + "them with --infer-schema");
     } else {
       throw new InvalidLoadException("The columns of " + request.files().get(0) + " are not declared: give them "
-          + "with --schema \"id long not null, name string, ...\" or --schema-file FILE (a seed's NAME.schema "
-          + "beside it), or ask for a guess with --infer-schema");
+          + "with --schema \"id long not null, name string, ...\" or --schema-file FILE, or ask for a guess with "
+          + "--infer-schema");
     }
     if (existing == null) {
       PartitionSpec spec = PartitionDeclaration.toSpec(request.partitioning().orElse(""), source,

@@ -162,6 +162,7 @@ public final class BuildPlan {
   }
 
   private static TransformSpec named(Collection<TransformSpec> transforms, String name) {
+    refuseEmpty(name, transforms.stream().map(TransformSpec::name).toList());
     List<TransformSpec> found = transforms.stream().filter(t -> t.name().equals(name)).distinct().toList();
     if (found.isEmpty()) {
       found = transforms.stream().filter(t -> describe(t).equals(name)).distinct().toList();
@@ -176,6 +177,19 @@ public final class BuildPlan {
           + "different @Transform(name)");
     }
     return found.get(0);
+  }
+
+  /**
+   * Refuses an empty (or blank) name, as {@code transforms build ''} gives: it would be reported as "No
+   * transform is named ; transforms: ...", which reads as if the message lost a word.
+   */
+  private static void refuseEmpty(String name, Collection<String> names) {
+    if (!name.isBlank()) {
+      return;
+    }
+    String example = names.stream().sorted().findFirst().map(n -> "name a transform, such as " + n + ", or none "
+        + "to take them all").orElse("name a transform (none is found), or none");
+    throw new PlanException("An empty transform name was given ('" + name + "'); " + example);
   }
 
   private static List<String> findCycle(Map<String, Set<String>> upstream, Map<String, Integer> waiting) {
@@ -210,6 +224,7 @@ public final class BuildPlan {
     Set<String> wanted = new TreeSet<>();
     Deque<String> queue = new ArrayDeque<>();
     for (String name : names) {
+      refuseEmpty(name, upstream.keySet());
       if (!upstream.containsKey(name)) {
         throw new PlanException("No transform is named " + name + "; transforms: "
             + NameChoices.describe(name, upstream.keySet()));

@@ -175,6 +175,8 @@ public final class OutputPublisher implements OutputStaging {
       throw createdElsewhere(entry, e);
     }
     String location = created.current().location();
+    // Before the lease is written (the first file under the location): the folders that writing creates.
+    entry.createdFolders = StagedCreateFiles.missingParents(location);
     for (String note : StagedCreateFiles.removeDead(created.io(), location, buildId,
         () -> entry.output.catalog().tableExists(resolved.identifier()))) {
       recovered.add(note + " (output " + entry.output.path() + ")");
@@ -773,6 +775,7 @@ public final class OutputPublisher implements OutputStaging {
       try {
         if (entry.created != null) {
           StagedCreateFiles.deleteAll(entry.created.io(), entry.created.current(), buildId);
+          StagedCreateFiles.removeIfEmpty(entry.createdFolders);
           CrashPoints.reached("discard.created");
         } else if (entry.table != null) {
           removeMarks(entry.table, buildId, "discard");
@@ -918,6 +921,8 @@ public final class OutputPublisher implements OutputStaging {
     StagedShapeOperations operations;
     /** The new output this run creates, in this process until published. */
     StagedCreateOperations created;
+    /** The folders above the new output's local location that did not exist before this run, deepest first. */
+    List<java.nio.file.Path> createdFolders = List.of();
     /** The table the run's engine writes: staged shape of an existing output, or the new one. */
     Table stagedTable;
     /** {@code main}'s snapshot when staged; null for an empty or a new table. */

@@ -266,6 +266,46 @@ final class StagedCreateFiles {
    * a local file system keeps a file's folders after the file is deleted, and a table that never
    * appeared should leave no folder behind. Object stores have no folders to remove.
    */
+  /**
+   * The folders above a new table's location on the local file system that do not exist yet, deepest
+   * first ({@code warehouse/Shop/raw} and {@code warehouse/Shop} for {@code warehouse/Shop/raw/orders} in a
+   * warehouse without {@code Shop}): writing the table's first file creates them, and a run that discards
+   * the table removes them again with {@link #removeIfEmpty}.
+   *
+   * @param location the table's location
+   * @return the missing folders, deepest first; none for a location that is not local
+   */
+  static List<java.nio.file.Path> missingParents(String location) {
+    Optional<java.nio.file.Path> local = Locations.localPath(trim(location));
+    List<java.nio.file.Path> missing = new ArrayList<>();
+    if (local.isEmpty()) {
+      return missing;
+    }
+    for (java.nio.file.Path folder = local.get().toAbsolutePath().getParent();
+        folder != null && !java.nio.file.Files.exists(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        folder = folder.getParent()) {
+      missing.add(folder);
+    }
+    return missing;
+  }
+
+  /**
+   * Removes folders a run created, deepest first, each only if empty: the first that holds anything (a
+   * table another writer put there meanwhile) stays, with the folders above it.
+   *
+   * @param folders the folders, deepest first
+   */
+  static void removeIfEmpty(List<java.nio.file.Path> folders) {
+    for (java.nio.file.Path folder : folders) {
+      try {
+        java.nio.file.Files.deleteIfExists(folder);
+      } catch (IOException e) {
+        // Not empty (another writer's files), or not removable: it stays, and so do the folders above it.
+        return;
+      }
+    }
+  }
+
   private static void removeEmptyFolders(String location) {
     Optional<java.nio.file.Path> local = Locations.localPath(trim(location));
     if (local.isEmpty() || !java.nio.file.Files.isDirectory(local.get())) {

@@ -102,7 +102,7 @@ final class JsonLinesSource extends TextSource {
       }
     } catch (JsonProcessingException e) {
       String at = e.getLocation() == null ? "" : ":" + e.getLocation().getColumnNr();
-      bad.add(name + ":" + line + at, "not valid JSON: " + e.getOriginalMessage());
+      bad.add(name + ":" + line + at, "not valid JSON: " + JsonErrors.describe(e));
       return false;
     }
     return true;

@@ -99,8 +99,9 @@ final class ParquetSource implements RowSource {
       throw new InvalidLoadException("Cannot read Parquet file " + file + ": " + e.getMessage(), e);
     }
     if (size < 12 || !java.util.Arrays.equals(head, MAGIC) || !java.util.Arrays.equals(tail, MAGIC)) {
-      throw new InvalidLoadException("File " + file + " is not a Parquet file: " + (size < 12 ? "it holds " + size
-          + " bytes, fewer than the smallest Parquet file" : !java.util.Arrays.equals(head, MAGIC)
+      throw new InvalidLoadException("File " + file + " is not a Parquet file: " + (size == 0 ? "it is empty (0 bytes)"
+          : size < 12 ? "it holds " + size + " bytes, fewer than the smallest Parquet file"
+          : !java.util.Arrays.equals(head, MAGIC)
           ? "it does not start with PAR1, the bytes every Parquet file starts with"
           : "it does not end with PAR1: it was cut short or is still being written")
           + "; give --format csv or json if it is text");

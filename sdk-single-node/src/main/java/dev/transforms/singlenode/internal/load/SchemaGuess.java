@@ -129,7 +129,7 @@ final class SchemaGuess {
           }
         } catch (JsonProcessingException e) {
           throw new InvalidLoadException("Cannot guess the columns of " + file + ": line " + number
-              + " is not valid JSON (" + e.getOriginalMessage() + ")", e);
+              + " is not valid JSON (" + JsonErrors.describe(e) + ")", e);
         }
       }
     }

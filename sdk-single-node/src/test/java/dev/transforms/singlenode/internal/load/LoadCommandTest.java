@@ -425,4 +425,87 @@ class LoadCommandTest {
     assertThat(twice.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
     assertThat(exists("Shop.raw", "orders")).isFalse();
   }
+
+  /**
+   * A load into a new table that fails on a row leaves no folder of its own behind: the table's folder and
+   * the namespace folders it created go, the folders that were there before stay, even empty ones.
+   */
+  @Test
+  void aLoadThatFailsOnARowRemovesTheFoldersItCreated() throws Exception {
+    write("ok.csv", "id\n1\n");
+    assertThat(load("/Shop/raw/other", "ok.csv", "--schema", "id long").exitCode()).isZero();
+    Path warehouse = dir.resolve("warehouse");
+    Files.createDirectories(warehouse.resolve("Before"));
+    write("bad.csv", "order_id,amount\n1,2.00\n2,x\n");
+    String schema = "order_id long not null, amount decimal(10,2)";
+
+    Run fresh = load("/Sales/raw/n", "bad.csv", "--schema", schema);
+    assertThat(fresh.exitCode()).as(fresh.err()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(fresh.err()).contains("- bad.csv:3:2: column amount");
+    assertThat(warehouse.resolve("Sales")).doesNotExist();
+
+    Run besideATable = load("/Shop/raw/n", "bad.csv", "--schema", schema);
+    assertThat(besideATable.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(warehouse.resolve("Shop/raw/n")).doesNotExist();
+    assertThat(warehouse.resolve("Shop/raw/other/metadata")).isDirectory();
+
+    Run inAFolderThatWasThere = load("/Before/raw/n", "bad.csv", "--schema", schema);
+    assertThat(inAFolderThatWasThere.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(warehouse.resolve("Before")).isEmptyDirectory();
+    assertThat(rows(table("Shop.raw", "other"))).containsExactly(row(1L));
+  }
+
+  @Test
+  void aDeviceOrAPipeIsNamedAsNotARegularFile() throws Exception {
+    Run device = load("/Shop/raw/t", "/dev/null", "--schema", "id long");
+    assertThat(device.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(device.err()).contains("File /dev/null exists but is not a regular file (a device, a pipe or a "
+        + "socket); name a file to load").doesNotContain("does not exist");
+    orders();
+    Run schemaFile = load("/Shop/raw/t", "orders.csv", "--schema-file", "/dev/null");
+    assertThat(schemaFile.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(schemaFile.err()).contains("Schema file /dev/null (--schema-file) exists but is not a regular file");
+    assertThat(dir.resolve("warehouse")).doesNotExist();
+  }
+
+  @Test
+  void aLineCutShortIsNamedWithoutJacksonsWords() throws Exception {
+    // Jackson said "Unexpected end-of-input: expected close marker for Object (start marker at [Source:
+    // REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 1])" of line 4.
+    write("cut.jsonl", "{\"id\": 1, \"kind\": \"view\"}\n{\"id\": 2, \"kind\": \"cli\n{\"id\": 3,\n{\"id\": 4\n");
+    Run run = load("/Web/cut", "cut.jsonl", "--schema", "id long, kind string");
+    assertThat(run.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    assertThat(run.err()).contains("3 bad rows; nothing was written",
+        "- cut.jsonl:2:", "the line ends inside a JSON string: it was cut short, or a closing quote is missing",
+        "the line ends before its JSON object is closed: it was cut short, or a '}' is missing")
+        .containsPattern("- cut.jsonl:3:\\d+: not valid JSON: the line ends before its JSON object is closed")
+        .containsPattern("- cut.jsonl:4:\\d+: not valid JSON: the line ends before its JSON object is closed")
+        .doesNotContain("Source:", "REDACTED", "StreamReadFeature", "start marker");
+
+    Run guessed = load("/Web/cut", "cut.jsonl", "--infer-schema");
+    assertThat(guessed.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(guessed.err()).contains("Cannot guess the columns of " + dir.resolve("cut.jsonl") + ": line 2 is not "
+        + "valid JSON (the line ends inside a JSON string").doesNotContain("Source:", "REDACTED", "StreamReadFeature");
+  }
+
+  @Test
+  void anEmptyParquetFileIsOneError() throws Exception {
+    Files.write(dir.resolve("empty.parquet"), new byte[0]);
+    Run run = load("/Logs/events", "empty.parquet");
+    assertThat(run.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(run.err()).contains("File " + dir.resolve("empty.parquet") + " is not a Parquet file: it is empty "
+        + "(0 bytes)").doesNotContain("warning", "adds no row");
+    assertThat(dir.resolve("warehouse")).doesNotExist();
+  }
+
+  @Test
+  void aSeedWithoutColumnsIsToldWhatAllTakes() throws Exception {
+    write("seeds/Shop/raw/orders.csv", "order_id\n1\n");
+    Run run = load("--all");
+    assertThat(run.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(run.err()).contains("The columns of seed " + dir.resolve("seeds/Shop/raw/orders.csv") + " are not "
+        + "declared: write them in " + dir.resolve("seeds/Shop/raw/orders.schema") + ", one a line (such as "
+        + "'id long not null'), or guess them with --infer-schema").doesNotContain("--schema-file", "--schema \"");
+    assertThat(exists("Shop.raw", "orders")).isFalse();
+  }
 }

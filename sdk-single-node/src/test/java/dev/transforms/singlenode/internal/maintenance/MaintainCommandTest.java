@@ -94,6 +94,16 @@ class MaintainCommandTest {
       assertThat(pair.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
       assertThat(pair.err()).contains("--equal-scheme 's3a' must be LISTED=METADATA");
 
+      // a scheme mapped to two schemes: which one the listing is compared with would depend on the order
+      Run schemeTwice = run("maintain", "/Shop/orders", "--remove-orphans", "--equal-scheme", "s3a=s3",
+          "--equal-scheme", "s3a=gs");
+      assertThat(schemeTwice.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(schemeTwice.err()).contains("--equal-scheme maps 's3a' twice, to 's3' and to 'gs'; keep one");
+      Run authorityTwice = run("maintain", "/Shop/orders", "--remove-orphans", "--equal-authority",
+          "b.internal=b,b.internal=c");
+      assertThat(authorityTwice.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+      assertThat(authorityTwice.err()).contains("--equal-authority maps 'b.internal' twice, to 'b' and to 'c'");
+
       Run shortRetention = run("maintain", "/Shop/orders", "--compact", "--remove-orphans",
           "--orphans-older-than", "1h", "--delete-orphans");
       assertThat(shortRetention.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
@@ -169,6 +179,12 @@ class MaintainCommandTest {
     Run value = run("maintain", "--all");
     assertThat(value.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
     assertThat(value.err()).contains("maintain./Shop.*: actions: unknown action 'vacuum'");
+
+    java.nio.file.Files.writeString(dir.resolve("transforms.properties"),
+        "maintain./Shop.equal-scheme=s3a=s3,s3a=gs\n");
+    Run policyTwice = run("maintain", "--all");
+    assertThat(policyTwice.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(policyTwice.err()).contains("equal-scheme maps 's3a' twice, to 's3' and to 'gs'; keep one");
 
     Run both = run("maintain", "--all", "/Shop/orders");
     assertThat(both.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
