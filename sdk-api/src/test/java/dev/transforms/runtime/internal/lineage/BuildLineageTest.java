@@ -293,6 +293,41 @@ public class BuildLineageTest {
   }
 
   @Test
+  void transportSettingsWithoutTheSwitchCostOneWarningPerBuildAndSendNothing() throws Exception {
+    Path events = dir.resolve("lineage.jsonl");
+    Files.writeString(dir.resolve(TransformsConfig.FILE_NAME), "warehouse=" + dir.resolve("warehouse") + "\n"
+        + "openlineage.transport.type=file\nopenlineage.transport.location=" + events + "\n");
+    StringWriter logs = new StringWriter();
+    BuildReport report;
+    try (BuildRunner runner = new BuildRunner(TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir));
+        AutoCloseable capture = captureWarnings(logs)) {
+      seed(runner);
+      report = build(runner, Copy.class);
+    }
+    assertThat(report.succeeded()).as(report.format()).isTrue();
+    assertThat(events).doesNotExist();
+    List<String> warnings = logs.toString().lines().filter(l -> l.contains("OpenLineage")).toList();
+    assertThat(warnings).hasSize(1);
+    assertThat(warnings.get(0)).endsWith("OpenLineage is off: build " + report.buildId() + " sends no OpenLineage "
+        + "events, although file " + dir.resolve(TransformsConfig.FILE_NAME) + " sets openlineage.transport.location, "
+        + "openlineage.transport.type; openlineage.enabled is not set, and lineage is off unless it is true. To send "
+        + "events, set openlineage.enabled=true (or the environment variable TRANSFORMS_OPENLINEAGE_ENABLED=true); "
+        + "to keep lineage off without this warning, set openlineage.enabled=false.");
+  }
+
+  @Test
+  void lineageSwitchedOffOnPurposeOrNotConfiguredIsSilent() throws Exception {
+    List<String> warnings = new ArrayList<>();
+    Files.writeString(dir.resolve(TransformsConfig.FILE_NAME), "openlineage.enabled=false\n"
+        + "openlineage.transport.type=file\nopenlineage.transport.location=" + dir.resolve("lineage.jsonl") + "\n");
+    TransformsConfig off = TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir);
+    assertThat(BuildLineage.start(off, null, List.of(), "b1", warnings::add)).isSameAs(BuildLineage.OFF);
+    TransformsConfig embedded = TransformsConfig.embedded(dir.resolve("warehouse"));
+    assertThat(BuildLineage.start(embedded, null, List.of(), "b2", warnings::add)).isSameAs(BuildLineage.OFF);
+    assertThat(warnings).isEmpty();
+  }
+
+  @Test
   void flatKeysNestAsTheClientReadsThem() {
     Map<String, Object> nested = LineageTransports.nested(new java.util.TreeMap<>(Map.of("type", "kafka",
         "properties.bootstrap.servers", "127.0.0.1:9092", "auth.type", "api_key", "headers.X-Trace.Id", "1")));
