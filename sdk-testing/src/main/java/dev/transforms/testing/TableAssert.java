@@ -1,5 +1,6 @@
 package dev.transforms.testing;
 
+import dev.transforms.runtime.internal.build.Counts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -96,8 +97,9 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
       return;
     }
     StringBuilder message = new StringBuilder();
-    message.append(String.format("Expecting table %s%s to contain exactly %d rows in any order (columns %s), "
-        + "but it has %d rows:%n", actual.name(), at, expected.size(), columnNames(schema), rows.size()));
+    message.append(String.format("Expecting table %s%s to contain exactly %s in any order (columns %s), "
+        + "but it has %s:%n", actual.name(), at, Counts.of(expected.size(), "row"), columnNames(schema),
+        Counts.of(rows.size(), "row")));
     section(message, "expected but not found", missing);
     section(message, "found but not expected", unexpected);
     throw failure(message.toString().stripTrailing());
@@ -194,8 +196,8 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
     actual.refresh();
     int count = snapshotIds().size();
     if (count != expected) {
-      throw failureWithActualExpected(count, expected, "Expecting table %s to have %d snapshots but it has %d: %s",
-          actual.name(), expected, count,
+      throw failureWithActualExpected(count, expected, "Expecting table %s to have %s but it has %d: %s",
+          actual.name(), Counts.of(expected, "snapshot"), count,
           operations());
     }
     return myself;

@@ -65,6 +65,8 @@ public class TableAssertTest {
     Table table = warehouse.createTable("/assert/duplicates", PEOPLE,
         Row.of(1, "Ada", null, null), Row.of(1, "Ada", null, null));
     assertThatThrownBy(() -> assertThatTable(table).containsExactlyInAnyOrder(Row.of(1L, "Ada", null, null)))
+        .hasMessageStartingWith("Expecting table local.assert.duplicates to contain exactly 1 row in any order "
+            + "(columns [id, name, joined, score]), but it has 2 rows:")
         .hasMessageEndingWith("found but not expected (1):\n    (1, 'Ada', null, null)");
   }
 
@@ -165,5 +167,7 @@ public class TableAssertTest {
     Table table = warehouse.append("/assert/append", Row.of(2, "Grace", null, null));
     assertThatTable(table).hasSnapshotCount(2).currentSnapshotSummaryContains("added-records", "1")
         .containsExactlyInAnyOrder(Row.of(1L, "Ada", null, null), Row.of(2L, "Grace", null, null));
+    assertThatThrownBy(() -> assertThatTable(table).hasSnapshotCount(1))
+        .hasMessage("Expecting table local.assert.append to have 1 snapshot but it has 2: [append, append]");
   }
 }

@@ -189,7 +189,7 @@ public class BuildLineageTest {
       assertThat(complete.at("/outputs/0/facets/version/datasetVersion").asLong()).isEqualTo(published);
       assertThat(complete.at("/outputs/0/outputFacets").isMissingNode() || complete.at("/outputs/0/outputFacets")
           .isNull()).isTrue();
-      assertThat(complete.at("/run/facets/tags/tags").toString()).contains("UP-TO-DATE");
+      assertThat(complete.at("/run/facets/tags/tags").toString()).contains("\"UP_TO_DATE\"");
       only(events, "test-pipeline", dir.getFileName().toString(), "COMPLETE");
     }
   }
