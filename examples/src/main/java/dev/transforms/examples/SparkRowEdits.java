@@ -13,10 +13,12 @@ import org.apache.spark.sql.SparkSession;
  * the output from the input; later builds upsert the input into it by {@code id} with MERGE INTO,
  * delete rows dated before April 2026, and archive stale rows.
  *
- * <p>The input has a unique, non-null {@code id}, a date {@code as_of} and a string {@code status}.
- * MERGE needs at most one source row per target row: a duplicate {@code id} in the input fails the
- * build, naming the output and the condition, and leaves the output untouched. The cut-off date and
- * status values are example business rules.
+ * <p>The input has a non-null {@code id}, a date {@code as_of} and a string {@code status}. MERGE takes
+ * at most one source row per target row, so its source is the latest update of each {@code id}: the
+ * row with the greatest {@code as_of} (then the greatest {@code status}), an undated row only when the
+ * id has no dated one. Grouped by {@code id}, the source is one row per key in its plan too, so the
+ * SDK's {@code merge-source-not-unique} advisory has nothing to say. The cut-off date and status values
+ * are example business rules.
  */
 public class SparkRowEdits {
 
@@ -41,8 +43,11 @@ public class SparkRowEdits {
       output.writeDataFrame(updates.dataframe());
       return;
     }
+    // One row per id, its latest update: structs compare field by field, as_of first.
+    String latest = "SELECT id, newest.as_of AS as_of, newest.status AS status"
+        + " FROM (SELECT id, max(struct(as_of, status)) AS newest FROM " + updates.identifier() + " GROUP BY id)";
     spark.sql("MERGE INTO " + output.identifier() + " AS target"
-        + " USING " + updates.identifier() + " AS source"
+        + " USING (" + latest + ") AS source"
         + " ON target.id = source.id"
         + " WHEN MATCHED THEN UPDATE SET *"
         + " WHEN NOT MATCHED THEN INSERT *");

@@ -43,22 +43,23 @@ class SparkRowEditsTest {
         Row.of(5L, LocalDate.of(2026, 5, 1), "Archived"));
     // MERGE, DELETE and UPDATE: three snapshots, published together.
     assertThat(second.outputs().get(0).snapshots()).isEqualTo(3);
+    // The README's first example earns no advice: its MERGE source is one row per id.
+    assertThat(second.advisories()).isEmpty();
   }
 
   @Test
-  void duplicateKeysInTheInputFailTheBuildAndLeaveTheOutputAsItWas() {
+  void severalUpdatesOfOneIdMergeItsLatestAndAnUndatedRowKeepsItsStatus() {
     warehouse.createTable(SparkRowEdits.UPDATES, UPDATES, Row.of(1, "2026-04-15", "Active"));
     warehouse.build(SparkRowEdits.class).assertSucceeded();
-    long published = warehouse.table(SparkRowEdits.EDITED).currentSnapshot().snapshotId();
 
-    warehouse.overwrite(SparkRowEdits.UPDATES, Row.of(1, "2026-04-16", "Stale"), Row.of(1, "2026-04-17", "Active"));
-    TransformResult failed = warehouse.build(SparkRowEdits.class).only();
+    warehouse.overwrite(SparkRowEdits.UPDATES, Row.of(1, "2026-04-17", "Stale"), Row.of(1, "2026-04-16", "Active"),
+        Row.of(6, null, "Active"));
+    TransformResult merged = warehouse.build(SparkRowEdits.class).assertSucceeded().only();
 
-    assertThat(failed.status()).isEqualTo(TransformResult.Status.FAILED);
-    assertThat(failed.error().orElseThrow().getMessage())
-        .contains("SparkRowEdits.editRowsSpark", SparkRowEdits.EDITED, "target.id = source.id");
-    assertThat(warehouse.table(SparkRowEdits.EDITED).currentSnapshot().snapshotId()).isEqualTo(published);
-    assertThatTable(warehouse.table(SparkRowEdits.EDITED))
-        .containsExactlyInAnyOrder(Row.of(1L, LocalDate.of(2026, 4, 15), "Active"));
+    // id 1: its update of 2026-04-17 (Stale, then archived); id 6 has no date, and the DELETE keeps it.
+    assertThatTable(warehouse.table(SparkRowEdits.EDITED)).containsExactlyInAnyOrder(
+        Row.of(1L, LocalDate.of(2026, 4, 17), "Archived"),
+        Row.of(6L, null, "Active"));
+    assertThat(merged.advisories()).isEmpty();
   }
 }

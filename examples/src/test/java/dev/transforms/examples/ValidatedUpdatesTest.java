@@ -58,6 +58,6 @@ class ValidatedUpdatesTest {
     BuildResult result = warehouse.build(ValidatedUpdates.class);
     assertThat(result).succeeded().only().failedCheck("dated 2026 or later", 1);
     assertThatTable(warehouse.table(ValidatedUpdates.VALIDATED)).hasProperty(
-        "transforms.checks.dated 2026 or later", "warned: 1 rows violate it");
+        "transforms.checks.dated 2026 or later", "warned: 1 row violates it");
   }
 }

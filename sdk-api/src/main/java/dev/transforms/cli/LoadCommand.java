@@ -310,6 +310,6 @@ final class LoadCommand implements Callable<Integer> {
   }
 
   private static String rows(long count) {
-    return String.format(Locale.ROOT, "%,d %s", count, count == 1 ? "row" : "rows");
+    return dev.transforms.runtime.internal.build.Counts.grouped(count, "row");
   }
 }

@@ -10,6 +10,7 @@ import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.build.Counts;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
 import dev.transforms.runtime.internal.catalog.SharedStorageCheck;
@@ -362,7 +363,7 @@ public final class TransformsCli implements Callable<Integer> {
           printChecks(out, p, "           ");
         }
       }
-      out.printf("%d transform(s)%n", specs.size());
+      out.printf("%s%n", Counts.of(specs.size(), "transform"));
       return OK;
     }
   }
@@ -489,7 +490,7 @@ public final class TransformsCli implements Callable<Integer> {
           report = transforms.build(selection.listener(new BuildListener() {
             @Override
             public void planned(List<String> transforms) {
-              out.printf("Building %d transform(s) with catalogs %s (warehouse %s)%n", transforms.size(),
+              out.printf("Building %s with catalogs %s (warehouse %s)%n", Counts.of(transforms.size(), "transform"),
                   config.catalogs().keySet(), config.warehouse());
               out.flush();
             }

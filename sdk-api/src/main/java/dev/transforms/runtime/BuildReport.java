@@ -2,6 +2,7 @@ package dev.transforms.runtime;
 
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.build.Counts;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
 import java.time.Duration;
 import java.util.List;
@@ -55,7 +56,7 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
     StringBuilder out = new StringBuilder();
     out.append(String.format("Build %s: %s in %s%n", buildId, succeeded() ? "SUCCEEDED" : "FAILED", seconds(duration)));
     for (TransformResult result : results) {
-      out.append(String.format("  %-9s %-40s %-11s %-11s %8s  %s%n", result.status().name().replace('_', '-'),
+      out.append(String.format("  %-9s %-40s %-11s %-11s %8s  %s%n", result.status(),
           result.transform(),
           result.engine(), result.status() == TransformResult.Status.SKIPPED
               || result.status() == TransformResult.Status.UP_TO_DATE ? "-"
@@ -63,9 +64,11 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
           seconds(result.duration()), result.reason()));
       result.recovery().forEach(line -> out.append("      recovered: ").append(line).append('\n'));
       for (OutputWrites output : result.outputs()) {
-        out.append(String.format("      -> %s (%s): +%d rows, -%d rows, %d files, %d snapshots, snapshot %s%s%n",
-            output.path(), output.identifier(), output.rowsAdded(), output.rowsDeleted(), output.filesAdded(),
-            output.snapshots(), output.snapshotId().isPresent() ? Long.toString(output.snapshotId().getAsLong()) : "none",
+        out.append(String.format("      -> %s (%s): +%s, -%s, %s, %s, snapshot %s%s%n",
+            output.path(), output.identifier(), Counts.of(output.rowsAdded(), "row"),
+            Counts.of(output.rowsDeleted(), "row"), Counts.of(output.filesAdded(), "file"),
+            Counts.of(output.snapshots(), "snapshot"),
+            output.snapshotId().isPresent() ? Long.toString(output.snapshotId().getAsLong()) : "none",
             output.created() ? ", created" : ""));
         output.schemaChanges().forEach(change -> out.append("         schema: ").append(change).append('\n'));
       }

@@ -64,8 +64,9 @@ public record CheckResult(DatasetPath output, String check, Level level, Outcome
   public String describe() {
     String status = outcome == Outcome.PASSED ? "passed" : level == Level.WARN ? "warned" : outcome == Outcome.ERROR
         ? "could not be evaluated" : "failed";
-    return output + ": " + check + " " + status + (outcome == Outcome.FAILED && violations > 0 ? ", " + violations
-        + " row" + (violations == 1 ? "" : "s") + " violate it" : "") + (detail.isEmpty() ? "" : " (" + detail + ")")
+    return output + ": " + check + " " + status + (outcome == Outcome.FAILED && violations > 0 ? ", "
+        + dev.transforms.runtime.internal.build.Counts.of(violations, "row") + " "
+        + dev.transforms.runtime.internal.build.Counts.verb(violations, "violates", "violate") + " it" : "") + (detail.isEmpty() ? "" : " (" + detail + ")")
         + (examples.isEmpty() ? "" : "; e.g. " + String.join(" | ", examples));
   }
 }

@@ -35,7 +35,7 @@ class BuildReportPageTest {
     String page = Files.readString(dir.resolve("build.html"));
     assertThat(page).startsWith("<!DOCTYPE html>").contains("<span id=\"status\">FAILED</span>",
         "data-transform=\"Doubler.doubled\"", "data-transform=\"FailingDeepDown.failsDeepDown\"",
-        "/cli/doubled", "+2 / -0</span> rows", "caused by: java.lang.ClassNotFoundException: org.example.MissingDriver");
+        "/cli/doubled", "+2 rows, -0 rows</span>, 1 file", "caused by: java.lang.ClassNotFoundException: org.example.MissingDriver");
     assertThat(page).doesNotContain("<script src", "<link");
     // The text report is still printed as before.
     assertThat(build.out()).contains("SUCCEEDED Doubler.doubled", "FAILED    FailingDeepDown.failsDeepDown");
@@ -59,6 +59,32 @@ class BuildReportPageTest {
     assertThat(build.err()).contains("Cannot write --report", "missing", "does not exist");
     assertThat(build.out()).doesNotContain("Building");
     assertThat(LastBuilds.read(dir.resolve("warehouse"))).isEmpty();
+  }
+
+  @Test
+  void anUpToDateTransformHasAColourOfItsOwnAndWasNotBuilt() {
+    Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    TransformResult upToDate = new TransformResult("same", "test", TransformResult.Status.UP_TO_DATE, false,
+        "its inputs, code and settings are those of its last build", List.of(), Duration.ofMillis(5),
+        Optional.empty(), List.of(), List.of());
+    TransformResult built = new TransformResult("copy", "test", TransformResult.Status.SUCCEEDED, false,
+        "not an incremental transform", List.of(new dev.transforms.runtime.OutputWrites(
+            dev.transforms.runtime.DatasetPath.of("/a/out"), "local.a.out", 1, 0, 1, 1,
+            java.util.OptionalLong.of(7), true, List.of())), Duration.ofSeconds(1), Optional.empty(), List.of(),
+        List.of());
+    String page = BuildReportPage.render(new dev.transforms.runtime.BuildReport("b1", List.of(upToDate, built),
+        Duration.ofSeconds(2)), List.of(new TimedResult(upToDate, t0, t0.plusMillis(5)),
+        new TimedResult(built, t0, t0.plusSeconds(1))), new dev.transforms.runtime.internal.catalog.SecretMasker(
+        java.util.Set.of()));
+
+    assertThat(page).containsPattern("\\.UP_TO_DATE:not\\(g\\) \\{ background: #[0-9a-f]{6}; }")
+        .contains("<tr id=\"row-same\" class=\"UP_TO_DATE\"><td>same</td><td class=\"status\">UP_TO_DATE</td>"
+            + "<td>test</td><td>-<br><span class=\"muted\">its inputs, code and settings are those of its last build"
+            + "</span></td>")
+        .contains("<div class=\"bar UP_TO_DATE\"", "<td>full<br><span class=\"muted\">not an incremental transform",
+            "<span class=\"rows\">+1 row, -0 rows</span>, 1 file, created",
+            "transforms that ran at the same time are in lanes of their own.")
+        .doesNotContain("UP-TO-DATE", "one lane per transforms", "1 files", "1 rows");
   }
 
   @Test

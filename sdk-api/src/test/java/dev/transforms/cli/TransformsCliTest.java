@@ -128,7 +128,7 @@ public class TransformsCliTest {
     Run list = run("--class", Doubler.class.getName(), "list");
     assertThat(list.exitCode()).isZero();
     assertThat(list.out()).contains("Doubler.doubled [test] - doubles ids", "in   /cli/in", "out  /cli/doubled",
-        "1 transform(s)");
+        "\n1 transform\n").doesNotContain("transform(s)");
     Run plan = run("--class", Doubler.class.getName(), "plan");
     assertThat(plan.exitCode()).isZero();
     assertThat(plan.out()).contains("1. Doubler.doubled [test]", "/cli/doubled -> `local`.`cli`.`doubled`");
@@ -188,8 +188,14 @@ public class TransformsCliTest {
     seedInput();
     Run build = run("--class", Doubler.class.getName(), "build");
     assertThat(build.exitCode()).isEqualTo(TransformsCli.OK);
-    assertThat(build.out()).contains("[1/1] Doubler.doubled ...", "[1/1] Doubler.doubled SUCCEEDED",
-        "SUCCEEDED Doubler.doubled", "-> /cli/doubled (local.cli.doubled): +2 rows");
+    assertThat(build.out()).contains("Building 1 transform with catalogs [local]", "[1/1] Doubler.doubled ...",
+        "[1/1] Doubler.doubled SUCCEEDED", "SUCCEEDED Doubler.doubled",
+        "-> /cli/doubled (local.cli.doubled): +2 rows, -0 rows, 1 file, 1 snapshot, snapshot ");
+    // Built again with nothing changed: the progress line and the report spell the status alike.
+    Run again = run("--class", Doubler.class.getName(), "build");
+    assertThat(again.exitCode()).isEqualTo(TransformsCli.OK);
+    assertThat(again.out()).contains("[1/1] Doubler.doubled UP_TO_DATE (", "  UP_TO_DATE Doubler.doubled ")
+        .doesNotContain("UP-TO-DATE");
     Run show = run("show", "/cli/doubled");
     assertThat(show.exitCode()).isZero();
     assertThat(show.out()).contains("/cli/doubled -> `local`.`cli`.`doubled`", "1: id: optional long",

@@ -73,7 +73,7 @@ public final class CatalogFacts implements NodeFacts {
     if (last != null) {
       status = last.status();
       lines.add(last.status().toLowerCase(java.util.Locale.ROOT) + " " + Html.seconds(last.duration()) + ", "
-          + last.rowsWritten() + " rows");
+          + dev.transforms.runtime.internal.build.Counts.of(last.rowsWritten(), "row"));
       details.put("last build", last.status() + (last.status().equals("SKIPPED") ? ""
           : last.incremental() ? ", incremental" : ", full"));
       details.put("started", last.started() + " (" + age(last.started()) + ")");
@@ -86,7 +86,7 @@ public final class CatalogFacts implements NodeFacts {
     } else if (state.isPresent()) {
       status = "PUBLISHED";
       long rows = rowsWrittenBy(spec, state.get().buildId());
-      lines.add("published, " + rows + " rows");
+      lines.add("published, " + dev.transforms.runtime.internal.build.Counts.of(rows, "row"));
       details.put("last build", "published (no build recorded in this warehouse)");
       details.put("rows written", Long.toString(rows));
     } else {
@@ -136,7 +136,7 @@ public final class CatalogFacts implements NodeFacts {
         status = "TABLE";
         String rows = current.summary() == null ? "?" : current.summary().getOrDefault("total-records", "?");
         Instant committed = Instant.ofEpochMilli(current.timestampMillis());
-        lines.add(rows + " rows, " + age(committed));
+        lines.add(rows + ("1".equals(rows) ? " row, " : " rows, ") + age(committed));
         details.put("current snapshot", Long.toString(current.snapshotId()));
         details.put("rows", rows);
         details.put("committed", committed + " (" + age(committed) + ")");
@@ -164,7 +164,7 @@ public final class CatalogFacts implements NodeFacts {
   String age(Instant then) {
     long seconds = Math.max(0, Duration.between(then, now).getSeconds());
     return seconds < 120 ? seconds + " s ago" : seconds < 7200 ? seconds / 60 + " min ago"
-        : seconds < 172800 ? seconds / 3600 + " h ago" : seconds / 86400 + " days ago";
+        : seconds < 172800 ? seconds / 3600 + " h ago" : dev.transforms.runtime.internal.build.Counts.of(seconds / 86400, "day") + " ago";
   }
 
   private Optional<Table> table(DatasetPath path) {

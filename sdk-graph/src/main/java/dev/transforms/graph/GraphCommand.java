@@ -85,8 +85,8 @@ public final class GraphCommand implements Callable<Integer> {
         throw new UncheckedIOException("Cannot write the graph to " + file, e);
       }
       long transforms = graph.nodes().stream().filter(n -> n.kind() == GraphNode.Kind.TRANSFORM).count();
-      parent.out().printf("Wrote the graph of %d transform(s) and %d dataset(s) to %s%n", transforms,
-          graph.nodes().size() - transforms, file);
+      parent.out().printf("Wrote the graph of %s and %s to %s%n", dev.transforms.runtime.internal.build.Counts.of(transforms, "transform"),
+          dev.transforms.runtime.internal.build.Counts.of(graph.nodes().size() - transforms, "dataset"), file);
     }
     parent.out().flush();
     return TransformsCli.OK;

@@ -30,7 +30,7 @@ class GraphCommandTest {
   void writesEachFormatToTheNamedFileOrTheStandardOutput() throws Exception {
     Run html = run("graph");
     assertThat(html.exitCode()).as(html.err()).isZero();
-    assertThat(html.out()).contains("Wrote the graph of 0 transform(s) and 0 dataset(s) to " + dir.resolve("pipeline-graph.html"));
+    assertThat(html.out()).contains("Wrote the graph of 0 transforms and 0 datasets to " + dir.resolve("pipeline-graph.html"));
     assertThat(Files.readString(dir.resolve("pipeline-graph.html"))).startsWith("<!DOCTYPE html>");
     Run dot = run("graph", "--format", "dot", "--output", "lineage.dot");
     assertThat(dot.exitCode()).as(dot.err()).isZero();

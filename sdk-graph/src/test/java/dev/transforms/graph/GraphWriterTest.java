@@ -14,7 +14,7 @@ class GraphWriterTest {
     String page = GraphWriter.write(graph, GraphWriter.Format.html, "Pipeline <graph>");
     assertThat(page).startsWith("<!DOCTYPE html>").contains("<title>Pipeline &lt;graph&gt;</title>", "<svg",
         "data-id=\"transform:joined\"", "data-from=\"dataset:/src\" data-to=\"transform:joined\"",
-        "\"transform:clean\": {\"name\": \"clean\"", "4 transform(s), 6 dataset(s), 9 edge(s)");
+        "\"transform:clean\": {\"name\": \"clean\"", "4 transforms, 6 datasets, 9 edges");
     // Nothing loaded from elsewhere: no external script, style sheet, image or font.
     assertThat(page).doesNotContain("<script src", "<link", "<img", "@import", "url(http");
     assertThat(page.split("<g class=\"node ", -1)).hasSize(graph.nodes().size() + 1);

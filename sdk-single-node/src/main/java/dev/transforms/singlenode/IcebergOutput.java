@@ -29,7 +29,10 @@ public interface IcebergOutput {
    * <p>The returned table reads the transform's staging branch and commits every snapshot
    * operation ({@code newAppend}, {@code newOverwrite}, {@code newRowDelta}, {@code newDelete},
    * {@code newRewrite}, {@code newReplacePartitions}) to it, so those writes are published with the
-   * build, or not at all. Schema, property and snapshot-management changes are refused.
+   * build, or not at all. Schema, partition spec, sort order and property changes are staged the same
+   * way and published with the rows (an incremental build publishes schema changes only as the output's
+   * schema-change policy allows, and no new partition spec); moving the table, snapshot management,
+   * transactions and manifest rewrites are refused.
    *
    * @return the table; empty before the first build has created it
    */
@@ -45,9 +48,14 @@ public interface IcebergOutput {
    *   <li>Incremental build: appends these rows.
    * </ul>
    *
-   * <p>Columns are matched by name. If the Arrow schema cannot be written to the table's schema
-   * (a missing required column, an extra column, an incompatible type), nothing is written and a
-   * {@link dev.transforms.api.SchemaMismatchException} lists every differing field.
+   * <p>Columns are matched by name. Data that does not fit the table changes its shape as the build
+   * allows, published with the rows: a full build gives the table the data's columns (new ones added,
+   * missing ones dropped from the current schema, a type that does not hold the old values making a new
+   * column of the same name); an incremental build changes them only as the output's
+   * {@link dev.transforms.api.SchemaChangePolicy} allows. What the build may not change (any difference
+   * under the default policy, {@code fail}; a dropped partition source column in a full build without a
+   * new {@link #partitionedBy}) writes nothing and throws a
+   * {@link dev.transforms.api.SchemaMismatchException} listing every differing field.
    *
    * @param data the rows; still owned by the caller
    */
@@ -76,7 +84,8 @@ public interface IcebergOutput {
    * DuckDB's {@code sum} of integers) into an {@code int} or {@code long} column, a decimal into a
    * {@code decimal} column of the same scale and smaller precision, text or 16-byte binaries into a
    * {@code uuid} column, binaries into a {@code fixed} column; and a nullable field into a required
-   * column, as long as it holds no null. Anything else fails with {@link
+   * column, as long as it holds no null. Anything else is a difference that changes the table as
+   * {@link #writeTable(VectorSchemaRoot)} says, or, where the build may not change it, fails with {@link
    * dev.transforms.api.SchemaMismatchException} naming the columns, and nothing is written.
    *
    * @param batches the batches; read to the end, not closed
@@ -91,9 +100,9 @@ public interface IcebergOutput {
    * output.partitionedBy(spec -> spec.day("created_at")).writeTable(rows);
    * }</pre>
    *
-   * <p>It shapes only the table this build creates. When the table exists, its partitioning must be
-   * the same: a partition spec cannot change inside a build (it would be visible before the build
-   * publishes), so a different one fails the write, naming both.
+   * <p>When the table exists, a full build re-partitions it to this spec, published with the rows
+   * (earlier files keep their layout). An incremental build adds rows to the table as it is
+   * partitioned: a different spec fails its write, naming both.
    *
    * @param fields adds the partition fields to a builder over the table's schema, such as
    *     {@code spec -> spec.day("created_at").identity("region")}

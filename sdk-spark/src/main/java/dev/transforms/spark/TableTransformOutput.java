@@ -53,11 +53,15 @@ public interface TableTransformOutput {
   /**
    * Writes a DataFrame the way the build asks for: creates the table from the DataFrame's schema when
    * it does not exist, replaces its rows on a full build, and appends on an incremental build.
-   * Columns are matched by name.
+   * Columns are matched by name. When they do not fit the table, a full build gives the table the
+   * DataFrame's columns, and an incremental build changes them only as the output's
+   * {@link dev.transforms.api.SchemaChangePolicy} allows; the change is published with the rows.
    *
    * @param dataframe the rows to write
-   * @throws SchemaMismatchException if the table exists and the DataFrame's columns do not fit it;
-   *     the message lists every column that differs, and nothing is written
+   * @throws SchemaMismatchException if the columns do not fit and the build may not change the table
+   *     that way (an incremental build beyond its policy, {@code fail} by default; a full build that
+   *     drops a partition source column; a column of no type); the message lists every column that
+   *     differs, and nothing is written
    */
   void writeDataFrame(Dataset<Row> dataframe);
 

@@ -73,7 +73,7 @@ public class ExpectationsTest extends SparkTestBase {
         });
     assertThat(rows(OUT)).hasSize(2);
     assertThat(table(OUT).properties()).containsEntry("transforms.checks.primary key (id)", "passed")
-        .containsEntry("transforms.checks.currency in [EUR]", "warned: 1 rows violate it");
+        .containsEntry("transforms.checks.currency in [EUR]", "warned: 1 row violates it");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.transforms.testing;
 
+import dev.transforms.runtime.internal.build.Counts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -45,12 +46,14 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
       throw new IllegalArgumentException("The expected rows must not be null; pass no rows to expect an empty table");
     }
     actual.refresh();
-    compareRows(Arrays.asList(expected), TableRows.read(actual, null), "");
+    compareRows(Arrays.asList(expected), TableRows.read(actual, null), actual.schema(), "");
     return myself;
   }
 
   /**
-   * Checks the rows of the table as of a snapshot, in any order.
+   * Checks the rows of the table as of a snapshot, in any order. The rows are read in the columns of
+   * the schema the snapshot was written with, as Iceberg's time travel reads them: a snapshot from
+   * before a column was added has rows without it.
    *
    * <pre>{@code
    * assertThatTable(table).containsExactlyInAnyOrderAtSnapshot(firstSnapshotId, Row.of(1L, "a"));
@@ -65,11 +68,12 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
     if (actual.snapshot(snapshotId) == null) {
       throw failure("Expecting table %s to have snapshot %d, but it has %s", actual.name(), snapshotId, snapshotIds());
     }
-    compareRows(Arrays.asList(expected), TableRows.read(actual, snapshotId), " at snapshot " + snapshotId);
+    compareRows(Arrays.asList(expected), TableRows.read(actual, snapshotId), TableRows.schemaAt(actual, snapshotId),
+        " at snapshot " + snapshotId);
     return myself;
   }
 
-  private void compareRows(List<Row> expected, List<Row> rows, String at) {
+  private void compareRows(List<Row> expected, List<Row> rows, Schema schema, String at) {
     Map<Row, Integer> remaining = new HashMap<>();
     rows.forEach(r -> remaining.merge(r, 1, Integer::sum));
     List<Row> missing = new ArrayList<>();
@@ -93,8 +97,9 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
       return;
     }
     StringBuilder message = new StringBuilder();
-    message.append(String.format("Expecting table %s%s to contain exactly %d rows in any order (columns %s), "
-        + "but it has %d rows:%n", actual.name(), at, expected.size(), columnNames(actual.schema()), rows.size()));
+    message.append(String.format("Expecting table %s%s to contain exactly %s in any order (columns %s), "
+        + "but it has %s:%n", actual.name(), at, Counts.of(expected.size(), "row"), columnNames(schema),
+        Counts.of(rows.size(), "row")));
     section(message, "expected but not found", missing);
     section(message, "found but not expected", unexpected);
     throw failure(message.toString().stripTrailing());
@@ -191,8 +196,8 @@ public final class TableAssert extends AbstractAssert<TableAssert, Table> {
     actual.refresh();
     int count = snapshotIds().size();
     if (count != expected) {
-      throw failureWithActualExpected(count, expected, "Expecting table %s to have %d snapshots but it has %d: %s",
-          actual.name(), expected, count,
+      throw failureWithActualExpected(count, expected, "Expecting table %s to have %s but it has %d: %s",
+          actual.name(), Counts.of(expected, "snapshot"), count,
           operations());
     }
     return myself;

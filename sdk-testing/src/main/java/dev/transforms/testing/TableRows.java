@@ -17,6 +17,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericRecord;
@@ -36,17 +37,21 @@ final class TableRows {
 
   private TableRows() {}
 
-  /** Every row of a table at a snapshot (its current one when null), deletes applied. */
+  /**
+   * Every row of a table at a snapshot (its current one when null), deletes applied, in the columns of
+   * the schema that snapshot was written with ({@link #schemaAt}).
+   */
   static List<Row> read(Table table, Long snapshotId) {
     if (table.currentSnapshot() == null) {
       return List.of();
     }
     IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(table);
     if (snapshotId != null) {
+      // Iceberg reads a snapshot in its own schema: a column added since is not in its records.
       scan = scan.useSnapshot(snapshotId);
     }
     List<Row> rows = new ArrayList<>();
-    int columns = table.schema().columns().size();
+    int columns = schemaAt(table, snapshotId).columns().size();
     try (CloseableIterable<Record> records = scan.build()) {
       for (Record record : records) {
         Object[] values = new Object[columns];
@@ -59,6 +64,20 @@ final class TableRows {
       throw new UncheckedIOException(e);
     }
     return rows;
+  }
+
+  /**
+   * The schema a snapshot was written with: the table's current one for a null id, and for a snapshot
+   * that records no schema (tables written before format version 2 could).
+   */
+  static Schema schemaAt(Table table, Long snapshotId) {
+    if (snapshotId == null) {
+      return table.schema();
+    }
+    Snapshot snapshot = table.snapshot(snapshotId);
+    Integer schemaId = snapshot == null ? null : snapshot.schemaId();
+    Schema schema = schemaId == null ? null : table.schemas().get(schemaId);
+    return schema == null ? table.schema() : schema;
   }
 
   /** Writes rows as data files, one per partition, without committing them. */

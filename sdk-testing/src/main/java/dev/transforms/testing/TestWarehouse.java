@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
@@ -277,6 +278,27 @@ public final class TestWarehouse implements AutoCloseable {
    */
   public BuildResult build(List<Class<?>> transformClasses, String... transforms) {
     return run(Transforms.Selection.of(transformClasses).only(List.of(transforms)));
+  }
+
+  /**
+   * Builds a selection through the real runtime, with whatever the selection asks: for a transform
+   * that is up to date but must run again ({@code force()}, after the test changed what it does by a
+   * static field, say), transforms run one by one in plan order ({@code threads(1)}), a full build
+   * ({@code full()}), some transforms by name ({@code only(...)}), or a listener that hears the progress.
+   *
+   * <pre>{@code
+   * warehouse.build(Transforms.Selection.of(EditRows.class).force()).assertSucceeded();
+   * warehouse.build(Transforms.Selection.of(Pipeline.class).threads(1)).assertSucceeded();
+   * }</pre>
+   *
+   * @param selection which transforms, and how to build them
+   * @return the build's result
+   * @throws dev.transforms.api.InvalidTransformException if a declaration is invalid
+   * @throws dev.transforms.api.PlanException if the transforms cannot be ordered, or a name given
+   *     matches none or several
+   */
+  public BuildResult build(Transforms.Selection selection) {
+    return run(Objects.requireNonNull(selection, "selection"));
   }
 
   /**

@@ -180,8 +180,8 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
         .orElseThrow(() -> failure("Transform %s has no output %s; its outputs are %s", actual.transform(), output,
             actual.outputs().stream().map(o -> o.path().toString()).toList()));
     if (writes.rowsAdded() != rows) {
-      throw failureWithActualExpected(writes.rowsAdded(), rows, "Expecting transform %s to add %d rows to %s but it "
-          + "added %d", actual.transform(), rows, output, writes.rowsAdded());
+      throw failureWithActualExpected(writes.rowsAdded(), rows, "Expecting transform %s to add %s to %s but it "
+          + "added %d", actual.transform(), dev.transforms.runtime.internal.build.Counts.of(rows, "row"), output, writes.rowsAdded());
     }
     return myself;
   }
@@ -201,9 +201,10 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
   public TransformResultAssert failedCheck(String check, long violations) {
     CheckResult result = check(check);
     if (result.outcome() == CheckResult.Outcome.PASSED || result.violations() != violations) {
-      throw failureWithActualExpected(result.describe(), check + " failed, " + violations + " rows violate it",
-          "Expecting check %s of transform %s to fail with %d violating rows but: %s", check, actual.transform(),
-          violations, result.describe());
+      throw failureWithActualExpected(result.describe(), check + " failed, " + dev.transforms.runtime.internal.build.Counts.of(violations, "row") + " "
+          + dev.transforms.runtime.internal.build.Counts.verb(violations, "violates", "violate") + " it",
+          "Expecting check %s of transform %s to fail with %s but: %s", check, actual.transform(),
+          dev.transforms.runtime.internal.build.Counts.of(violations, "violating row"), result.describe());
     }
     return myself;
   }

@@ -49,6 +49,8 @@ public class BuildResultAssertTest {
         .hasMessageContaining("Expecting the build to fail").hasMessageContaining("SUCCEEDED");
     assertThatThrownBy(() -> assertThat(result).only().addedRows("/a/out", 3))
         .isInstanceOf(AssertionFailedError.class).hasMessageContaining("to add 3 rows to /a/out but it added 2");
+    assertThatThrownBy(() -> assertThat(result).only().addedRows("/a/out", 1))
+        .hasMessageContaining("Expecting transform copy to add 1 row to /a/out but it added 2");
     assertThatThrownBy(() -> assertThat(result).transform("other"))
         .hasMessageContaining("to have run transform other but it ran [copy]");
   }

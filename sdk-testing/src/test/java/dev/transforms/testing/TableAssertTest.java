@@ -4,6 +4,11 @@ import static dev.transforms.testing.TransformsAssertions.assertThatTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.transforms.api.TableInput;
+import dev.transforms.api.TableOutput;
+import dev.transforms.api.Transform;
+import dev.transforms.singlenode.IcebergInput;
+import dev.transforms.singlenode.IcebergOutput;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.List;
@@ -15,7 +20,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 @TransformsTest
-class TableAssertTest {
+public class TableAssertTest {
 
   static final Schema PEOPLE = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -60,6 +65,8 @@ class TableAssertTest {
     Table table = warehouse.createTable("/assert/duplicates", PEOPLE,
         Row.of(1, "Ada", null, null), Row.of(1, "Ada", null, null));
     assertThatThrownBy(() -> assertThatTable(table).containsExactlyInAnyOrder(Row.of(1L, "Ada", null, null)))
+        .hasMessageStartingWith("Expecting table local.assert.duplicates to contain exactly 1 row in any order "
+            + "(columns [id, name, joined, score]), but it has 2 rows:")
         .hasMessageEndingWith("found but not expected (1):\n    (1, 'Ada', null, null)");
   }
 
@@ -121,11 +128,46 @@ class TableAssertTest {
     assertThat(warehouse.exists("/assert/bad2")).isFalse();
   }
 
+  /** Copies its input whole: a full build, giving the output the input's columns. */
+  public static class CopyPeople {
+    @Transform(name = "copy-people")
+    public void copy(@TableInput("/assert/people") IcebergInput in, @TableOutput("/assert/people-copy") IcebergOutput out) {
+      out.writeTable(in.arrow());
+    }
+  }
+
+  @Test
+  void aSnapshotIsReadInTheColumnsItWasWrittenWith() {
+    Schema ids = new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "name", Types.StringType.get()));
+    warehouse.createTable("/assert/people", ids, Row.of(1, "Ada"), Row.of(2, "Grace"));
+    warehouse.build(CopyPeople.class).assertSucceeded();
+    long before = warehouse.table("/assert/people-copy").currentSnapshot().snapshotId();
+
+    warehouse.table("/assert/people").updateSchema().addColumn("joined", Types.DateType.get()).commit();
+    warehouse.append("/assert/people", Row.of(3, "Linus", "2026-03-04"));
+    warehouse.build(CopyPeople.class).assertSucceeded();
+
+    Table copy = warehouse.table("/assert/people-copy");
+    assertThatTable(copy).hasColumns("id", "name", "joined")
+        .containsExactlyInAnyOrder(Row.of(1L, "Ada", null), Row.of(2L, "Grace", null),
+            Row.of(3L, "Linus", LocalDate.of(2026, 3, 4)))
+        .containsExactlyInAnyOrderAtSnapshot(before, Row.of(1L, "Ada"), Row.of(2L, "Grace"));
+    assertThatThrownBy(() -> assertThatTable(copy).containsExactlyInAnyOrderAtSnapshot(before,
+        Row.of(1L, "Ada"), Row.of(3L, "Linus")))
+        .hasMessage("Expecting table local.assert.people-copy at snapshot " + before
+            + " to contain exactly 2 rows in any order (columns [id, name]), but it has 2 rows:\n"
+            + "  expected but not found (1):\n    (3, 'Linus')\n  found but not expected (1):\n    (2, 'Grace')");
+  }
+
   @Test
   void appendAddsASnapshot() {
     warehouse.createTable("/assert/append", PEOPLE, Row.of(1, "Ada", null, null));
     Table table = warehouse.append("/assert/append", Row.of(2, "Grace", null, null));
     assertThatTable(table).hasSnapshotCount(2).currentSnapshotSummaryContains("added-records", "1")
         .containsExactlyInAnyOrder(Row.of(1L, "Ada", null, null), Row.of(2L, "Grace", null, null));
+    assertThatThrownBy(() -> assertThatTable(table).hasSnapshotCount(1))
+        .hasMessage("Expecting table local.assert.append to have 1 snapshot but it has 2: [append, append]");
   }
 }

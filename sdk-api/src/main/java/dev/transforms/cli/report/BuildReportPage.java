@@ -9,6 +9,7 @@ import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.build.Counts;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
 import java.time.Duration;
 import java.time.Instant;
@@ -123,7 +124,7 @@ public final class BuildReportPage {
     }
     page.append("</div>\n<p class=\"muted\">From ").append(start.truncatedTo(ChronoUnit.MILLIS)).append(" to ")
         .append(end.truncatedTo(ChronoUnit.MILLIS))
-        .append("; one lane per transforms that ran at the same time.</p>\n");
+        .append("; transforms that ran at the same time are in lanes of their own.</p>\n");
   }
 
   private static void details(StringBuilder page, List<TimedResult> timed, SecretMasker masker) {
@@ -135,14 +136,15 @@ public final class BuildReportPage {
       page.append("<tr id=\"row-").append(escape(r.transform())).append("\" class=\"").append(r.status())
           .append("\"><td>").append(escape(r.transform())).append("</td><td class=\"status\">").append(r.status())
           .append("</td><td>").append(escape(r.engine())).append("</td><td>")
-          .append(r.status() == TransformResult.Status.SKIPPED ? "-" : r.incremental() ? "incremental" : "full")
+          .append(built(r))
           .append(r.reason().isEmpty() ? "" : "<br><span class=\"muted\">" + escape(r.reason()) + "</span>")
           .append("</td><td>").append(t.started().truncatedTo(ChronoUnit.MILLIS)).append("</td><td>").append(seconds(r.duration()))
           .append("</td><td>");
       for (OutputWrites o : r.outputs()) {
         page.append("<div class=\"output\">").append(escape(o.path().toString())).append(" <span class=\"muted\">(")
-            .append(escape(o.identifier())).append(")</span>: <span class=\"rows\">+").append(o.rowsAdded())
-            .append(" / -").append(o.rowsDeleted()).append("</span> rows, ").append(o.filesAdded()).append(" files")
+            .append(escape(o.identifier())).append(")</span>: <span class=\"rows\">+").append(Counts.of(o.rowsAdded(), "row"))
+            .append(", -").append(Counts.of(o.rowsDeleted(), "row")).append("</span>, ")
+            .append(Counts.of(o.filesAdded(), "file"))
             .append(o.created() ? ", created" : "");
         for (String change : o.schemaChanges()) {
           page.append("<div class=\"schema muted\">schema: ").append(escape(change)).append("</div>");
@@ -168,5 +170,13 @@ public final class BuildReportPage {
       page.append("</td></tr>\n");
     }
     page.append("</table>\n");
+  }
+
+  /** How a transform was built, as the text report says it: a skipped or up-to-date one was not. */
+  private static String built(TransformResult r) {
+    if (r.status() == TransformResult.Status.SKIPPED || r.status() == TransformResult.Status.UP_TO_DATE) {
+      return "-";
+    }
+    return r.incremental() ? "incremental" : "full";
   }
 }

@@ -13,7 +13,8 @@ public final class Html {
       h1 { font-size: 20px; margin: 0 0 8px; } h2 { font-size: 16px; margin: 18px 0 6px; }
       table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top; }
       .SUCCEEDED:not(g) { background: #d8f0d8; } .FAILED:not(g) { background: #f8d0d0; }
-      .SKIPPED:not(g) { background: #eee; } .NONE:not(g) { background: #fff; }
+      .SKIPPED:not(g) { background: #eee; } .UP_TO_DATE:not(g) { background: #d6ecf3; }
+      .NONE:not(g) { background: #fff; }
       .muted { color: #777; } .error { color: #a00; white-space: pre-wrap; font-family: monospace; }
       .selected { outline: 3px solid #3060d0; }
       """;

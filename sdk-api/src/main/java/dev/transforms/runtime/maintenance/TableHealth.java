@@ -164,15 +164,17 @@ public record TableHealth(
           Math.round(SMALL_SHARE * 100), path));
     }
     if (!deletes.isEmpty() && (deletedShare >= DELETED_ROWS_LIMIT || deletes.size() >= DELETE_FILES_LIMIT)) {
-      advice.add(String.format(Locale.ROOT, "%d delete files remove %.1f%% of the rows: every read applies them "
-          + "again; compaction writes the live rows and drops them: transforms maintain %s --compact",
-          deletes.size(), deletedShare * 100, path));
+      advice.add(String.format(Locale.ROOT, "%s %s %.1f%% of the rows: every read applies %s "
+          + "again; compaction writes the live rows and drops %s: transforms maintain %s --compact",
+          dev.transforms.runtime.internal.build.Counts.of(deletes.size(), "delete file"), deletes.size() == 1 ? "removes" : "remove",
+          deletedShare * 100, deletes.size() == 1 ? "it" : "them", deletes.size() == 1 ? "it" : "them", path));
     }
     boolean oldSnapshots = snapshots > 1 && age.compareTo(MaintenanceOptions.DEFAULT_OLDER_THAN) > 0;
     if (snapshots >= SNAPSHOTS_LIMIT || oldSnapshots) {
-      advice.add(String.format(Locale.ROOT, "%d snapshots, the oldest %d days old: each keeps its files; expire "
+      advice.add(String.format(Locale.ROOT, "%d snapshots, the oldest %s old: each keeps its files; expire "
           + "those older than %d days (branches, tags and the last one stay): transforms maintain %s --expire",
-          snapshots, age.toDays(), MaintenanceOptions.DEFAULT_OLDER_THAN.toDays(), path));
+          snapshots, dev.transforms.runtime.internal.build.Counts.of(age.toDays(), "day"),
+          MaintenanceOptions.DEFAULT_OLDER_THAN.toDays(), path));
     }
     if (manifests >= MANIFESTS_LIMIT) {
       advice.add(String.format(Locale.ROOT, "%d manifests: planning reads them all; regroup them: transforms "
@@ -236,10 +238,11 @@ public record TableHealth(
    * @return the summary
    */
   public String summary() {
-    return String.format(Locale.ROOT, "%d data files (%.0f%% small), %d delete files (%.1f%% of rows), %d snapshots, "
-        + "%d manifests; %s", dataFiles, smallShare() * 100, deleteFiles, deletedShare() * 100, snapshots, manifests,
-        recommendations.isEmpty() ? "nothing to do" : recommendations.size() + " recommendations: transforms health "
-            + path);
+    return String.format(Locale.ROOT, "%s (%.0f%% small), %s (%.1f%% of rows), %s, %s; %s",
+        dev.transforms.runtime.internal.build.Counts.of(dataFiles, "data file"), smallShare() * 100, dev.transforms.runtime.internal.build.Counts.of(deleteFiles, "delete file"),
+        deletedShare() * 100, dev.transforms.runtime.internal.build.Counts.of(snapshots, "snapshot"), dev.transforms.runtime.internal.build.Counts.of(manifests, "manifest"),
+        recommendations.isEmpty() ? "nothing to do"
+            : dev.transforms.runtime.internal.build.Counts.of(recommendations.size(), "recommendation") + ": transforms health " + path);
   }
 
   private static String bytes(long bytes) {
@@ -257,11 +260,11 @@ public record TableHealth(
 
   private static String age(Duration age) {
     if (age.toDays() >= 1) {
-      return age.toDays() + " days";
+      return dev.transforms.runtime.internal.build.Counts.of(age.toDays(), "day");
     }
     if (age.toHours() >= 1) {
-      return age.toHours() + " hours";
+      return dev.transforms.runtime.internal.build.Counts.of(age.toHours(), "hour");
     }
-    return age.toMinutes() + " minutes";
+    return dev.transforms.runtime.internal.build.Counts.of(age.toMinutes(), "minute");
   }
 }

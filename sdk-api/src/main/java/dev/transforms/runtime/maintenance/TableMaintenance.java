@@ -231,8 +231,8 @@ public final class TableMaintenance implements AutoCloseable {
         }
       }
       if (!found.isEmpty() && !options.deleteOrphans()) {
-        say.accept("orphan files: dry run, nothing deleted; pass --delete-orphans to delete these "
-            + found.size() + " files");
+        say.accept("orphan files: dry run, nothing deleted; pass --delete-orphans to delete "
+            + (found.size() == 1 ? "this file" : "these " + found.size() + " files"));
       }
     }
     return new MaintenanceReport(path.toString(), expired, kept, compaction, manifests, orphans,
@@ -303,7 +303,7 @@ public final class TableMaintenance implements AutoCloseable {
     ExpireSnapshots expire = table.expireSnapshots().expireOlderThan(oldest);
     candidates.forEach(expire::expireSnapshotId);
     expire.commit();
-    say.accept("expire: " + candidates.size() + " snapshots expired " + candidates);
+    say.accept("expire: " + dev.transforms.runtime.internal.build.Counts.of(candidates.size(), "snapshot") + " expired " + candidates);
     return List.of(List.copyOf(candidates), kept);
   }
 

@@ -203,7 +203,8 @@ final class OutputAudit {
     for (CheckResult result : results) {
       String value = result.outcome() == CheckResult.Outcome.PASSED ? "passed"
           : "warned: " + (result.outcome() == CheckResult.Outcome.ERROR ? result.detail()
-              : result.violations() + " rows violate it");
+              : Counts.of(result.violations(), "row") + " " + Counts.verb(result.violations(), "violates", "violate")
+                  + " it");
       properties.computeIfAbsent(result.output(), p -> new LinkedHashMap<>()).put(dev.transforms.runtime.internal.publish.OutputPublisher.CHECKS_PREFIX + result.check(), value);
     }
     return properties;

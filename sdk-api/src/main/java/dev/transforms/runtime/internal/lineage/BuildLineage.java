@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 /**
  * The OpenLineage events of one build, as the build runner and the engines see them. With lineage off
  * ({@code openlineage.enabled} unset or false) every method does nothing and the OpenLineage client is
- * never loaded.
+ * never loaded; a build whose configuration has {@code openlineage.} keys but leaves the switch unset
+ * logs one warning saying so.
  *
  * <p>What is emitted (see {@code docs/lineage.md}): a run of the build's own job (the pipeline), and under
  * it one run per transform, a {@code START} once its inputs are loaded and one of {@code COMPLETE} (after
@@ -30,7 +31,8 @@ public interface BuildLineage {
   /**
    * The lineage of a build that starts: its settings are read from the configuration, and, when lineage is
    * on, the build's run starts (its {@code START} event is queued). A transport that cannot be built is
-   * the build's one lineage warning, and the build runs without lineage.
+   * the build's one lineage warning, and the build runs without lineage. So are {@code openlineage.}
+   * settings without {@code openlineage.enabled} ({@link LineageSettings#offWithSettings}).
    *
    * @param config the configuration
    * @param resolver resolves dataset paths
@@ -58,6 +60,9 @@ public interface BuildLineage {
       String buildId, Consumer<String> warnings) {
     LineageSettings settings = LineageSettings.of(config);
     if (!settings.enabled()) {
+      // Transport settings without the switch: the build's one lineage warning, so that silence is not taken
+      // for events sent.
+      LineageSettings.offWithSettings(config, buildId).ifPresent(warnings);
       return OFF;
     }
     try {

@@ -104,6 +104,34 @@ public record LineageSettings(boolean enabled, String namespace, Duration timeou
     return new LineageSettings(enabled, namespace, timeout, transport);
   }
 
+  /**
+   * The warning for lineage left off by omission: when {@code openlineage.enabled} is not set at all (not
+   * in the file, not in the environment) but other {@code openlineage.} keys are, the configuration says
+   * where events should go while the switch, off by default, keeps them from going anywhere. The switch
+   * is not implied by those keys, since a deployment may keep the transport in the file and turn lineage
+   * on by the environment ({@code TRANSFORMS_OPENLINEAGE_ENABLED}) only where events should be sent.
+   * {@code openlineage.enabled=false} set on purpose is silent.
+   *
+   * @param config the configuration
+   * @param buildId the build that sends nothing
+   * @return the warning naming the keys (never their values) and the fix; empty when lineage is on, off
+   *     on purpose, or not configured
+   */
+  public static java.util.Optional<String> offWithSettings(TransformsConfig config, String buildId) {
+    Map<String, String> keys = config.lineageProperties();
+    if (keys.containsKey(ENABLED) || keys.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    TreeSet<String> set = new TreeSet<>(keys.keySet());
+    String origins = String.join(" and ", new TreeSet<>(set.stream().map(config::origin)
+        .filter(o -> !o.isEmpty()).toList()));
+    return java.util.Optional.of("OpenLineage is off: build " + buildId + " sends no OpenLineage events, although "
+        + (origins.isEmpty() ? "the configuration" : origins) + " sets " + String.join(", ", set) + "; "
+        + ENABLED + " is not set, and lineage is off unless it is true. To send events, set " + ENABLED
+        + "=true (or the environment variable " + TransformsConfig.environmentName(ENABLED) + "=true); to keep "
+        + "lineage off without this warning, set " + ENABLED + "=false.");
+  }
+
   /** The transport's type, {@code console} when none is set. */
   public String transportType() {
     return transport.getOrDefault("type", "console").strip().toLowerCase(Locale.ROOT);

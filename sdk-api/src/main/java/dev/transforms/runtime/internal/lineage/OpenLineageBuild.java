@@ -174,10 +174,11 @@ final class OpenLineageBuild implements BuildLineage {
   public void finish(List<TransformResult> results) {
     try {
       List<String> unsuccessful = results.stream().filter(r -> !r.succeeded())
-          .map(r -> r.transform() + " " + r.status().name().replace('_', '-')).toList();
+          .map(r -> r.transform() + " " + r.status().name()).toList();
       emitter.emitBuild(buildEvent(unsuccessful.isEmpty() ? OpenLineage.RunEvent.EventType.COMPLETE
           : OpenLineage.RunEvent.EventType.FAIL, unsuccessful.isEmpty() ? Optional.empty()
-          : Optional.of(unsuccessful.size() + " of " + results.size() + " transforms did not succeed: "
+          : Optional.of(unsuccessful.size() + " of " + dev.transforms.runtime.internal.build.Counts.of(results.size(),
+              "transform") + " did not succeed: "
               + String.join(", ", unsuccessful))));
     } catch (RuntimeException | LinkageError e) {
       LOG.debug("Could not build the OpenLineage event of build {}", buildId, e);
@@ -269,7 +270,7 @@ final class OpenLineageBuild implements BuildLineage {
       tags.add(tag("transforms.engine", spec.engine()));
     }
     if (result != null) {
-      tags.add(tag("transforms.status", result.status().name().replace('_', '-')));
+      tags.add(tag("transforms.status", result.status().name()));
       if (result.status() == TransformResult.Status.SUCCEEDED) {
         tags.add(tag("transforms.incremental", Boolean.toString(result.incremental())));
       }

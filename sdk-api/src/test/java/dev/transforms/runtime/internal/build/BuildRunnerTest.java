@@ -226,7 +226,7 @@ public class BuildRunnerTest {
     assertThat(again.status()).isEqualTo(TransformResult.Status.UP_TO_DATE);
     assertThat(again.reason()).startsWith("up to date: inputs and code unchanged since build ");
     assertThat(report.succeeded()).isTrue();
-    assertThat(report.format()).contains("UP-TO-DATE copy");
+    assertThat(report.format()).contains("UP_TO_DATE copy");
     assertThat(dev.transforms.testengine.TestEngine.starts).as("engines started").isEqualTo(starts);
     assertThat(((org.apache.iceberg.HasTableOperations) table(COPIED)).operations().current()
         .metadataFileLocation()).as("nothing committed").isEqualTo(metadata);

@@ -189,7 +189,7 @@ public class BuildLineageTest {
       assertThat(complete.at("/outputs/0/facets/version/datasetVersion").asLong()).isEqualTo(published);
       assertThat(complete.at("/outputs/0/outputFacets").isMissingNode() || complete.at("/outputs/0/outputFacets")
           .isNull()).isTrue();
-      assertThat(complete.at("/run/facets/tags/tags").toString()).contains("UP-TO-DATE");
+      assertThat(complete.at("/run/facets/tags/tags").toString()).contains("\"UP_TO_DATE\"");
       only(events, "test-pipeline", dir.getFileName().toString(), "COMPLETE");
     }
   }
@@ -290,6 +290,41 @@ public class BuildLineageTest {
     assertThat(settings.namespace()).isEqualTo("prod");
     assertThat(LineageSettings.of(TransformsConfig.load(Optional.empty(), Optional.empty(),
         Map.of("TRANSFORMS_OPENLINEAGE_ENABLED", "true"), dir)).namespace()).isEqualTo(dir.getFileName().toString());
+  }
+
+  @Test
+  void transportSettingsWithoutTheSwitchCostOneWarningPerBuildAndSendNothing() throws Exception {
+    Path events = dir.resolve("lineage.jsonl");
+    Files.writeString(dir.resolve(TransformsConfig.FILE_NAME), "warehouse=" + dir.resolve("warehouse") + "\n"
+        + "openlineage.transport.type=file\nopenlineage.transport.location=" + events + "\n");
+    StringWriter logs = new StringWriter();
+    BuildReport report;
+    try (BuildRunner runner = new BuildRunner(TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir));
+        AutoCloseable capture = captureWarnings(logs)) {
+      seed(runner);
+      report = build(runner, Copy.class);
+    }
+    assertThat(report.succeeded()).as(report.format()).isTrue();
+    assertThat(events).doesNotExist();
+    List<String> warnings = logs.toString().lines().filter(l -> l.contains("OpenLineage")).toList();
+    assertThat(warnings).hasSize(1);
+    assertThat(warnings.get(0)).endsWith("OpenLineage is off: build " + report.buildId() + " sends no OpenLineage "
+        + "events, although file " + dir.resolve(TransformsConfig.FILE_NAME) + " sets openlineage.transport.location, "
+        + "openlineage.transport.type; openlineage.enabled is not set, and lineage is off unless it is true. To send "
+        + "events, set openlineage.enabled=true (or the environment variable TRANSFORMS_OPENLINEAGE_ENABLED=true); "
+        + "to keep lineage off without this warning, set openlineage.enabled=false.");
+  }
+
+  @Test
+  void lineageSwitchedOffOnPurposeOrNotConfiguredIsSilent() throws Exception {
+    List<String> warnings = new ArrayList<>();
+    Files.writeString(dir.resolve(TransformsConfig.FILE_NAME), "openlineage.enabled=false\n"
+        + "openlineage.transport.type=file\nopenlineage.transport.location=" + dir.resolve("lineage.jsonl") + "\n");
+    TransformsConfig off = TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir);
+    assertThat(BuildLineage.start(off, null, List.of(), "b1", warnings::add)).isSameAs(BuildLineage.OFF);
+    TransformsConfig embedded = TransformsConfig.embedded(dir.resolve("warehouse"));
+    assertThat(BuildLineage.start(embedded, null, List.of(), "b2", warnings::add)).isSameAs(BuildLineage.OFF);
+    assertThat(warnings).isEmpty();
   }
 
   @Test

@@ -82,8 +82,9 @@ public final class ReadPlanner {
     if (!direct.deleted().isEmpty() && live == null) {
       return engine("the files hold more rows than one root");
     }
-    String reason = String.format("%s: %,d rows in %d files, %d columns%s", ReadStrategy.PAGE_DECODER.label(),
-        direct.rows(), direct.files().size(), projected.columns().size(),
+    String reason = String.format("%s: %s in %s, %s%s", ReadStrategy.PAGE_DECODER.label(),
+        dev.transforms.runtime.internal.build.Counts.grouped(direct.rows(), "row"), dev.transforms.runtime.internal.build.Counts.of(direct.files().size(), "file"),
+        dev.transforms.runtime.internal.build.Counts.of(projected.columns().size(), "column"),
         live == null ? "" : ", deletes applied after decoding (" + live + ")");
     return new Plan(ReadStrategy.PAGE_DECODER, reason, direct, live);
   }

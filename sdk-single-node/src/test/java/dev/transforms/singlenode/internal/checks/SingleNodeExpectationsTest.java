@@ -196,7 +196,7 @@ public class SingleNodeExpectationsTest {
         });
     assertThat(rows(target())).hasSize(2);
     assertThat(target().properties()).containsEntry("transforms.checks.primary key (id)", "passed")
-        .containsEntry("transforms.checks.currency in [EUR]", "warned: 1 rows violate it");
+        .containsEntry("transforms.checks.currency in [EUR]", "warned: 1 row violates it");
   }
 
   @Test

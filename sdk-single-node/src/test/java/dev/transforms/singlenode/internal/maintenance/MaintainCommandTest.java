@@ -157,7 +157,7 @@ class MaintainCommandTest {
       assertThat(all.exitCode()).as(all.err()).isZero();
       assertThat(all.out()).contains("/Shop/orders (`local`.`Shop`.`orders`), single-node engine:",
           "  compact: 3 data files rewritten into 1", "/Shop/audit (`local`.`Shop`.`audit`), single-node engine:",
-          "  expire: 1 snapshots expired").doesNotContain("/Other/items");
+          "  expire: 1 snapshot expired").doesNotContain("/Other/items");
       assertThat(rows(orders)).isEqualTo(ordersBefore);
       assertThat(dataFiles(orders)).isEqualTo(1);
       assertThat(snapshots(audit)).isEqualTo(1);
