@@ -83,6 +83,10 @@ public record GraphLayout(Map<String, Box> nodes, List<Route> edges, double widt
     root.setProperty(LayeredOptions.SPACING_NODE_NODE, 20.0);
     root.setProperty(LayeredOptions.SPACING_NODE_NODE_BETWEEN_LAYERS, 40.0);
     root.setProperty(LayeredOptions.PADDING, new org.eclipse.elk.core.math.ElkPadding(12));
+    // Unconnected parts of the pipeline go in rows no wider than the drawing is high (ELK's default of
+    // 1.6 sets them side by side): the page scales the drawing to the window's width and scrolls it
+    // down, so a narrow drawing stays legible where a wide one would shrink or scroll sideways.
+    root.setProperty(LayeredOptions.ASPECT_RATIO, 1.0);
     Map<String, ElkNode> elkNodes = new LinkedHashMap<>();
     for (GraphNode node : graph.nodes()) {
       ElkNode elk = ElkGraphUtil.createNode(root);

@@ -11,6 +11,11 @@ import java.util.Map;
 /** Writes a pipeline graph as a self-contained HTML page, SVG, Graphviz DOT or Mermaid. */
 public final class GraphWriter {
 
+  /** The smallest scale of the page's drawing: 12 px text drawn at 9 px; below it the drawing scrolls. */
+  static final double MIN_SCALE = 0.75;
+  /** The largest scale of the page's drawing, so that a small graph does not turn into a poster. */
+  static final double MAX_SCALE = 1.5;
+
   private GraphWriter() {}
 
   /** The formats {@code transforms graph --format} takes. */
@@ -59,11 +64,19 @@ public final class GraphWriter {
    * @return the SVG text
    */
   public static String svg(PipelineGraph graph, GraphLayout layout) {
+    return svg(graph, layout, String.format(Locale.ROOT, "width=\"%.0f\" height=\"%.0f\"", layout.width(),
+        layout.height()));
+  }
+
+  /**
+   * The drawing with the given size attributes: its natural size in an SVG file, and in the page a
+   * width that follows the window between {@link #MIN_SCALE} and {@link #MAX_SCALE} of it.
+   */
+  private static String svg(PipelineGraph graph, GraphLayout layout, String size) {
     StringBuilder svg = new StringBuilder();
     svg.append(String.format(Locale.ROOT,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"graph\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\""
-            + " font-family=\"monospace\" font-size=\"12\">%n", layout.width(), layout.height(), layout.width(),
-        layout.height()));
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"graph\" %s viewBox=\"0 0 %.0f %.0f\""
+            + " font-family=\"monospace\" font-size=\"12\">%n", size, layout.width(), layout.height()));
     svg.append("""
         <style>
           .node rect { stroke: #555; stroke-width: 1px; cursor: pointer; }
@@ -114,8 +127,10 @@ public final class GraphWriter {
     page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(escape(title))
         .append("</title>\n<style>").append(Html.STYLE).append("""
             #main { display: flex; gap: 16px; align-items: flex-start; }
-            #drawing { overflow: auto; border: 1px solid #ccc; max-width: calc(100vw - 470px); max-height: 85vh; }
-            #details { min-width: 280px; max-width: 420px; } #details td:first-child { color: #555; white-space: nowrap; }
+            #drawing { flex: 1 1 0; min-width: 0; overflow: auto; border: 1px solid #ccc; max-height: 85vh; }
+            #graph { display: block; width: 100%; height: auto; margin: 0 auto; }
+            #details { flex: 0 0 clamp(220px, 20vw, 360px); min-width: 0; overflow-wrap: anywhere; }
+            #details td:first-child { color: #555; white-space: nowrap; }
             .legend span { display: inline-block; padding: 1px 6px; margin-right: 6px; border: 1px solid #888; }
             """).append("</style></head>\n<body>\n");
     page.append("<h1>").append(escape(title)).append("</h1>\n<p id=\"summary\">").append(dev.transforms.runtime.internal.build.Counts.of(transforms, "transform"))
@@ -125,7 +140,10 @@ public final class GraphWriter {
             + "<span class=\"NONE\">not built</span><span style=\"background:#e8f0fc\">dataset</span>"
             + "<span style=\"border:2px dashed #d08000\">stale: its inputs, code or settings changed since the last build</span></span>"
             + " Click a node for its details.</p>\n");
-    page.append("<div id=\"main\"><div id=\"drawing\">\n").append(svg(graph, layout))
+    // The drawing fills its box's width, scaled, with height following; within legible bounds.
+    String size = String.format(Locale.ROOT, "style=\"min-width: %.0fpx; max-width: %.0fpx\"",
+        layout.width() * MIN_SCALE, layout.width() * MAX_SCALE);
+    page.append("<div id=\"main\"><div id=\"drawing\">\n").append(svg(graph, layout, size))
         .append("</div>\n<div id=\"details\"><h2 id=\"details-title\">Details</h2>"
             + "<table id=\"details-table\"><tr><td class=\"muted\">Click a node.</td></tr></table></div></div>\n");
     page.append("<script>\nvar NODES = {");

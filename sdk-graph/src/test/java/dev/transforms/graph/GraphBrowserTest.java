@@ -16,13 +16,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -31,7 +34,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * Opens the graph page and the build page in headless Chromium (Debian's {@code chromium} and
- * {@code chromium-driver}), checks what is drawn against the plan, clicks, and saves screenshots under
+ * {@code chromium-driver}), checks what is drawn against the plan, clicks, checks that the demo
+ * pipeline's pages fit windows 1280 and 1920 px wide, and saves screenshots under
  * {@code target/browser-test/}. Skipped, with the reason printed, when no Chromium is installed, and
  * in the Maven stage of {@code .ci/run} ({@code -Dtransforms.browser-test=skip}), which runs it in a
  * stage of its own ({@code .ci/browser-test}).
@@ -123,6 +127,15 @@ class GraphBrowserTest {
           .isLessThanOrEqualTo(number("return arguments[0].getBoundingClientRect().left;", to));
     }
     assertThat(drawnEdges).isEqualTo(expectedEdges);
+    // A small graph shows whole in the window: no node behind a scrollbar or past the window's edge.
+    for (WebElement node : nodes) {
+      Object hidden = driver.executeScript("var r = arguments[0].getBoundingClientRect();"
+          + " var d = document.getElementById('drawing'); var b = d.getBoundingClientRect();"
+          + " var right = Math.min(b.left + d.clientLeft + d.clientWidth, document.documentElement.clientWidth);"
+          + " var bottom = Math.min(b.top + d.clientTop + d.clientHeight, window.innerHeight);"
+          + " return r.left < b.left || r.right > right + 0.5 || r.top < b.top || r.bottom > bottom + 0.5;", node);
+      assertThat(hidden).as(node.getAttribute("data-id") + " is out of sight").isEqualTo(false);
+    }
     // Every node's text fits its box and stands out from its fill.
     for (WebElement node : nodes) {
       Object colours = driver.executeScript("var g = arguments[0];"
@@ -173,6 +186,182 @@ class GraphBrowserTest {
     assertThat(row.getText()).contains("FAILED", "join failed", "caused by: java.lang.IllegalArgumentException: key is null");
     screenshot("build.png");
     assertThat(OUT.resolve("build.png")).isNotEmptyFile();
+  }
+
+  /** The smallest scale at which the graph's 12 px text stays legible (9 px). */
+  private static final double LEGIBLE = 0.75;
+  /** The largest scale the page draws a small graph at. */
+  private static final double LARGEST = 1.5;
+  /** The widest empty strip left beside a graph that fits. */
+  private static final double MARGIN = 48;
+
+  @Test
+  void theGraphFitsTheWindowTheDemosAt1280And1920AndThreeTransformsAt1400() throws Exception {
+    Path demo = OUT.resolve("demo-graph.html");
+    Files.writeString(demo, GraphWriter.write(DemoPipeline.graph(), GraphWriter.Format.html, "Pipeline graph"));
+    // Three transforms of the demo that read one table: wider than the old fixed box at 1400 px.
+    Path three = OUT.resolve("three-graph.html");
+    Files.writeString(three, GraphWriter.write(PipelineGraph.of(DemoPipeline.PLAN.stream()
+        .filter(t -> List.of("ChangelogAndMetadata.changelogAndMetadata", "SingleNodeChangelog.changesSinceLastBuild",
+            "SingleNodeSql.statusSummary").contains(t.name())).toList(), NodeFacts.planOnly()),
+        GraphWriter.Format.html, "Pipeline graph"));
+    // Softly: a failure names every window that does not fit, not only the first.
+    SoftAssertions soft = new SoftAssertions();
+    try {
+      assertFits(soft, demo, 1280, "graph-1280.png");
+      assertFits(soft, demo, 1920, "graph-1920.png");
+      assertFits(soft, three, 1400, "graph-three-1400.png");
+      soft.assertAll();
+    } finally {
+      viewport(1400);
+    }
+  }
+
+  /**
+   * Opens a graph page in a window {@code width} px wide and checks that its drawing fits: scaled to the
+   * drawing box's width, legible, the box taking most of the window, and wider than the box only at the
+   * smallest legible scale, when the box scrolls to its end.
+   */
+  private static void assertFits(SoftAssertions soft, Path page, int width, String shot) throws Exception {
+    viewport(width);
+    open(page);
+    screenshot(shot);
+    @SuppressWarnings("unchecked")
+    Map<String, Number> m = (Map<String, Number>) driver.executeScript("""
+        var d = document.getElementById('drawing'), box = d.getBoundingClientRect();
+        var l = Infinity, r = -Infinity, scale = 0;
+        document.querySelectorAll('g.node').forEach(function (g) {
+          var b = g.getBoundingClientRect();
+          l = Math.min(l, b.left); r = Math.max(r, b.right);
+          scale = b.width / g.querySelector('rect').width.baseVal.value;
+        });
+        return {window: window.innerWidth, viewport: document.documentElement.clientWidth,
+          page: document.documentElement.scrollWidth,
+          left: l - box.left - d.clientLeft + d.scrollLeft, right: r - box.left - d.clientLeft + d.scrollLeft,
+          visible: d.clientWidth, scrollable: d.scrollWidth, boxRight: box.right, scale: scale};
+        """);
+    String at = page.getFileName() + " at " + width + " px: " + m;
+    double scale = m.get("scale").doubleValue();
+    double visible = m.get("visible").doubleValue();
+    double viewport = m.get("viewport").doubleValue();
+    soft.assertThat(m.get("window").intValue()).as(at).isEqualTo(width);
+    // The page itself never scrolls sideways, and the drawing's box ends inside the window.
+    soft.assertThat(m.get("page").doubleValue()).as(at).isLessThanOrEqualTo(viewport);
+    soft.assertThat(m.get("boxRight").doubleValue()).as(at).isLessThanOrEqualTo(viewport);
+    // Legible, and the drawing takes most of the window: no empty third.
+    soft.assertThat(scale).as(at).isGreaterThanOrEqualTo(LEGIBLE - 0.01);
+    soft.assertThat(visible).as(at).isGreaterThanOrEqualTo(0.7 * viewport);
+    double left = m.get("left").doubleValue();
+    double right = m.get("right").doubleValue();
+    soft.assertThat(left).as(at).isGreaterThanOrEqualTo(0);
+    if (scale >= LARGEST - 0.01) {
+      // A small graph at its largest scale, centred: the strips beside it are even.
+      soft.assertThat(Math.abs(left - (visible - right))).as(at).isLessThanOrEqualTo(MARGIN);
+    } else if (right > visible + 0.5) {
+      // Wider than its box only when scaling down further would make it illegible, and then the box
+      // scrolls to the graph's right end.
+      soft.assertThat(scale).as(at + ": scrolls though it could be scaled down").isLessThanOrEqualTo(LEGIBLE + 0.01);
+      soft.assertThat(m.get("scrollable").doubleValue()).as(at).isGreaterThanOrEqualTo(right);
+    } else {
+      soft.assertThat(left).as(at + ": empty strip left of the graph").isLessThanOrEqualTo(MARGIN);
+      soft.assertThat(visible - right).as(at + ": empty strip right of the graph").isLessThanOrEqualTo(MARGIN);
+    }
+  }
+
+  @Test
+  void theDemosBuildPageFitsItsWidthAndCutsNoBarLabel() throws Exception {
+    List<TimedResult> timed = DemoPipeline.build();
+    Path page = OUT.resolve("demo-build.html");
+    Files.writeString(page, BuildReportPage.render(new dev.transforms.runtime.BuildReport("demo",
+        timed.stream().map(TimedResult::result).toList(), Duration.ofSeconds(14)), timed, SecretMasker.allLoaded()));
+    SoftAssertions soft = new SoftAssertions();
+    try {
+      for (int width : new int[] {1280, 1920}) {
+        viewport(width);
+        open(page);
+        screenshot("build-" + width + ".png");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) driver.executeScript("""
+            var table = document.getElementById('results');
+            var overflowing = [];
+            table.querySelectorAll('td, th').forEach(function (c) {
+              if (c.scrollWidth > c.clientWidth + 1) { overflowing.push(c.textContent.slice(0, 40)); }
+            });
+            return {window: window.innerWidth, viewport: document.documentElement.clientWidth,
+              page: document.documentElement.scrollWidth,
+              table: table.scrollWidth, tableRight: table.getBoundingClientRect().right, overflowing: overflowing};
+            """);
+        String at = width + " px wide: " + m;
+        double viewport = ((Number) m.get("viewport")).doubleValue();
+        soft.assertThat(((Number) m.get("window")).intValue()).as(at).isEqualTo(width);
+        soft.assertThat(((Number) m.get("table")).doubleValue()).as(at).isLessThanOrEqualTo(viewport);
+        soft.assertThat(((Number) m.get("tableRight")).doubleValue()).as(at).isLessThanOrEqualTo(viewport);
+        soft.assertThat(((Number) m.get("page")).doubleValue()).as(at).isLessThanOrEqualTo(viewport);
+        soft.assertThat((List<?>) m.get("overflowing")).as(at + ": cells whose text runs out of them").isEmpty();
+        soft.assertThat(cutLabels()).as(width + " px wide").isEmpty();
+      }
+      soft.assertAll();
+    } finally {
+      viewport(1400);
+    }
+  }
+
+  /**
+   * The bars whose names are cut: a name shown is whole (the transform's, or its method's after the
+   * class's dot), no box that clips it ends inside it, and it lies on no other bar or name; a name not
+   * shown is in the bar's tooltip.
+   */
+  private static List<?> cutLabels() {
+    return (List<?>) driver.executeScript("""
+        var problems = [], shown = [];
+        var bars = Array.from(document.querySelectorAll('.bar'));
+        function meet(a, b) {
+          return a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+        }
+        bars.forEach(function (bar) {
+          var name = bar.getAttribute('data-transform');
+          var text = document.createTreeWalker(bar, NodeFilter.SHOW_TEXT).nextNode();
+          var range = document.createRange();
+          if (text) { range.selectNodeContents(text); }
+          var r = text ? range.getBoundingClientRect() : null;
+          if (!r || r.width === 0 || getComputedStyle(text.parentElement).visibility === 'hidden') {
+            if ((bar.getAttribute('title') || '').indexOf(name) < 0) {
+              problems.push(name + ': neither shown nor in a tooltip');
+            }
+            return;
+          }
+          var shownAs = text.textContent.trim();
+          if (shownAs !== name && shownAs !== name.substring(name.lastIndexOf('.') + 1)) {
+            problems.push(name + ': shown as ' + shownAs);
+          }
+          for (var a = text.parentElement; a && a !== document.body; a = a.parentElement) {
+            var s = getComputedStyle(a), box = a.getBoundingClientRect();
+            if (s.overflowX !== 'visible' && (r.left < box.left - 0.5 || r.right > box.right + 0.5)) {
+              problems.push(name + ': cut by .' + a.className.split(' ')[0]);
+              return;
+            }
+          }
+          bars.forEach(function (other) {
+            if (other !== bar && meet(r, other.getBoundingClientRect())) {
+              problems.push(name + ': written over ' + other.getAttribute('data-transform'));
+            }
+          });
+          shown.forEach(function (s) {
+            if (meet(r, s.r)) { problems.push(name + ': written over the name of ' + s.name); }
+          });
+          shown.push({name: name, r: r});
+        });
+        return problems;
+        """);
+  }
+
+  /** Sets the window so that the page, with its scroll bar, is {@code width} CSS pixels wide. */
+  private static void viewport(int width) {
+    driver.manage().window().setSize(new Dimension(width, 900));
+    long inner = ((Number) driver.executeScript("return window.innerWidth;")).longValue();
+    if (inner != width) {
+      driver.manage().window().setSize(new Dimension(width + (int) (width - inner), 900));
+    }
   }
 
   private static TimedResult result(String name, TransformResult.Status status, Instant start, int seconds,

@@ -3,6 +3,7 @@ package dev.transforms.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class GraphWriterTest {
@@ -46,5 +47,17 @@ class GraphWriterTest {
   @Test
   void scriptTextCannotCloseItsElement() {
     assertThat(GraphWriter.json("a</script>\"\\\n")).isEqualTo("\"a\\u003c/script>\\\"\\\\\\n\"");
+  }
+
+  @Test
+  void thePageScalesTheDrawingWithinLegibleBoundsWhileTheSvgFileKeepsItsSize() {
+    GraphLayout layout = GraphLayout.of(graph);
+    String page = GraphWriter.write(graph, GraphWriter.Format.html, "");
+    String svg = page.substring(page.indexOf("<svg"), page.indexOf('>', page.indexOf("<svg")));
+    assertThat(svg).doesNotContain(" width=\"", " height=\"").contains(String.format(Locale.ROOT,
+        "style=\"min-width: %.0fpx; max-width: %.0fpx\"", layout.width() * 0.75, layout.width() * 1.5),
+        String.format(Locale.ROOT, "viewBox=\"0 0 %.0f %.0f\"", layout.width(), layout.height()));
+    assertThat(GraphWriter.write(graph, GraphWriter.Format.svg, "")).contains(String.format(Locale.ROOT,
+        "width=\"%.0f\" height=\"%.0f\"", layout.width(), layout.height()));
   }
 }

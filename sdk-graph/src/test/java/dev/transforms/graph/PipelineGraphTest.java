@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.runtime.internal.spec.TransformSpec;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -97,5 +100,34 @@ class PipelineGraphTest {
     }
     assertThat(layout.width()).isPositive();
     assertThat(layout.height()).isPositive();
+  }
+
+  @Test
+  void unconnectedPartsOfThePipelineLieOneUnderAnother() {
+    // The page scales the drawing to the window's width and scrolls it down: parts side by side would
+    // make the demo's drawing wider than a window and shrink it (it was 1891 px wide and 1516 high).
+    PipelineGraph graph = DemoPipeline.graph();
+    GraphLayout layout = GraphLayout.of(graph);
+    Map<String, String> part = new HashMap<>();
+    graph.nodes().forEach(n -> part.put(n.id(), n.id()));
+    UnaryOperator<String> root = new UnaryOperator<>() {
+      @Override
+      public String apply(String id) {
+        return part.get(id).equals(id) ? id : apply(part.get(id));
+      }
+    };
+    graph.edges().forEach(e -> part.put(root.apply(e.from()), root.apply(e.to())));
+    Map<String, double[]> rows = new HashMap<>();
+    layout.nodes().forEach((id, box) -> rows.merge(root.apply(id), new double[] {box.y(), box.y() + box.height()},
+        (a, b) -> new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])}));
+    assertThat(rows).as("the demo's unconnected parts").hasSize(4);
+    List<double[]> spans = List.copyOf(rows.values());
+    for (int i = 0; i < spans.size(); i++) {
+      for (int j = i + 1; j < spans.size(); j++) {
+        assertThat(spans.get(i)[1] <= spans.get(j)[0] || spans.get(j)[1] <= spans.get(i)[0])
+            .as("two parts of the pipeline side by side").isTrue();
+      }
+    }
+    assertThat(layout.width()).isLessThan(layout.height());
   }
 }

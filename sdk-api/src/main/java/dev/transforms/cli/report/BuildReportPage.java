@@ -44,8 +44,21 @@ public final class BuildReportPage {
         .append("</title>\n<style>").append(Html.STYLE).append("""
             .lane { position: relative; height: 26px; border-bottom: 1px dotted #ddd; }
             .bar { position: absolute; top: 3px; height: 20px; border: 1px solid #888; border-radius: 3px;
-                   font-size: 12px; overflow: hidden; white-space: nowrap; cursor: pointer; min-width: 4px; }
-            #timeline { width: 100%; max-width: 1100px; border: 1px solid #ccc; padding: 4px; }
+                   font-size: 12px; line-height: 18px; white-space: nowrap; cursor: pointer; min-width: 4px;
+                   box-sizing: border-box; }
+            .bar .label { padding: 0 3px; }
+            .bar.label-right .label { position: absolute; left: 100%; }
+            .bar.label-left .label { position: absolute; right: 100%; }
+            .bar.label-hidden .label { display: none; }
+            #timeline { box-sizing: border-box; width: 100%; border: 1px solid #ccc; padding: 4px; }
+            #results { width: 100%; table-layout: fixed; font-size: 13px; }
+            #results td:nth-child(1), #results td:nth-child(5), #results td:nth-child(n + 7) { overflow-wrap: anywhere; }
+            #results th:nth-child(1) { width: 15%; } #results th:nth-child(2) { width: 8%; }
+            #results th:nth-child(3) { width: 6%; } #results th:nth-child(4) { width: 8%; }
+            #results th:nth-child(5) { width: 9%; } #results th:nth-child(6) { width: 6%; }
+            #results th:nth-child(7) { width: 12%; } #results th:nth-child(8) { width: 6%; }
+            #results th:nth-child(9) { width: 10%; } #results th:nth-child(10) { width: 8%; }
+            #results th:nth-child(11) { width: 12%; }
             """).append("</style></head>\n<body>\n");
     page.append("<h1 id=\"title\">").append(escape(title)).append(": <span id=\"status\">")
         .append(report.succeeded() ? "SUCCEEDED" : "FAILED").append("</span> in ").append(seconds(report.duration()))
@@ -54,6 +67,46 @@ public final class BuildReportPage {
     details(page, timed, masker);
     page.append("""
         <script>
+        // A bar's name goes inside it when it fits, else beside it where its lane is free; failing both,
+        // the same for its method's name alone; failing that, only in its tooltip. Never cut.
+        function placeLabels() {
+          document.querySelectorAll('.lane').forEach(function (lane) {
+            var bars = Array.from(lane.querySelectorAll('.bar'));
+            bars.forEach(function (bar) { bar.classList.remove('label-right', 'label-left', 'label-hidden'); });
+            var edge = lane.getBoundingClientRect();
+            var taken = bars.map(function (bar) { var r = bar.getBoundingClientRect(); return [r.left, r.right]; });
+            function free(left, right) {
+              return left >= edge.left && right <= edge.right
+                  && taken.every(function (t) { return right <= t[0] || left >= t[1]; });
+            }
+            bars.forEach(function (bar) {
+              var r = bar.getBoundingClientRect(), label = bar.querySelector('.label');
+              var name = bar.getAttribute('data-transform');
+              // The whole name, else its method's (after the class's dot).
+              var placed = [name, name.substring(name.lastIndexOf('.') + 1)].some(function (text) {
+                label.textContent = text;
+                var width = label.getBoundingClientRect().width;
+                if (width <= bar.clientWidth) {
+                  return true;
+                } else if (free(r.right, r.right + width)) {
+                  bar.classList.add('label-right');
+                  taken.push([r.right, r.right + width]);
+                  return true;
+                } else if (free(r.left - width, r.left)) {
+                  bar.classList.add('label-left');
+                  taken.push([r.left - width, r.left]);
+                  return true;
+                }
+                return false;
+              });
+              if (!placed) {
+                bar.classList.add('label-hidden');
+              }
+            });
+          });
+        }
+        placeLabels();
+        window.addEventListener('resize', placeLabels);
         document.querySelectorAll('[data-transform]').forEach(function (el) {
           el.addEventListener('click', function () {
             document.querySelectorAll('.selected').forEach(function (s) { s.classList.remove('selected'); });
@@ -114,7 +167,7 @@ public final class BuildReportPage {
         double left = Duration.between(start, t.started()).toNanos() / span * 100;
         double width = Duration.between(t.started(), t.finished()).toNanos() / span * 100;
         page.append(String.format(Locale.ROOT,
-                "<div class=\"bar %s\" style=\"left:%.2f%%;width:%.2f%%\" data-transform=\"%s\" title=\"%s\">%s</div>",
+                "<div class=\"bar %s\" style=\"left:%.2f%%;width:%.2f%%\" data-transform=\"%s\" title=\"%s\"><span class=\"label\">%s</span></div>",
                 r.status(), left, width, escape(r.transform()),
                 escape(r.transform() + " [" + r.engine() + "] " + r.status() + ", started " + t.started().truncatedTo(ChronoUnit.MILLIS) + ", "
                     + seconds(r.duration())),
