@@ -196,6 +196,17 @@ public final class ApplyChanges {
     }
     Schema schema = target.schema();
     Schema out = outputSchema(changes.table().schema());
+    List<String> lacking = out.columns().stream().map(Types.NestedField::name)
+        .filter(name -> schema.findField(name) == null).toList();
+    if (!lacking.isEmpty()) {
+      // Writing the rows in the table's columns would drop these columns' values without a word.
+      throw new InvalidRowEditException("Cannot apply the changes of " + changes.table().name() + " to "
+          + target.name() + ": the changes carry column" + (lacking.size() == 1 ? " " : "s ")
+          + String.join(", ", lacking) + " that the table lacks, and their values would be lost. Add "
+          + (lacking.size() == 1 ? "it" : "them") + " first (table.updateSchema().addColumn(...)), or apply the "
+          + "changes in a transform (ApplyChanges.applyTo(ctx, output, changes)), whose output takes new columns as "
+          + "its schema-change policy says. Nothing was changed.");
+    }
     Expression current = history ? Expressions.equal(isCurrent, true) : Expressions.alwaysTrue();
     Map<List<Object>, KeyFold.Key> keyRows = new LinkedHashMap<>();
     // Type 1 reads a key's sequence value only, and only to tell late changes; type 2 closes whole rows.

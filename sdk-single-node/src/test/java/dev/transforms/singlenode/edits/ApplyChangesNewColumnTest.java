@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.edits;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.Incremental;
 import dev.transforms.api.SchemaChangePolicy;
@@ -11,6 +12,7 @@ import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.singlenode.Changelog;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;
 import dev.transforms.singlenode.SingleNodeTransformContext;
@@ -125,6 +127,28 @@ public class ApplyChangesNewColumnTest {
 
     assertThat(result.status()).isEqualTo(TransformResult.Status.FAILED);
     assertThat(result.error().orElseThrow()).hasMessageContaining("/out/latest-strict").hasMessageContaining("email");
+    assertThat(rows("latest-strict")).containsExactlyInAnyOrder("1 Ada 1", "2 Bo 1");
+  }
+
+  @Test
+  void appliedDirectlyToATableThatLacksTheNewColumnTheChangesAreRefusedNamingIt() {
+    assertThat(runner.build(Strict.class).succeeded()).isTrue();
+    Table dimension = catalog.loadTable(TableIdentifier.of(Namespace.of("out"), "latest-strict"));
+    long before = dimension.currentSnapshot().snapshotId();
+    Table source = catalog.loadTable(SOURCE_ID);
+    long read = source.currentSnapshot().snapshotId();
+    source.updateSchema().addColumn("email", Types.StringType.get()).commit();
+    source = catalog.loadTable(SOURCE_ID);
+    RowEdits.on(source).upsert(List.of(customer(source, 2, "Bo", 2, "bo@x")), List.of("id"));
+    source = catalog.loadTable(SOURCE_ID);
+
+    Changelog changes = Changelog.of(source).between(java.util.OptionalLong.of(read), source.currentSnapshot().snapshotId());
+    assertThatThrownBy(() -> RowEdits.on(dimension).applyChanges(changes, ApplyChanges.scd1("id").sequenceBy("seq")))
+        .isInstanceOf(InvalidRowEditException.class)
+        .hasMessageContaining("carry column email that the table lacks, and their values would be lost");
+
+    dimension.refresh();
+    assertThat(dimension.currentSnapshot().snapshotId()).isEqualTo(before);
     assertThat(rows("latest-strict")).containsExactlyInAnyOrder("1 Ada 1", "2 Bo 1");
   }
 
