@@ -350,6 +350,10 @@ public final class TransformsCli implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      if (parent.config != null) {
+        // list needs no catalog, but a --config that cannot be read is the user's mistake all the same.
+        parent.loadConfig();
+      }
       List<TransformSpec> specs = parent.transforms();
       PrintWriter out = parent.out();
       for (TransformSpec spec : specs) {

@@ -172,6 +172,8 @@ public class TransformsCliBadInputTest {
         // The configuration file.
         bad("missing --config file", 2, List.of("--config", "missing.properties", "plan"),
             "Configuration file {dir}/missing.properties does not exist"),
+        bad("missing --config file for list, which needs no catalog", 2, List.of("--config", "missing.properties",
+            "--class", DOUBLER, "list"), "Configuration file {dir}/missing.properties does not exist"),
         withSetup("--config naming a folder", 2, List.of("--config", "conf", "plan"),
             dir -> Files.createDirectories(dir.resolve("conf")),
             "Configuration file {dir}/conf is a folder; name a properties file, such as {dir}/conf/transforms.properties"),
