@@ -85,7 +85,12 @@ final class ChunkCopy {
     Encoding encoding = Encoding.valueOf(data.getEncoding().name());
     Encoding definitionEncoding = Encoding.valueOf(data.getDefinition_level_encoding().name());
     Encoding repetitionEncoding = Encoding.valueOf(data.getRepetition_level_encoding().name());
-    boolean touched = PageCopyRewrite.countIn(dropped, from, from + values - 1) > 0;
+    long droppedHere = PageCopyRewrite.countIn(dropped, from, from + values - 1);
+    if (droppedHere == values) {
+      // Every row of the page goes (a delete of a key range drops whole pages): nothing to decompress.
+      return;
+    }
+    boolean touched = droppedHere > 0;
     Statistics<?> known = touched || floats != null ? null : index != null ? indexed(ordinal) : exact(data);
     if (known != null) {
       writer.writeDataPage(values, header.getUncompressed_page_size(), BytesInput.from(body), known, values,

@@ -200,6 +200,14 @@ class PageCopyRewriteTest {
   }
 
   @Test
+  void pagesWhoseEveryRowIsLeftOutAreNotWrittenAndTheirNeighboursAreCut() throws IOException {
+    // A key-range delete: a long run inside a row group drops whole pages (skipped without decompressing
+    // them) and cuts the pages at both of its ends.
+    rewritesLikeAWriterOfTheKeptRows("zstd", LongStream.range(2_137, 3_911).toArray());
+    rewritesLikeAWriterOfTheKeptRows("gzip", LongStream.range(2_137, 3_911).toArray(), true);
+  }
+
+  @Test
   void aWholeRowGroupLeftOutIsNotWritten() throws IOException {
     long[] dropped = LongStream.range(0, 2_000).toArray();
     rewritesLikeAWriterOfTheKeptRows("zstd", dropped);
