@@ -1,6 +1,7 @@
 package dev.transforms.cli;
 
 import dev.transforms.runtime.BuildCancellation;
+import dev.transforms.runtime.internal.logging.QuietLogging;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -21,6 +22,9 @@ final class StopOnSignal implements AutoCloseable {
 
   private StopOnSignal() {
     hook = new Thread(() -> {
+      // The cancelled Spark jobs' tasks abort, and Spark logs each abort as an error with its stack
+      // trace; the build's report says what became of every transform.
+      QuietLogging.silenceLibrariesWhileStopping();
       cancellation.cancel("the process was asked to stop (Ctrl-C or SIGTERM)");
       try {
         ended.await(WAIT_SECONDS, TimeUnit.SECONDS);
