@@ -41,8 +41,9 @@ install_spark() {
   if [ "$(cat "$venv/.pins" 2>/dev/null)" != "$wanted" ]; then
     rm -rf "$venv"
     python3 -m venv "$venv"
+    # No byte-compiling: the tests run Spark's scripts and jars, and a few modules of moto.
     # shellcheck disable=SC2086
-    "$venv/bin/pip" install --quiet --disable-pip-version-check $wanted
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-compile $wanted
     echo "$wanted" > "$venv/.pins"
   fi
   SPARK_HOME="$("$venv/bin/python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')"

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Every build runs the single-node transforms; a few histories also run the Spark ones
  * ({@link SparkDownstream}), and a few have one build killed with SIGKILL in a JVM of its own
- * ({@link ChildBuild}). {@code -Dhistories=N} runs N single-node histories (300 by default),
+ * ({@link ChildBuild}). {@code -Dhistories=N} runs N single-node histories (200 by default),
  * {@code -Dspark-histories=M} M with Spark (4), {@code -Dkilled-histories=K} K with a killed build (3), from
  * seed {@code -Dfirst-seed} (0) on; {@code -Dseed=S} replays the histories of one seed (every kind). A
  * failing history is shrunk to the fewest steps that still fail the same check, and printed with its
@@ -36,7 +36,7 @@ class IncrementalEqualsFullTest {
   private static final int SHRINK_RUNS_SLOW = 12;
 
   static LongStream singleNodeSeeds() {
-    return seeds("histories", 300);
+    return seeds("histories", 200);
   }
 
   static LongStream sparkSeeds() {
