@@ -1,5 +1,9 @@
 package dev.transforms.cli;
 
+import dev.transforms.cli.report.BuildReportPage;
+import dev.transforms.cli.report.LastBuilds;
+import dev.transforms.cli.report.OutputFiles;
+import dev.transforms.cli.report.TimedResult;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
@@ -8,7 +12,11 @@ import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.CauseChain;
 import dev.transforms.runtime.internal.build.Counts;
 import dev.transforms.runtime.internal.catalog.SharedStorageCheck;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +31,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code transforms build}: runs transforms in dependency order and prints the report. */
+/**
+ * {@code transforms build}: runs transforms in dependency order and prints the report; records each
+ * transform's last build in the warehouse ({@link LastBuilds}) and, with {@code --report}, writes the
+ * build's page.
+ */
 @Command(name = "build", description = "Builds transforms (all, or the named ones with their upstream).",
     footer = {"", "Examples:",
         "  transforms build",
@@ -63,9 +75,9 @@ final class BuildCommand implements Callable<Integer> {
     TransformsConfig config = parent.loadConfig();
     PrintWriter out = parent.out();
     Optional<Path> reportPath = Optional.ofNullable(reportFile).map(f -> parent.workingDirectory().resolve(f));
-    reportPath.ifPresent(f -> dev.transforms.cli.report.OutputFiles.checkWritable(spec.commandLine(), "--report", f));
+    reportPath.ifPresent(f -> OutputFiles.checkWritable(spec.commandLine(), "--report", f));
     Map<String, Instant> startedAt = new java.util.HashMap<>();
-    List<dev.transforms.cli.report.TimedResult> timed = new ArrayList<>();
+    List<TimedResult> timed = new ArrayList<>();
     SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
         .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
     BuildReport report;
@@ -94,7 +106,7 @@ final class BuildCommand implements Callable<Integer> {
           @Override
           public void finished(TransformResult result, int position, int total) {
             Instant finished = Instant.now();
-            timed.add(new dev.transforms.cli.report.TimedResult(result,
+            timed.add(new TimedResult(result,
                 startedAt.getOrDefault(result.transform(), finished.minus(result.duration())), finished));
             String why = result.error().map(e -> CauseChain.of(e, config.masker()).summary())
                 .orElse(result.reason());
@@ -106,7 +118,7 @@ final class BuildCommand implements Callable<Integer> {
       }
       out.print(report.format());
       out.flush();
-      BuildPages.write(config, report, timed, reportPath, out, parent.err());
+      writePages(config, report, timed, reportPath, out, parent.err());
       if (parent.verbose) {
         for (TransformResult result : report.results()) {
           result.error().ifPresent(e -> out.printf("Stack trace of %s:%n%s", result.transform(),
@@ -116,6 +128,26 @@ final class BuildCommand implements Callable<Integer> {
       }
     }
     return report.succeeded() ? ExitCodes.OK : ExitCodes.FAILED;
+  }
+
+  /** What a build writes besides its text report: the record of its last builds, and the page. */
+  private static void writePages(TransformsConfig config, BuildReport report, List<TimedResult> timed,
+      Optional<Path> page, PrintWriter out, PrintWriter err) {
+    try {
+      LastBuilds.record(config.warehouse(), timed, config.masker());
+    } catch (UncheckedIOException e) {
+      err.println("warning: " + e.getMessage() + " (" + e.getCause().getMessage() + "); transforms graph will not"
+          + " show this build");
+    }
+    if (page.isPresent()) {
+      try {
+        Files.writeString(page.get(), BuildReportPage.render(report, timed, config.masker()), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot write the build page " + page.get(), e);
+      }
+      out.println("Build page: " + page.get());
+      out.flush();
+    }
   }
 
   /** Reads {@code --threads}: a whole number from 1 to 256, or one error saying so, whatever was given. */

@@ -42,8 +42,6 @@ final class ListCommand implements Callable<Integer> {
 
   /** Lists the data expectations declared on an output, one a line, with their level. */
   static void printChecks(PrintWriter out, ParameterSpec output, String indent) {
-    for (dev.transforms.runtime.internal.spec.CheckSpec check : output.checks()) {
-      out.printf("%scheck %s [%s]%n", indent, check.name(), check.level());
-    }
+    output.checks().forEach(check -> out.printf("%scheck %s [%s]%n", indent, check.name(), check.level()));
   }
 }

@@ -1,6 +1,5 @@
 package dev.transforms.cli;
 
-import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
@@ -10,6 +9,7 @@ import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.publish.BuildLease;
 import dev.transforms.runtime.internal.publish.StagingMarks;
+import dev.transforms.runtime.maintenance.TableMaintenance;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,8 +21,6 @@ import java.util.concurrent.Callable;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -46,17 +44,13 @@ final class ShowCommand implements Callable<Integer> {
     ResolvedTable resolved = new TableResolver(config).resolve(datasetPath);
     PrintWriter out = parent.out();
     try (Catalogs catalogs = new Catalogs(config)) {
-      // Only an existing catalog: showing must not create a warehouse or a catalog database.
-      Optional<Catalog> catalog = catalogs.existingCatalog(resolved.catalog());
-      if (catalog.isEmpty()) {
-        throw noTable(datasetPath, resolved, ": catalog '" + resolved.catalog() + "' has no database yet"
-            + catalogs.sqliteDatabase(resolved.catalog()).map(db -> " (" + db + ")").orElse("") + "; build first");
-      }
       Table table;
       try {
-        table = catalog.get().loadTable(resolved.identifier());
-      } catch (NoSuchTableException e) {
-        throw noTable(datasetPath, resolved, "");
+        // As health reads it: from an existing catalog only (showing must not create a warehouse or a catalog
+        // database), and a missing table or catalog worded the same way.
+        table = new TableMaintenance(catalogs, null).load(datasetPath);
+      } catch (TransformsException noTableOrCatalog) {
+        throw noTableOrCatalog;
       } catch (RuntimeException e) {
         throw new TransformsException("Cannot read table " + datasetPath + " (" + resolved.sparkIdentifier()
             + ") of catalog '" + resolved.catalog() + "'", e);
@@ -75,14 +69,9 @@ final class ShowCommand implements Callable<Integer> {
           .summary());
       out.println("snapshots:");
       for (Snapshot snapshot : table.snapshots()) {
-        Map<String, String> summary = snapshot.summary() == null ? Map.of() : snapshot.summary();
-        Map<String, String> shown = new TreeMap<>();
-        summary.forEach((k, v) -> {
-          if (k.startsWith("transforms.") || k.equals("added-records") || k.equals("deleted-records")
-              || k.equals("total-records")) {
-            shown.put(k, v);
-          }
-        });
+        Map<String, String> shown = new TreeMap<>(snapshot.summary() == null ? Map.of() : snapshot.summary());
+        shown.keySet().removeIf(k -> !k.startsWith("transforms.")
+            && !List.of("added-records", "deleted-records", "total-records").contains(k));
         out.printf("  %d  %s  %-9s parent=%s  %s%n", snapshot.snapshotId(),
             Instant.ofEpochMilli(snapshot.timestampMillis()), snapshot.operation(), snapshot.parentId(), shown);
         Snapshot parent = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
@@ -136,10 +125,5 @@ final class ShowCommand implements Callable<Integer> {
           ? "running: " + l : "dead: " + l + "; the next build of this output removes it")
           .orElse("no lease: the next build of this output removes it") + ")";
     }).orElse("");
-  }
-
-  /** The error of a path that names no table, worded as health and maintain word it. */
-  private static DatasetNotFoundException noTable(DatasetPath datasetPath, ResolvedTable resolved, String why) {
-    return new DatasetNotFoundException("No table at " + datasetPath + " (" + resolved.sparkIdentifier() + ")" + why);
   }
 }

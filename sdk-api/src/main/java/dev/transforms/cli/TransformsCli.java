@@ -1,12 +1,16 @@
 package dev.transforms.cli;
 
+import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.catalog.SecretMasker;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
 import dev.transforms.runtime.internal.logging.QuietLogging;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,21 +23,20 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
- * The {@code transforms} command line: its global options, and the commands that use them, each a class
- * of its own: list ({@link ListCommand}), plan ({@link PlanCommand}) and build ({@link BuildCommand}) the
- * transforms on the classpath, show tables ({@link ShowCommand}), load files into tables
- * ({@link LoadCommand}), look after them ({@link MaintainCommand}, {@link HealthCommand}), and the commands
- * other modules add ({@link CommandExtension}).
+ * The {@code transforms} command line and its global options. Each command is a class of its own: list,
+ * plan and build the transforms on the classpath ({@link ListCommand}, {@link PlanCommand},
+ * {@link BuildCommand}), show, load and look after tables ({@link ShowCommand}, {@link LoadCommand},
+ * {@link MaintainCommand}, {@link HealthCommand}), and the commands other modules add ({@link CommandExtension}).
  *
  * <p>Every command answers {@code --help} and {@code -h} with its usage, examples and exit codes. The
  * global options ({@code --config}, {@code --warehouse}, {@code --class}, {@code --verbose}) go before
- * or after the command, not both ({@link GlobalOptionSides}); an option given twice is refused. Exit codes
- * are the same for every command ({@link ExitCodes}): {@value #OK} done; {@value #TRANSFORM_FAILED} the
- * work failed; {@value #BAD_USAGE} refused before anything changed.
+ * or after the command, not both; an option given twice is refused. Exit codes are the same for every
+ * command ({@link ExitCodes}): {@value #OK} done; {@value #TRANSFORM_FAILED} the work failed;
+ * {@value #BAD_USAGE} refused before anything changed.
  *
- * <p>An error is printed as its message and every cause, one line each, secrets masked; {@code --verbose}
- * adds the stack traces ({@link CommandErrors}). A usage error prints the message, the command's synopsis
- * and how to get its help ({@link UsageErrors}).
+ * <p>An error is printed as its message and every cause, one line each ({@link CauseChain}), secrets
+ * masked; {@code --verbose} adds the stack traces. A usage error prints the message, the command's
+ * synopsis and how to get its help ({@link UsageErrors}).
  */
 @Command(
     name = "transforms",
@@ -164,11 +167,27 @@ public final class TransformsCli implements Callable<Integer> {
     commandLine.setParameterExceptionHandler(new UsageErrors());
     CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
     commandLine.setExecutionStrategy(parsed -> {
-      GlobalOptionSides.check(parsed);
+      UsageErrors.refuseGlobalOptionsOnBothSides(parsed);
       return runLast.execute(parsed);
     });
-    commandLine.setExecutionExceptionHandler((e, line, parsed) -> CommandErrors.report(e, line.getErr(), cli.verbose));
+    commandLine.setExecutionExceptionHandler((e, line, parsed) -> cli.report(e, line.getErr()));
     return commandLine;
+  }
+
+  /** Prints an error that ended a command, and returns the exit code it means. */
+  private int report(Exception error, PrintWriter err) {
+    if (error instanceof CommandLine.ParameterException usage) {
+      return new UsageErrors().handleParseException(usage, new String[0]);
+    }
+    SecretMasker masker = SecretMasker.allLoaded();
+    err.print(CauseChain.of(error, masker).format("error: ", "  "));
+    if (verbose) {
+      err.print(CauseChain.stackTrace(error, masker));
+    } else if (!(error instanceof TransformsException) && !(error instanceof UncheckedIOException)) {
+      err.println("  (not an error the command expected here: run it again with --verbose for the stack trace)");
+    }
+    err.flush();
+    return ExitCodes.of(error);
   }
 
   /** {@code transforms} alone: says a command is missing, and prints the usage, to standard error. */
