@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.iceberg.Snapshot;
@@ -129,16 +130,11 @@ final class PlanState implements AutoCloseable {
   }
 
   private String problems(TransformSpec spec) {
-    List<String> found = new ArrayList<>();
-    for (DatasetPath path : spec.inputPaths()) {
-      table(path);
-    }
-    for (DatasetPath path : spec.outputPaths()) {
-      table(path);
-    }
-    spec.inputPaths().forEach(p -> Optional.ofNullable(unreadable.get(resolver.resolve(p).catalog())).ifPresent(found::add));
-    spec.outputPaths().forEach(p -> Optional.ofNullable(unreadable.get(resolver.resolve(p).catalog())).ifPresent(found::add));
-    return String.join("; ", found.stream().distinct().toList());
+    List<DatasetPath> paths = new ArrayList<>(spec.inputPaths());
+    paths.addAll(spec.outputPaths());
+    paths.forEach(this::table);
+    return String.join("; ", paths.stream().map(p -> unreadable.get(resolver.resolve(p).catalog()))
+        .filter(Objects::nonNull).distinct().toList());
   }
 
   private Optional<Table> table(DatasetPath path) {

@@ -15,10 +15,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * What every command of the command line has in common: {@code --help} and {@code -h}, examples and
- * exit codes in its help ({@link #standardize}), file arguments that may not be empty, and the way a
- * usage error is printed: {@code error:} and the message, where the option belongs if another command
- * has it, picocli's suggestions, the command's synopsis, and how to get its help. Exit code
- * {@value ExitCodes#REFUSED}.
+ * exit codes in its help ({@link #standardize}), file arguments that may not be empty, global options on
+ * one side of the command ({@link #refuseGlobalOptionsOnBothSides}), and the way a usage error is printed:
+ * {@code error:} and the message, where the option belongs if another command has it, picocli's
+ * suggestions, the command's synopsis, and how to get its help. Exit code {@value ExitCodes#REFUSED}.
  */
 final class UsageErrors implements CommandLine.IParameterExceptionHandler {
 
@@ -171,6 +171,48 @@ final class UsageErrors implements CommandLine.IParameterExceptionHandler {
         standardize(sub, root);
       }
     }
+  }
+
+  /**
+   * Refuses a global option given both before the command and after it ({@code --config a.properties plan
+   * --config b.properties}): picocli keeps the last one and drops the other without a word, while the
+   * same option twice on one side is refused. {@code --class}, which may be repeated, is given on one side.
+   */
+  static void refuseGlobalOptionsOnBothSides(CommandLine.ParseResult root) {
+    for (OptionSpec option : root.commandSpec().options()) {
+      if (option.scopeType() != CommandLine.ScopeType.INHERIT) {
+        continue;
+      }
+      CommandLine.ParseResult before = root;
+      for (CommandLine.ParseResult after = root.subcommand(); after != null; after = after.subcommand()) {
+        OptionSpec first = before.matchedOption(option.longestName());
+        OptionSpec second = after.matchedOption(option.longestName());
+        if (first != null && second != null) {
+          throw new CommandLine.ParameterException(after.commandSpec().commandLine(),
+              givenOnBothSides(option, first, second));
+        }
+        if (second != null) {
+          before = after;
+        }
+      }
+    }
+  }
+
+  /** The message of a global option given before the command and after it, with the values given. */
+  private static String givenOnBothSides(OptionSpec option, OptionSpec before, OptionSpec after) {
+    String name = option.longestName();
+    if (option.arity().max() == 0) {
+      return "Option '" + name + "' is given twice, before the command and after it; give it once";
+    }
+    String first = String.join(" ", before.originalStringValues());
+    String second = String.join(" ", after.originalStringValues());
+    if (option.isMultiValue()) {
+      return "Option '" + name + "' is given both before the command (" + first + ") and after it (" + second
+          + "); give all its " + (name.equals("--class") ? "classes" : "values") + " on one side (" + name
+          + " A,B, or " + name + " A " + name + " B)";
+    }
+    return "Option '" + name + "' is given twice, before the command (" + first + ") and after it (" + second
+        + "); give it once";
   }
 
   /** Converts a file argument: empty is refused, as it would name the current folder. */

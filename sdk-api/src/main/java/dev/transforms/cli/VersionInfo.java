@@ -2,7 +2,6 @@ package dev.transforms.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -21,42 +20,23 @@ public final class VersionInfo implements CommandLine.IVersionProvider {
   /** Creates the provider; picocli calls this. */
   public VersionInfo() {}
 
+  /** The lines {@code --version} prints: the SDK's, Iceberg's, Spark's and Java's versions. */
   @Override
   public String[] getVersion() {
-    return lines().toArray(String[]::new);
+    return new String[] {"transforms " + sdk(), "Iceberg " + iceberg(),
+        "Spark " + spark().orElse("not on the classpath (the single-node engine runs without it)"),
+        "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
   }
 
-  /**
-   * The lines {@code --version} prints.
-   *
-   * @return one line per component
-   */
-  public static List<String> lines() {
-    List<String> lines = new ArrayList<>();
-    lines.add("transforms " + sdk());
-    lines.add("Iceberg " + iceberg());
-    lines.add("Spark " + spark().orElse("not on the classpath (the single-node engine runs without it)"));
-    lines.add("Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")");
-    return lines;
-  }
-
-  /**
-   * The SDK's version, from the Maven descriptor of the {@code sdk-api} jar.
-   *
-   * @return the version, or {@value #UNKNOWN} when the classes do not come from a jar
-   */
-  public static String sdk() {
+  /** The SDK's version, from the Maven descriptor of the {@code sdk-api} jar; {@value #UNKNOWN} outside a jar. */
+  private static String sdk() {
     return mavenVersion("dev.transforms", "sdk-api")
         .or(() -> Optional.ofNullable(VersionInfo.class.getPackage().getImplementationVersion()))
         .orElse(UNKNOWN);
   }
 
-  /**
-   * Iceberg's version, as Iceberg reports it.
-   *
-   * @return the version, such as {@code 1.12.0}
-   */
-  public static String iceberg() {
+  /** Iceberg's version, as Iceberg reports it, such as {@code 1.12.0}. */
+  private static String iceberg() {
     try {
       return org.apache.iceberg.IcebergBuild.version();
     } catch (RuntimeException | LinkageError e) {
@@ -64,12 +44,8 @@ public final class VersionInfo implements CommandLine.IVersionProvider {
     }
   }
 
-  /**
-   * Spark's version, from the Maven descriptor of its core jar.
-   *
-   * @return the version with the Scala version it is built for, or empty without Spark
-   */
-  public static Optional<String> spark() {
+  /** Spark's version with its Scala version, from its core jar's Maven descriptor; empty without Spark. */
+  private static Optional<String> spark() {
     for (String scala : List.of("2.12", "2.13")) {
       Optional<String> version = mavenVersion("org.apache.spark", "spark-core_" + scala);
       if (version.isPresent()) {

@@ -1,0 +1,74 @@
+package dev.transforms.cli;
+
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.internal.spec.TransformSpec;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code transforms plan}: the build order, what a build would run or skip, and where each path resolves. */
+@Command(name = "plan", description = "Shows the order a build runs transforms in, which ones it would run or "
+    + "skip as up to date, and where each path resolves.",
+    footer = {"", "Examples:",
+        "  transforms plan",
+        "  transforms plan CleanOrders.cleanOrders",
+        "  transforms plan --config team.properties"})
+final class PlanCommand implements Callable<Integer> {
+  @ParentCommand TransformsCli parent;
+
+  @Parameters(paramLabel = "TRANSFORM", arity = "0..*", description = "Plan only these transforms and their upstream.")
+  List<String> names = new ArrayList<>();
+
+  @Override
+  public Integer call() {
+    TransformsConfig config = parent.loadConfig();
+    BuildPlan plan = parent.plan(names);
+    TableResolver resolver = new TableResolver(config);
+    PrintWriter out = parent.out();
+    int position = 1;
+    try (PlanState state = new PlanState(config)) {
+      Map<String, String> decisions = state.decisions(plan);
+      for (TransformSpec spec : plan.transforms()) {
+        out.printf("%d. %s [%s]%s%n", position++, spec.name(), spec.engine(),
+            plan.upstreamOf(spec.name()).isEmpty() ? "" : " after " + String.join(", ", plan.upstreamOf(spec.name())));
+        out.printf("     %s%n", decisions.get(spec.name()));
+        for (ParameterSpec p : spec.inputs()) {
+          out.printf("     in   %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
+        }
+        for (ParameterSpec p : spec.outputs()) {
+          out.printf("     out  %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
+          ListCommand.printChecks(out, p, "            ");
+          if (p.kind().orElse(null) == dev.transforms.runtime.internal.spec.DatasetKind.TABLE) {
+            state.shape(spec, p).forEach(line -> out.printf("            %s%n", line));
+          }
+        }
+      }
+    }
+    printLevels(out, plan, config.buildThreads());
+    return ExitCodes.OK;
+  }
+
+  /** What can run at once, level by level, and the chain no number of threads shortens. */
+  private static void printLevels(PrintWriter out, BuildPlan plan, int threads) {
+    List<List<String>> levels = plan.levels();
+    if (levels.isEmpty()) {
+      return;
+    }
+    out.printf("%nLevels (the transforms of a level can run at once, up to %d at a time, build.threads):%n",
+        threads);
+    for (int i = 0; i < levels.size(); i++) {
+      out.printf("  %d. %s%n", i + 1, String.join(", ", levels.get(i)));
+    }
+    List<String> critical = plan.criticalPath();
+    out.printf("Critical path (%d transform%s): %s%n", critical.size(), critical.size() == 1 ? "" : "s",
+        String.join(" -> ", critical));
+  }
+}
