@@ -26,43 +26,23 @@ import java.util.TreeMap;
 
 /**
  * The configuration of a build: which catalogs exist, which path prefixes they hold, where the local
- * warehouse is, and what Spark settings apply.
+ * warehouse is, and the settings of each concern (engines, builds, advisories, lineage, maintenance).
  *
  * <p>It comes from one properties file, {@value #FILE_NAME} in the working directory or a file named on
  * the command line, layered as: embedded defaults, then the file, then environment variables, then
- * command-line options. Keys:
- * <ul>
- *   <li>{@code warehouse}: the local warehouse folder (default {@code ./warehouse});
- *   <li>{@code catalog.NAME.PROPERTY}: Iceberg catalog properties of catalog {@code NAME}
- *       ({@code type=jdbc|rest|hadoop|hive} or {@code catalog-impl}, {@code uri}, ...). A catalog the
- *       file defines replaces the default of the same name whole;
- *   <li>{@code mount.PREFIX=CATALOG[:NAMESPACE]}: the datasets under {@code PREFIX} live in that
- *       catalog, under the dot-separated namespace. If the file declares any mount, the default
- *       {@code mount./=local} is dropped;
- *   <li>{@code spark.*}: passed to the Spark session as they are ({@code spark.master}...);
- *   <li>{@code files.root}: where plain file datasets live (default {@code WAREHOUSE/files});
- *   <li>{@code maintain.PREFIX.OPTION}: maintenance policies;
- *   <li>{@code advisories=off|warn|error} (default {@code warn}) and {@code advisories.OPTION}: what the
- *       engines do with the review guide's patterns they see a transform execute, and the rules'
- *       thresholds;
- *   <li>{@code duckdb.memory-limit} and {@code duckdb.threads}: the memory limit (DuckDB's syntax, such as
- *       {@code 4GB} or {@code 50%}) and the number of threads of the DuckDB session a single-node
- *       transform opens with {@code ctx.sql()} (defaults: DuckDB's own, 80% of the machine's memory and
- *       one thread per core);
- *   <li>{@code duckdb.parquet} (default {@code true}): whether the single-node engine lets DuckDB (when
- *       on the classpath) read and write Parquet files itself where the result is the same. Reading: an
- *       input whose pinned snapshot has no delete files and lives on the local file system is read
- *       straight from its Parquet files, in the SQL session and in {@code arrow()}. Writing: a
- *       {@code writeTable} to an unpartitioned local table whose column types DuckDB writes as Iceberg's
- *       spec asks, and copy-on-write rewrites of large files by row edits, have their Parquet files
- *       written by DuckDB (faster, same column metrics). {@code false} sends every row through the
- *       engine's reader and Iceberg's Java writer.
- *   <li>{@code openlineage.*}: OpenLineage events of every build ({@link #lineageProperties()}), off unless
- *       {@code openlineage.enabled=true}: {@code openlineage.namespace} (default {@link #pipelineName()}),
- *       {@code openlineage.timeout}, and the client's transport keys under {@code openlineage.transport.}
- *       ({@code type=http|file|console|kafka}, {@code url}, {@code auth.apiKey}, {@code headers.NAME}...).
- * </ul>
- * An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
+ * command-line options. This class reads the core keys: {@code warehouse} (default {@code ./warehouse}),
+ * {@code files.root} (where plain file datasets live, default {@code WAREHOUSE/files}),
+ * {@code catalog.NAME.PROPERTY} (Iceberg catalog properties; a catalog the file defines replaces the default
+ * of the same name whole; every catalog's {@code type} or {@code catalog-impl} is checked on loading) and
+ * {@code mount.PREFIX=CATALOG[:NAMESPACE]} (the datasets under {@code PREFIX} live in that catalog, under
+ * the dot-separated namespace; declaring any mount drops the default {@code mount./=local}). Every other key
+ * belongs to a concern, which reads and checks it from {@link #values()}: {@code spark.*},
+ * {@code duckdb.*}, {@code singlenode.memory-limit}, {@code build.threads}, {@code build.on-schema-change},
+ * {@code advisories[.OPTION]}, {@code openlineage.*} and {@code maintain.PREFIX.OPTION}
+ * ({@code docs/configuration.md} describes them all). They are checked when the configuration loads, so
+ * that {@code plan} refuses what a build would; an unknown key is an error.
+ *
+ * <p>An environment variable {@code TRANSFORMS_KEY} overrides key {@code KEY} (upper case, every character
  * other than a letter or digit as {@code _}: {@code TRANSFORMS_CATALOG_PROD_URI} overrides
  * {@code catalog.prod.uri}) when the file or the embedded defaults define that key: the file's keys,
  * {@code warehouse}, {@code files.root}, the embedded catalog's properties (unless the file defines
@@ -70,9 +50,6 @@ import java.util.TreeMap;
  * environment variables as {@code ${VAR}} or {@code ${VAR:-default}}, which keeps secrets out of the
  * file; a <code>${</code> that starts no valid reference is an error. Secrets are masked by
  * {@link #masker()} in every error, and by {@link SecretMasker#allLoaded()} in log lines.
- *
- * <p>Every catalog's {@code type} (or {@code catalog-impl} class) is checked on loading, so that a
- * command that starts no catalog refuses what a build would.
  *
  * <p>With no file at all the embedded default applies: catalog {@code local}, an Iceberg
  * {@code JdbcCatalog} on SQLite in the warehouse folder, mounted at {@code /}.
@@ -176,16 +153,6 @@ public final class TransformsConfig {
   }
 
   /**
-   * The environment variable that overrides a key.
-   *
-   * @param key a configuration key, such as {@code catalog.prod.uri}
-   * @return the variable name, such as {@code TRANSFORMS_CATALOG_PROD_URI}
-   */
-  public static String environmentName(String key) {
-    return EnvironmentOverrides.variable(key);
-  }
-
-  /**
    * Every key of this configuration with its value, where it was set and the masker of its secrets: what
    * the settings of each concern are read from ({@code AdvisorySettings.of(config.values())}).
    *
@@ -264,19 +231,6 @@ public final class TransformsConfig {
   }
 
   /**
-   * The {@code openlineage.*} keys, as the file and environment set them (secrets unmasked: never print
-   * them, use {@link #masker()}): {@code openlineage.enabled} (the switch, {@code false} unless set),
-   * {@code openlineage.namespace}, {@code openlineage.timeout} and the transport's keys under
-   * {@code openlineage.transport.}. They are checked when the configuration is loaded; what a build emits
-   * is described in {@code docs/lineage.md}.
-   *
-   * @return the keys with their values, trimmed
-   */
-  public Map<String, String> lineageProperties() {
-    return LineageSettings.properties(values);
-  }
-
-  /**
    * The pipeline's name, the default OpenLineage namespace of its jobs: the name of the folder holding
    * the configuration file, or of the working directory when there is none.
    *
@@ -284,16 +238,6 @@ public final class TransformsConfig {
    */
   public String pipelineName() {
     return values.pipelineName();
-  }
-
-  /**
-   * The schema-change policy of incremental builds for table outputs that declare none
-   * ({@code build.on-schema-change}): {@link SchemaChangePolicy#FAIL} unless set.
-   *
-   * @return the policy, never {@link SchemaChangePolicy#CONFIGURED}
-   */
-  public SchemaChangePolicy onSchemaChange() {
-    return BuildSettings.of(values).onSchemaChange();
   }
 
   /**
@@ -353,7 +297,7 @@ public final class TransformsConfig {
     mounts.forEach(m -> out.append("mount.").append(m.prefix()).append(" = ").append(m.catalog())
         .append(m.namespace().isEmpty() ? "" : ":" + String.join(".", m.namespace())).append('\n'));
     for (Map<String, String> keys : List.of(masker.maskAll(sparkProperties()), duckdbProperties(),
-        masker.maskAll(lineageProperties()))) {
+        masker.maskAll(LineageSettings.properties(values)))) {
       new TreeMap<>(keys).forEach((k, v) -> out.append(k).append(" = ").append(v).append('\n'));
     }
     SingleNodeSettings singleNode = SingleNodeSettings.of(values);

@@ -9,9 +9,16 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The {@code duckdb.*} keys: the memory limit (DuckDB's syntax, such as {@code 4GB} or {@code 50%}) and
- * the threads of the DuckDB session of single-node transforms, and whether DuckDB reads and writes
- * Parquet files itself where the result is the same ({@code duckdb.parquet}, {@code true} unless set).
+ * The {@code duckdb.*} keys: {@code duckdb.memory-limit} and {@code duckdb.threads}, the memory limit
+ * (DuckDB's syntax, such as {@code 4GB} or {@code 50%}) and the threads of the DuckDB session a single-node
+ * transform opens with {@code ctx.sql()} (defaults: DuckDB's own, 80% of the machine's memory and one thread
+ * per core); {@code duckdb.parquet} (default {@code true}): whether the single-node engine lets DuckDB (when
+ * on the classpath) read and write Parquet files itself where the result is the same. Reading: an input
+ * whose pinned snapshot has no delete files and lives on the local file system is read straight from its
+ * Parquet files, in the SQL session and in {@code arrow()}. Writing: a {@code writeTable} to an
+ * unpartitioned local table whose column types DuckDB writes as Iceberg's spec asks, and copy-on-write
+ * rewrites of large files by row edits, have their Parquet files written by DuckDB (faster, same column
+ * metrics). {@code false} sends every row through the engine's reader and Iceberg's Java writer.
  *
  * @param properties the keys with their values, trimmed
  */
