@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code ${VAR}} and {@code ${VAR:-default}} references in configuration values, filled from the
- * environment, which keeps secrets out of the file. A {@code ${} that starts no valid reference is an
- * error, since the value would otherwise reach a catalog with the {@code ${} in it.
+ * environment, which keeps secrets out of the file. A <code>${</code> that starts no valid reference is an
+ * error, since the value would otherwise reach a catalog with the <code>${</code> in it.
  */
 public final class VariableReferences {
 
@@ -61,7 +61,7 @@ public final class VariableReferences {
     return out.toString();
   }
 
-  /** Refuses a {@code ${} in text between references; only the variable name is quoted, never a secret. */
+  /** Refuses a <code>${</code> in text between references; only the variable name is quoted, never a secret. */
   private static void checkNoBrokenReference(String key, String origin, String text) {
     int start = text.indexOf("${");
     if (start < 0) {
