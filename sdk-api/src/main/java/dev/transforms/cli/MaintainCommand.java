@@ -143,7 +143,7 @@ final class MaintainCommand implements Callable<Integer> {
     MaintenanceOptions options = all ? null : options();
     List<DatasetPath> named = paths.stream().map(DatasetPath::of).toList();
     TransformsConfig config = parent.loadConfig();
-    MaintenancePolicies policies = MaintenancePolicies.of(config);
+    MaintenancePolicies policies = MaintenancePolicies.of(config.values());
     PrintWriter out = parent.out();
     PrintWriter err = spec.commandLine().getErr();
     TableResolver resolver = new TableResolver(config);

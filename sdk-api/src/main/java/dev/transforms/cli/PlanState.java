@@ -5,6 +5,7 @@ import dev.transforms.api.TableOutput;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildSettings;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.incremental.Freshness;
@@ -93,7 +94,8 @@ final class PlanState implements AutoCloseable {
     if (spec.incremental().isPresent()) {
       TableOutput declared = spec.method().getParameters()[output.index()].getAnnotation(TableOutput.class);
       SchemaChangePolicy policy = declared == null ? SchemaChangePolicy.CONFIGURED : declared.onSchemaChange();
-      SchemaChangePolicy effective = policy == SchemaChangePolicy.CONFIGURED ? config.onSchemaChange() : policy;
+      SchemaChangePolicy effective = policy == SchemaChangePolicy.CONFIGURED
+          ? BuildSettings.of(config.values()).onSchemaChange() : policy;
       lines.add("schema changes in incremental builds: " + effective.name().toLowerCase(Locale.ROOT)
           + (policy == SchemaChangePolicy.CONFIGURED ? " (build.on-schema-change)" : ""));
     }

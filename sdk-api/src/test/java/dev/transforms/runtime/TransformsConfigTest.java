@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.runtime.internal.catalog.Mount;
+import dev.transforms.runtime.internal.config.EnvironmentOverrides;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -63,7 +64,7 @@ class TransformsConfigTest {
         .containsEntry("uri", "http://127.0.0.1:9999")
         .containsEntry("credential", "client:s3cr3t-value")
         .containsEntry("warehouse", "default-wh");
-    assertThat(TransformsConfig.environmentName("catalog.prod.s3.secret-access-key"))
+    assertThat(EnvironmentOverrides.variable("catalog.prod.s3.secret-access-key"))
         .isEqualTo("TRANSFORMS_CATALOG_PROD_S3_SECRET_ACCESS_KEY");
   }
 

@@ -2,8 +2,8 @@ package dev.transforms.runtime.maintenance;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.config.ConfigValues;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -34,9 +34,12 @@ import java.util.TreeSet;
  * and an {@code orphans-older-than} under three days is refused when the policies are read.
  *
  * <p>Every key is checked when the policies are read, and an error names the key and where it was set
- * ({@link TransformsConfig#origin}).
+ * ({@link ConfigValues#origin}).
  */
 public final class MaintenancePolicies {
+
+  /** The prefix of the keys of maintenance policies. */
+  public static final String PREFIX = "maintain.";
 
   /** The options a policy may set. */
   public static final Set<String> OPTIONS = Set.of("actions", "older-than", "retain-last", "keep-incremental-state",
@@ -57,14 +60,14 @@ public final class MaintenancePolicies {
   /**
    * Reads and checks the policies of a configuration.
    *
-   * @param config the configuration
+   * @param config the configuration's values ({@code TransformsConfig.values()})
    * @return the policies, possibly none
    * @throws ConfigurationException naming the key whose prefix, option or value is wrong
    */
-  public static MaintenancePolicies of(TransformsConfig config) {
+  public static MaintenancePolicies of(ConfigValues config) {
     Map<String, Map<String, String>> byPrefix = new TreeMap<>();
-    config.maintenanceProperties().forEach((key, value) -> {
-      String rest = key.substring(TransformsConfig.MAINTAIN_PREFIX.length());
+    config.withPrefix(PREFIX).forEach((key, value) -> {
+      String rest = key.substring(PREFIX.length());
       int dot = rest.lastIndexOf('.');
       String option = dot < 0 ? "" : rest.substring(dot + 1);
       String setBy = " (set by " + config.origin(key) + ")";

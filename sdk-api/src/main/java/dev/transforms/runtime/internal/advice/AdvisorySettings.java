@@ -3,7 +3,7 @@ package dev.transforms.runtime.internal.advice;
 import dev.transforms.api.AdvisoryLevel;
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.config.ConfigValues;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,6 +23,8 @@ import java.util.TreeMap;
 public record AdvisorySettings(AdvisoryLevel level, int projections, long collectRows, int smallFilesMin,
     double smallFilesFraction, long wholeInputRows) {
 
+  /** The key of the level ({@code off}, {@code warn}, {@code error}); the thresholds are keys under it. */
+  public static final String LEVEL = "advisories";
   /** The key of the {@code withcolumn-loop} threshold. */
   public static final String PROJECTIONS = "advisories.withcolumn-loop.projections";
   /** The key of the {@code driver-collect} threshold. */
@@ -41,21 +43,21 @@ public record AdvisorySettings(AdvisoryLevel level, int projections, long collec
   /**
    * Reads and checks the settings of a configuration.
    *
-   * @param config the configuration
+   * @param values the configuration's values
    * @return the settings
    * @throws ConfigurationException naming a key that is unknown or whose value is invalid
    */
-  public static AdvisorySettings of(TransformsConfig config) {
-    Map<String, String> keys = new TreeMap<>(config.advisoryProperties());
+  public static AdvisorySettings of(ConfigValues values) {
+    Map<String, String> keys = new TreeMap<>(values.withPrefix(LEVEL + "."));
     AdvisorySettings d = DEFAULTS;
     AdvisoryLevel level = d.level;
-    String configured = keys.remove(TransformsConfig.ADVISORIES);
+    String configured = values.get(LEVEL).orElse(null);
     if (configured != null) {
       level = switch (configured.strip().toLowerCase(Locale.ROOT)) {
         case "off" -> AdvisoryLevel.OFF;
         case "warn" -> AdvisoryLevel.WARN;
         case "error" -> AdvisoryLevel.ERROR;
-        default -> throw new ConfigurationException("Configuration key '" + TransformsConfig.ADVISORIES
+        default -> throw new ConfigurationException("Configuration key '" + LEVEL
             + "' is '" + configured + "'; use off, warn or error");
       };
     }
@@ -78,7 +80,7 @@ public record AdvisorySettings(AdvisoryLevel level, int projections, long collec
     }
     if (!keys.isEmpty()) {
       throw new ConfigurationException("Unknown configuration key '" + keys.keySet().iterator().next()
-          + "'; advisory keys are " + TransformsConfig.ADVISORIES + ", " + PROJECTIONS + ", " + COLLECT_ROWS + ", "
+          + "'; advisory keys are " + LEVEL + ", " + PROJECTIONS + ", " + COLLECT_ROWS + ", "
           + SMALL_FILES_MIN + ", " + SMALL_FILES_FRACTION + " and " + WHOLE_INPUT_ROWS);
     }
     return new AdvisorySettings(level, projections, collectRows, smallFilesMin, fraction, wholeInputRows);

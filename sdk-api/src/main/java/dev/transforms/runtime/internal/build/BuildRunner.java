@@ -163,7 +163,7 @@ public final class BuildRunner implements AutoCloseable {
     BuildLineage lineage = BuildLineage.start(config, resolver, plan.transforms(), buildId);
     BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver,
         Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation, lineage);
-    AdvisorySettings advice = AdvisorySettings.of(config);
+    AdvisorySettings advice = AdvisorySettings.of(config.values());
     List<TransformResult> results = List.of();
     try (EngineRegistry engines = providers == null ? new EngineRegistry(environment, loader)
         : new EngineRegistry(environment, providers)) {

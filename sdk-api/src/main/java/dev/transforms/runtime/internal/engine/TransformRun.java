@@ -6,6 +6,7 @@ import dev.transforms.api.TableOutput;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.advice.RunAdvisories;
+import dev.transforms.runtime.internal.build.BuildSettings;
 import dev.transforms.runtime.internal.incremental.IncrementalDecision;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.runtime.internal.spec.TransformSpec;
@@ -259,7 +260,7 @@ public final class TransformRun {
     java.lang.reflect.Parameter parameter = spec.method().getParameters()[output.parameter().index()];
     TableOutput declared = parameter.getAnnotation(TableOutput.class);
     SchemaChangePolicy policy = declared == null ? SchemaChangePolicy.CONFIGURED : declared.onSchemaChange();
-    return policy == SchemaChangePolicy.CONFIGURED ? build.config().onSchemaChange() : policy;
+    return policy == SchemaChangePolicy.CONFIGURED ? BuildSettings.of(build.config().values()).onSchemaChange() : policy;
   }
 
   /**

@@ -58,11 +58,11 @@ public interface BuildLineage {
    */
   static BuildLineage start(TransformsConfig config, TableResolver resolver, List<TransformSpec> transforms,
       String buildId, Consumer<String> warnings) {
-    LineageSettings settings = LineageSettings.of(config);
+    LineageSettings settings = LineageSettings.of(config.values());
     if (!settings.enabled()) {
       // Transport settings without the switch: the build's one lineage warning, so that silence is not taken
       // for events sent.
-      LineageSettings.offWithSettings(config, buildId).ifPresent(warnings);
+      LineageSettings.offWithSettings(config.values(), buildId).ifPresent(warnings);
       return OFF;
     }
     try {

@@ -1,7 +1,8 @@
 package dev.transforms.runtime.internal.lineage;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.config.ConfigValues;
+import dev.transforms.runtime.internal.config.EnvironmentOverrides;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -31,14 +32,16 @@ import java.util.regex.Pattern;
  */
 public record LineageSettings(boolean enabled, String namespace, Duration timeout, Map<String, String> transport) {
 
+  /** The prefix of the keys. */
+  public static final String PREFIX = "openlineage.";
   /** The switch. */
-  public static final String ENABLED = TransformsConfig.OPENLINEAGE_PREFIX + "enabled";
+  public static final String ENABLED = PREFIX + "enabled";
   /** The job namespace. */
-  public static final String NAMESPACE = TransformsConfig.OPENLINEAGE_PREFIX + "namespace";
+  public static final String NAMESPACE = PREFIX + "namespace";
   /** The flush deadline at the end of a build. */
-  public static final String TIMEOUT = TransformsConfig.OPENLINEAGE_PREFIX + "timeout";
+  public static final String TIMEOUT = PREFIX + "timeout";
   /** The prefix of the transport's keys. */
-  public static final String TRANSPORT = TransformsConfig.OPENLINEAGE_PREFIX + "transport.";
+  public static final String TRANSPORT = PREFIX + "transport.";
 
   /** The timeout unless set. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
@@ -64,17 +67,17 @@ public record LineageSettings(boolean enabled, String namespace, Duration timeou
   /**
    * The settings of a configuration.
    *
-   * @param config the configuration
+   * @param values the configuration's values
    * @return the settings; {@link #enabled()} is false unless {@code openlineage.enabled=true}
    * @throws ConfigurationException naming the key, for an unknown key, a switch that is not true or false, a
    *     timeout that is not a duration, an unknown transport type, or a transport missing a key it needs
    */
-  public static LineageSettings of(TransformsConfig config) {
-    Map<String, String> keys = config.lineageProperties();
+  public static LineageSettings of(ConfigValues values) {
+    Map<String, String> keys = properties(values);
     Map<String, String> transport = new TreeMap<>();
     boolean enabled = false;
     Duration timeout = DEFAULT_TIMEOUT;
-    String namespace = config.pipelineName();
+    String namespace = values.pipelineName();
     for (Map.Entry<String, String> entry : keys.entrySet()) {
       String key = entry.getKey();
       String value = entry.getValue();
@@ -87,7 +90,7 @@ public record LineageSettings(boolean enabled, String namespace, Duration timeou
       } else if (key.equals(NAMESPACE)) {
         if (value.isBlank()) {
           throw new ConfigurationException("Configuration key '" + NAMESPACE + "' is empty; name the namespace of "
-              + "the pipeline's jobs, or leave it out for '" + config.pipelineName() + "'");
+              + "the pipeline's jobs, or leave it out for '" + values.pipelineName() + "'");
         }
         namespace = value;
       } else if (key.equals(TIMEOUT)) {
@@ -112,24 +115,36 @@ public record LineageSettings(boolean enabled, String namespace, Duration timeou
    * on by the environment ({@code TRANSFORMS_OPENLINEAGE_ENABLED}) only where events should be sent.
    * {@code openlineage.enabled=false} set on purpose is silent.
    *
-   * @param config the configuration
+   * @param values the configuration's values
    * @param buildId the build that sends nothing
    * @return the warning naming the keys (never their values) and the fix; empty when lineage is on, off
    *     on purpose, or not configured
    */
-  public static java.util.Optional<String> offWithSettings(TransformsConfig config, String buildId) {
-    Map<String, String> keys = config.lineageProperties();
+  public static java.util.Optional<String> offWithSettings(ConfigValues values, String buildId) {
+    Map<String, String> keys = properties(values);
     if (keys.containsKey(ENABLED) || keys.isEmpty()) {
       return java.util.Optional.empty();
     }
     TreeSet<String> set = new TreeSet<>(keys.keySet());
-    String origins = String.join(" and ", new TreeSet<>(set.stream().map(config::origin)
+    String origins = String.join(" and ", new TreeSet<>(set.stream().map(values::origin)
         .filter(o -> !o.isEmpty()).toList()));
     return java.util.Optional.of("OpenLineage is off: build " + buildId + " sends no OpenLineage events, although "
         + (origins.isEmpty() ? "the configuration" : origins) + " sets " + String.join(", ", set) + "; "
         + ENABLED + " is not set, and lineage is off unless it is true. To send events, set " + ENABLED
-        + "=true (or the environment variable " + TransformsConfig.environmentName(ENABLED) + "=true); to keep "
+        + "=true (or the environment variable " + EnvironmentOverrides.variable(ENABLED) + "=true); to keep "
         + "lineage off without this warning, set " + ENABLED + "=false.");
+  }
+
+  /**
+   * The {@code openlineage.*} keys as the file and environment set them, values trimmed (secrets unmasked).
+   *
+   * @param values the configuration's values
+   * @return the keys with their values, sorted
+   */
+  public static Map<String, String> properties(ConfigValues values) {
+    Map<String, String> keys = new TreeMap<>();
+    values.withPrefix(PREFIX).forEach((key, value) -> keys.put(key, value.strip()));
+    return java.util.Collections.unmodifiableMap(keys);
   }
 
   /** The transport's type, {@code console} when none is set. */

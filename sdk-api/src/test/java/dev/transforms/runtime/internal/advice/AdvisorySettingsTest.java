@@ -28,7 +28,7 @@ class AdvisorySettingsTest {
   private AdvisorySettings settings(String lines) throws IOException {
     Path file = dir.resolve(TransformsConfig.FILE_NAME);
     Files.writeString(file, lines);
-    return AdvisorySettings.of(TransformsConfig.load(Optional.of(file), Optional.empty(), Map.of(), dir));
+    return AdvisorySettings.of(TransformsConfig.load(Optional.of(file), Optional.empty(), Map.of(), dir).values());
   }
 
   @Test

@@ -274,22 +274,23 @@ public class BuildLineageTest {
     TransformsConfig config = TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of("PW", "pw-secret-77"),
         dir);
     assertThat(config.describe()).doesNotContain("pw-secret-77");
-    assertThat(LineageSettings.of(config).describeTarget()).isEqualTo("http transport to http://127.0.0.1:1");
+    assertThat(LineageSettings.of(config.values()).describeTarget()).isEqualTo("http transport to http://127.0.0.1:1");
   }
 
   @Test
   void offByDefaultAndTheSwitchComesFromTheEnvironmentToo() throws Exception {
     TransformsConfig embedded = TransformsConfig.embedded(dir.resolve("warehouse"));
-    assertThat(LineageSettings.of(embedded).enabled()).isFalse();
+    assertThat(LineageSettings.of(embedded.values()).enabled()).isFalse();
     assertThat(BuildLineage.start(embedded, null, List.of(), "b")).isSameAs(BuildLineage.OFF);
     Files.writeString(dir.resolve(TransformsConfig.FILE_NAME), "openlineage.transport.type=console\n");
     TransformsConfig config = TransformsConfig.load(Optional.empty(), Optional.empty(),
         Map.of("TRANSFORMS_OPENLINEAGE_ENABLED", "true", "TRANSFORMS_OPENLINEAGE_NAMESPACE", "prod"), dir);
-    LineageSettings settings = LineageSettings.of(config);
+    LineageSettings settings = LineageSettings.of(config.values());
     assertThat(settings.enabled()).isTrue();
     assertThat(settings.namespace()).isEqualTo("prod");
     assertThat(LineageSettings.of(TransformsConfig.load(Optional.empty(), Optional.empty(),
-        Map.of("TRANSFORMS_OPENLINEAGE_ENABLED", "true"), dir)).namespace()).isEqualTo(dir.getFileName().toString());
+        Map.of("TRANSFORMS_OPENLINEAGE_ENABLED", "true"), dir).values()).namespace())
+        .isEqualTo(dir.getFileName().toString());
   }
 
   @Test
