@@ -9,6 +9,7 @@ import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,15 +88,17 @@ public final class RowEdits {
   private final int maxAttempts;
   private final Runnable beforeCommit;
   private final int copyBufferRows;
+  private final RewritePlanner rewrites;
 
   private RowEdits(Table table, String branch, Map<String, String> snapshotProperties, int maxAttempts,
-      Runnable beforeCommit, int copyBufferRows) {
+      Runnable beforeCommit, int copyBufferRows, RewritePlanner rewrites) {
     this.table = table;
     this.branch = branch;
     this.snapshotProperties = snapshotProperties;
     this.maxAttempts = maxAttempts;
     this.beforeCommit = beforeCommit;
     this.copyBufferRows = copyBufferRows;
+    this.rewrites = rewrites;
   }
 
   /**
@@ -115,7 +118,7 @@ public final class RowEdits {
           .withSnapshotProperties(staged.snapshotProperties());
     }
     return new RowEdits(table, null, Collections.emptyMap(), DEFAULT_MAX_ATTEMPTS, null,
-        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS);
+        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS, RewritePlanner.standard());
   }
 
   /**
@@ -135,7 +138,7 @@ public final class RowEdits {
               "'%s' is a tag of table %s, not a branch; commits can only go to a branch",
               branchName, table.name()));
     }
-    return new RowEdits(table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
+    return new RowEdits(table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, rewrites);
   }
 
   /**
@@ -154,7 +157,8 @@ public final class RowEdits {
             copy.put(
                 Objects.requireNonNull(key, "property key"),
                 Objects.requireNonNull(value, "value of snapshot property " + key)));
-    return new RowEdits(table, branch, Collections.unmodifiableMap(copy), maxAttempts, beforeCommit, copyBufferRows);
+    return new RowEdits(table, branch, Collections.unmodifiableMap(copy), maxAttempts, beforeCommit, copyBufferRows,
+        rewrites);
   }
 
   /**
@@ -169,17 +173,31 @@ public final class RowEdits {
     if (attempts < 1) {
       throw new IllegalArgumentException("Max attempts must be at least 1, not " + attempts);
     }
-    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows);
+    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows, rewrites);
   }
 
   /** Test hook: runs just before each commit, to inject a concurrent change. */
   RowEdits beforeEachCommit(Runnable hook) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows, rewrites);
+  }
+
+  /**
+   * Returns row edits whose copy-on-write rewrites are planned by another rewrite planner than the
+   * standard one: for tests and benchmarks that force one strategy or count rewrites of their own
+   * ({@code RewritePlanner} is internal and may change in any release).
+   *
+   * @param planner the planner
+   * @return row edits planned by it
+   * @throws NullPointerException if {@code planner} is null
+   */
+  public RowEdits withPlanner(RewritePlanner planner) {
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows,
+        Objects.requireNonNull(planner, "planner"));
   }
 
   /** Test hook: how many rows of a file copy-on-write holds before its first dropped row. */
   RowEdits withCopyBufferRows(int rows) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows, rewrites);
   }
 
   /**
@@ -447,7 +465,7 @@ public final class RowEdits {
 
   private EditOperation engine() {
     return new EditOperation(
-        table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
+        table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, rewrites);
   }
 
   private RowLevelOperationMode mode(String property) {

@@ -2,6 +2,7 @@ package dev.transforms.singlenode.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import dev.transforms.singlenode.internal.plan.ReadStrategy;
 import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import dev.transforms.api.TableInput;
@@ -86,15 +87,19 @@ public class ArrowDirectReadTest {
 
   /** Captures {@code arrow()} as planned, then by the engine's reader; returns whether the page decoder read. */
   private boolean captureBothWays(List<String> direct, List<String> engine) throws Exception {
-    long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+    long before = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
     try (Transforms runner = open("")) {
       assertThat(runner.build(Capture.class).results().get(0).error()).isEmpty();
     }
-    boolean decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER) == before + 1;
+    boolean decoded = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER) == before + 1;
     direct.add(Capture.schema);
     direct.add(Capture.rows);
-    try (Transforms runner = open(""); AutoCloseable forced = ReadPlanner.force(ReadStrategy.ENGINE)) {
+    // a build reads through the standard planner: its page decoder is turned off by its switch
+    System.setProperty(PagedColumnsRead.SWITCH, "false");
+    try (Transforms runner = open("")) {
       assertThat(runner.build(Capture.class).results().get(0).error()).isEmpty();
+    } finally {
+      System.clearProperty(PagedColumnsRead.SWITCH);
     }
     engine.add(Capture.schema);
     engine.add(Capture.rows);
@@ -155,19 +160,19 @@ public class ArrowDirectReadTest {
       SqlTables.append(table, rows);
     }
     try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
-      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+      long before = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
       dev.transforms.singlenode.arrow.ArrowTableReader reader =
           dev.transforms.singlenode.arrow.ArrowTableReader.of(table).select("text", "small");
       try (VectorSchemaRoot duck = reader.readAll(allocator);
           VectorSchemaRoot engine = reader.withNativeReads(false).readAll(allocator)) {
-        assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
+        assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
         assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
         assertThat(duck.getSchema().getFields()).extracting(f -> f.getName()).containsExactly("small", "text");
         assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));
       }
       try (VectorSchemaRoot filtered = reader.filter(org.apache.iceberg.expressions.Expressions.lessThan("small", 10))
           .readAll(allocator)) {
-        assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).as("a filter stays with the engine's reader")
+        assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("a filter stays with the engine's reader")
             .isEqualTo(before + 1);
         assertThat(filtered.getRowCount()).isEqualTo(10);
       }
@@ -188,11 +193,11 @@ public class ArrowDirectReadTest {
       SqlTables.append(table, rows);
     }
     try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
-      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+      long before = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
       dev.transforms.singlenode.arrow.ArrowTableReader reader = dev.transforms.singlenode.arrow.ArrowTableReader.of(table);
       try (VectorSchemaRoot duck = reader.readAll(allocator);
           VectorSchemaRoot engine = reader.withNativeReads(false).readAll(allocator)) {
-        assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
+        assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
         assertThat(duck.getRowCount()).isEqualTo(250_000);
         assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
         assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));

@@ -144,10 +144,10 @@ public class PagedColumnsReadTest {
   /** Reads the table with the page decoder on and with the engine's reader; checks the roots are equal. */
   private static boolean sameRootBothWays(ArrowTableReader reader, long rows) {
     try (BufferAllocator allocator = new RootAllocator()) {
-      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+      long before = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
       try (VectorSchemaRoot paged = reader.readAll(allocator);
           VectorSchemaRoot engine = reader.withNativeReads(false).readAll(allocator)) {
-        boolean byPages = ReadPlanner.reads(ReadStrategy.PAGE_DECODER) == before + 1;
+        boolean byPages = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER) == before + 1;
         assertThat(paged.getRowCount()).isEqualTo(rows);
         assertThat(paged.getSchema()).isEqualTo(engine.getSchema());
         for (int c = 0; c < engine.getFieldVectors().size(); c++) {
