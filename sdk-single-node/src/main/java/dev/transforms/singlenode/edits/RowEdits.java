@@ -17,13 +17,10 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.iceberg.RowLevelOperationMode;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 
@@ -239,9 +236,9 @@ public final class RowEdits {
    */
   public long delete(Expression filter) {
     Schema schema = table.schema();
-    checkFilter(filter, schema, "delete");
+    EditArguments.checkFilter(table, filter, schema, "delete");
     FilterChange change = new FilterChange("delete", schema, filter, List.of());
-    return engine().apply(change, mode(TableProperties.DELETE_MODE)).rowsDeleted();
+    return engine().apply(change, EditArguments.mode(table, TableProperties.DELETE_MODE)).rowsDeleted();
   }
 
   /**
@@ -258,10 +255,10 @@ public final class RowEdits {
    */
   public OverwriteResult overwrite(Iterable<Record> rows, Expression filter) {
     Schema schema = table.schema();
-    checkFilter(filter, schema, "overwrite");
+    EditArguments.checkFilter(table, filter, schema, "overwrite");
     List<Record> conformed = SourceRows.conform(rows, schema, table.name());
     FilterChange change = new FilterChange("overwrite", schema, filter, conformed);
-    EditOperation.Outcome outcome = engine().apply(change, mode(TableProperties.DELETE_MODE));
+    EditOperation.Outcome outcome = engine().apply(change, EditArguments.mode(table, TableProperties.DELETE_MODE));
     return new OverwriteResult(outcome.rowsDeleted(), outcome.rowsAdded(), outcome.snapshotId());
   }
 
@@ -326,7 +323,7 @@ public final class RowEdits {
     }
 
     UpsertChange change = new UpsertChange(schema, keys, index, options, table.name());
-    EditOperation.Outcome outcome = engine().apply(change, mode(TableProperties.MERGE_MODE));
+    EditOperation.Outcome outcome = engine().apply(change, EditArguments.mode(table, TableProperties.MERGE_MODE));
     return new UpsertResult(change.rowsUpdated(), change.rowsInserted(), outcome.snapshotId());
   }
 
@@ -466,45 +463,5 @@ public final class RowEdits {
   private EditOperation engine() {
     return new EditOperation(
         table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, rewrites);
-  }
-
-  private RowLevelOperationMode mode(String property) {
-    String value = table.properties().get(property);
-    if (value == null) {
-      return RowLevelOperationMode.COPY_ON_WRITE;
-    }
-    try {
-      return RowLevelOperationMode.fromName(value);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidRowEditException(
-          String.format(
-              "Table %s has %s=%s; set it to 'copy-on-write' or 'merge-on-read'",
-              table.name(), property, value),
-          e);
-    }
-  }
-
-  private void checkFilter(Expression filter, Schema schema, String operation) {
-    if (filter == null) {
-      throw new InvalidRowEditException(
-          "No filter given for "
-              + operation
-              + " on table "
-              + table.name()
-              + "; pass Expressions.alwaysTrue() to match every row");
-    }
-    try {
-      Binder.bind(schema.asStruct(), filter, true);
-    } catch (ValidationException e) {
-      throw new InvalidRowEditException(
-          String.format(
-              "Filter %s of %s does not fit table %s: %s. The table has columns %s",
-              filter,
-              operation,
-              table.name(),
-              e.getMessage().split("\n", 2)[0],
-              SourceRows.describe(schema.columns())),
-          e);
-    }
   }
 }

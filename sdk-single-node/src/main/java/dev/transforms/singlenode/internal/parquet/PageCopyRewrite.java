@@ -26,7 +26,6 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
