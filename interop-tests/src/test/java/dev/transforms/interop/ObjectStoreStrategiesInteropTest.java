@@ -224,7 +224,8 @@ class ObjectStoreStrategiesInteropTest {
       sdk.rows(root);
     }
     sdk.finish();
-    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER) - decoded).as("%s: reads the page decoder gave", what)
+    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER) - decoded)
+        .as("%s: reads the page decoder gave", what)
         .isEqualTo(1);
     UserRows.Check generic = rows.check(what + ", Iceberg's generic reader");
     try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {

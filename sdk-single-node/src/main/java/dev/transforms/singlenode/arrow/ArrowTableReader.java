@@ -110,8 +110,8 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader filter(Expression rowFilter) {
-    return new ArrowTableReader(scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize, nativeReads,
-        planner);
+    return new ArrowTableReader(scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize,
+        nativeReads, planner);
   }
 
   /**

@@ -69,7 +69,8 @@ record CopyOnWriteRewrite(FileIO io, Schema schema, Schema projection, RowChange
     RowChange.RowDecider decider = change.decider(readSchema, task.file());
     int posIndex = rows.columnIndex(MetadataColumns.ROW_POSITION.fieldId());
     RowChange.RowProbe probe = change.probe(readSchema);
-    boolean probes = probe != null && probe.columns().length < readSchema.columns().size() - 1; // fewer than all but _pos
+    // whether the change finds its dropped rows by fewer columns than all but _pos
+    boolean probes = probe != null && probe.columns().length < readSchema.columns().size() - 1;
     RewriteRequest request = files.rewriteRequest(task, probes);
     RewritePlan<RewriteWork> plan = planner.plan(request, STRATEGIES);
     return RewriteChain.run(plan, new RewriteWork(this, request, rows, decider, probe, posIndex, kept));

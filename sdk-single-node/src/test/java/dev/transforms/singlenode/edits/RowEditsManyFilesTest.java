@@ -51,7 +51,8 @@ class RowEditsManyFilesTest {
 
     long pageCopies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
     long twoLanes = RewritePlanner.standard().rewrites(RewriteStrategy.ENGINE_TWO_LANES);
-    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY)).upsert(source, List.of("id"));
+    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .upsert(source, List.of("id"));
 
     // the page copy wrote three files and gave up on the one of version 2 pages, which the engine rewrote
     assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - pageCopies).isEqualTo(FILES - 1);
@@ -75,7 +76,8 @@ class RowEditsManyFilesTest {
 
     long pageCopies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
     long twoLanes = RewritePlanner.standard().rewrites(RewriteStrategy.ENGINE_TWO_LANES);
-    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY)).delete(String.join(" or ", runs));
+    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .delete(String.join(" or ", runs));
 
     // the page copy wrote three files and gave up on the one of version 2 pages, which the engine rewrote
     assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - pageCopies).isEqualTo(FILES - 1);
@@ -130,7 +132,8 @@ class RowEditsManyFilesTest {
       source.add(RowEditsPageCopyRewriteTest.row((long) file * ROWS_PER_FILE + 11, "updated"));
     }
     source.add(RowEditsPageCopyRewriteTest.row(FILES * ROWS_PER_FILE + 1L, "new"));
-    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.ENGINE)).upsert(source, List.of("id"));
+    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.ENGINE))
+        .upsert(source, List.of("id"));
 
     List<DataFile> files = dataFiles(table);
     assertThat(files).as("a file for each file rewritten, one for the upserted rows").hasSize(FILES + 1);
@@ -155,7 +158,8 @@ class RowEditsManyFilesTest {
       rows.add(RowEditsPageCopyRewriteTest.row(id, "name " + id));
     }
     RowEdits.on(table).append(rows);
-    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY)).delete("id >= 100 and id < 200");
+    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .delete("id >= 100 and id < 200");
     RowEdits.on(table).upsert(List.of(RowEditsPageCopyRewriteTest.row(5_000, "new")), List.of("id"));
 
     List<DataFile> files = dataFiles(table);

@@ -137,7 +137,8 @@ class RowEditsPageCopyRewriteTest {
     Table plain = seeded("java");
     UpsertResult byDuck = RowEdits.on(duck).upsert(upserts(), List.of("id"));
     UpsertResult byJava;
-    byJava = RowEdits.on(plain).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.ENGINE)).upsert(upserts(), List.of("id"));
+    byJava = RowEdits.on(plain).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.ENGINE))
+        .upsert(upserts(), List.of("id"));
 
     assertThat(byDuck.rowsUpdated()).isEqualTo(byJava.rowsUpdated()).isGreaterThan(400);
     // 10 new ids, and id 1003, deleted before, comes back
@@ -301,8 +302,10 @@ class RowEditsPageCopyRewriteTest {
 
     assertThat(RowEdits.on(table).delete("id >= 7000 and id < 7100")).isEqualTo(100);
 
-    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY)).as("pages of version 2 are not copied").isEqualTo(before);
-    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.ENGINE_TWO_LANES)).as("the engine's lanes wrote them").isPositive();
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY)).as("pages of version 2 are not copied")
+        .isEqualTo(before);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.ENGINE_TWO_LANES))
+        .as("the engine's lanes wrote them").isPositive();
     List<Record> left = RowEditsTables.read(table);
     assertThat(left).hasSize(ROWS - 100);
     assertThat(left.stream().map(r -> (Long) r.getField("id")).toList()).isSorted().doesNotContain(7000L, 7099L);

@@ -164,7 +164,8 @@ public class ArrowDirectReadTest {
       }
       try (VectorSchemaRoot filtered = reader.filter(org.apache.iceberg.expressions.Expressions.lessThan("small", 10))
           .readAll(allocator)) {
-        assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("a filter stays with the engine's reader")
+        assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER))
+            .as("a filter stays with the engine's reader")
             .isEqualTo(before + 1);
         assertThat(filtered.getRowCount()).isEqualTo(10);
       }

@@ -110,7 +110,8 @@ public final class PageCopyRewrite {
    *
    * @param source the file's bytes, left open
    */
-  public static Optional<DataFile> rewrite(RewriteRequest request, long[] leftOut, OutputFile target, FileBytes source) {
+  public static Optional<DataFile> rewrite(RewriteRequest request, long[] leftOut, OutputFile target,
+      FileBytes source) {
     Map<String, String> properties = request.table().properties();
     try {
       source.willRead(List.of(new long[] {0, source.length()})); // nearly every byte is copied

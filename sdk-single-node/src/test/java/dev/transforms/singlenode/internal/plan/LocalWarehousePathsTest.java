@@ -61,11 +61,14 @@ class LocalWarehousePathsTest {
       try (VectorSchemaRoot root = ArrowTableReader.of(table).readAll(allocator)) {
         assertThat(root.getRowCount()).isEqualTo(2_000);
       }
-      assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("reads by the page decoder").isEqualTo(decoded + 1);
+      assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("reads by the page decoder")
+          .isEqualTo(decoded + 1);
 
       long copied = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
-      assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY)).delete("id >= 100 and id < 200")).isEqualTo(100);
-      assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY)).as("rewrites by the page copy").isEqualTo(copied + 1);
+      assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+          .delete("id >= 100 and id < 200")).isEqualTo(100);
+      assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY)).as("rewrites by the page copy")
+          .isEqualTo(copied + 1);
 
       table.refresh();
       try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {

@@ -89,7 +89,8 @@ class RemoteFilesTest {
     }
     long requests = RemoteLikeFileIO.READS.get() - reads;
 
-    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("the page decoder read").isEqualTo(decoded + 1);
+    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("the page decoder read")
+        .isEqualTo(decoded + 1);
     StrategiesAgreeTest.assertSameRows(decoder, engine, "the page decoder's rows of remote files");
     assertThat(decoder).hasSize(files * 5_000 + 1); // and the schema
     // a file: the footer's end, then its column chunks in one range (small files); and the scan's manifest
@@ -111,7 +112,8 @@ class RemoteFilesTest {
     }
     long copies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
     long reads = RemoteLikeFileIO.READS.get();
-    assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY)).upsert(changes, List.of("id")).rowsUpdated()).isEqualTo(changes.size());
+    assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .upsert(changes, List.of("id")).rowsUpdated()).isEqualTo(changes.size());
     long requests = RemoteLikeFileIO.READS.get() - reads;
 
     assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies).isEqualTo(1);
@@ -135,8 +137,10 @@ class RemoteFilesTest {
       rows.addAll(file);
     }
     long copies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
-    assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY)).delete("id >= 3990 and id < 4010")).isEqualTo(20);
-    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies).as("files page-copied").isEqualTo(2);
+    assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .delete("id >= 3990 and id < 4010")).isEqualTo(20);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies).as("files page-copied")
+        .isEqualTo(2);
     table.refresh();
     try (VectorSchemaRoot root = ArrowTableReader.of(table).withNativeReads(false).readAll(allocator)) {
       assertThat(root.getRowCount()).isEqualTo(rows.size() - 20);
@@ -158,8 +162,10 @@ class RemoteFilesTest {
     RowEdits.on(table).append(StrategiesAgreeTest.rows(StrategiesAgreeTest.FLAT, 0, 4_000, 0));
     String folder = WrittenFileCheck.dataFiles(table).iterator().next().replaceFirst("/[^/]*$", "/");
     long copies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
-    assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY)).delete("id >= 100 and id < 120")).isEqualTo(20);
-    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies).as("files page-copied").isEqualTo(1);
+    assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .delete("id >= 100 and id < 120")).isEqualTo(20);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies).as("files page-copied")
+        .isEqualTo(1);
     table.refresh();
     String written = WrittenFileCheck.dataFiles(table).iterator().next();
     assertThat(written).as("the page copy's file").endsWith("-data-rewrite.parquet");

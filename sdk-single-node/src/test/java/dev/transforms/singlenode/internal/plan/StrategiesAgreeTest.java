@@ -250,7 +250,8 @@ public class StrategiesAgreeTest {
     try (VectorSchemaRoot root = ArrowTableReader.of(table).readAll(allocator)) {
       assertSameRows(text(root), engine, "the rows the page decoder read after two renames");
     }
-    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("the page decoder read them").isEqualTo(before + 1);
+    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("the page decoder read them")
+        .isEqualTo(before + 1);
   }
 
   @Test
@@ -281,7 +282,8 @@ public class StrategiesAgreeTest {
     DELETE_SCATTERED {
       @Override
       void apply(Table table, RewritePlanner planner) {
-        assertThat(RowEdits.on(table).withPlanner(planner).delete("id >= 2000 and id < 3000 and flag = true")).isPositive();
+        assertThat(RowEdits.on(table).withPlanner(planner).delete("id >= 2000 and id < 3000 and flag = true"))
+            .isPositive();
       }
     },
     UPSERT {
@@ -289,7 +291,8 @@ public class StrategiesAgreeTest {
       void apply(Table table, RewritePlanner planner) {
         List<Record> changes = rows(table.schema(), 4_000, 4_200, 1);
         changes.addAll(rows(table.schema(), ROWS, ROWS + 100, 1));
-        assertThat(RowEdits.on(table).withPlanner(planner).upsert(changes, List.of("id")).rowsInserted()).isEqualTo(100);
+        assertThat(RowEdits.on(table).withPlanner(planner).upsert(changes, List.of("id")).rowsInserted())
+            .isEqualTo(100);
       }
     },
     OVERWRITE {
