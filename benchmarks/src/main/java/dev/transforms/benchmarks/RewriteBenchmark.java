@@ -4,8 +4,7 @@ import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
-import dev.transforms.singlenode.internal.plan.DirectScan;
-import dev.transforms.singlenode.internal.plan.RewritePlanner;
+import dev.transforms.singlenode.internal.plan.RewriteRequest;
 import dev.transforms.singlenode.internal.duckdb.RootSlices;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -21,10 +20,12 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.io.CloseableIterable;
 import org.duckdb.DuckDBConnection;
 
 /**
@@ -66,8 +67,10 @@ public final class RewriteBenchmark {
         List<DataFile> files = PyIcebergBenchmark.writeOneFile(table, base);
         Harness.appendFiles(table, files);
         long baseSnapshot = table.currentSnapshot().snapshotId();
-        RewritePlanner.Request request = new RewritePlanner.Request(table, table.schema(),
-            DirectScan.ScanFile.of(files.get(0).location(), files.get(0).fileSizeInBytes()), table.spec(), null);
+        RewriteRequest request;
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+          request = new RewriteRequest(table, table.schema(), tasks.iterator().next(), false, true);
+        }
         long from = rows / 2 - rows / 200;
         long[] run = new long[rows / 100];
         Arrays.setAll(run, i -> from + i);
@@ -140,7 +143,7 @@ public final class RewriteBenchmark {
   }
 
   /** The page copy of the file minus some positions. */
-  private static DataFile rewrite(RewritePlanner.Request request, long[] dropped, Path out) {
+  private static DataFile rewrite(RewriteRequest request, long[] dropped, Path out) {
     return PageCopyRewrite.rewrite(request, dropped, org.apache.iceberg.Files.localOutput(out.toFile()))
         .orElseThrow(() -> new IllegalStateException("Page copy declined " + request.source()));
   }

@@ -10,8 +10,11 @@ import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.edits.RowEdits;
 import dev.transforms.singlenode.edits.UpsertResult;
 import dev.transforms.singlenode.internal.plan.ReadPlanner;
+import dev.transforms.singlenode.internal.read.PageDecoderRead;
 import dev.transforms.singlenode.internal.plan.ReadStrategy;
+import dev.transforms.singlenode.internal.parquet.PageCopyStrategy;
 import dev.transforms.singlenode.internal.plan.RewritePlanner;
+import dev.transforms.singlenode.internal.plan.RewriteRequest;
 import dev.transforms.singlenode.internal.plan.RewriteStrategy;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -213,10 +216,13 @@ public final class SdkWorker implements SideBySide.Side {
 
   /** What the planners would choose for the table's whole read and for a rewrite of its first file. */
   private static void plan(Table table, ObjectNode answer) {
-    answer.put("read", ReadPlanner.plan(table.newScan(), table.schema(), true).reason());
+    answer.put("read", ReadPlanner.standard().plan(table.newScan(), table.schema(), true, PageDecoderRead.INSTANCE)
+        .reason());
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
-        answer.put("rewrite", RewritePlanner.plan(table, table.schema(), task, false, true).reason());
+        // the page copy is the one strategy whose choice depends on more than the file's facts
+        answer.put("rewrite", RewritePlanner.standard().plan(new RewriteRequest(table, table.schema(), task, false,
+            true), List.of(PageCopyStrategy.INSTANCE)).reason());
         break;
       }
     } catch (IOException e) {
@@ -243,10 +249,10 @@ public final class SdkWorker implements SideBySide.Side {
     long[] counts = new long[COUNTER_NAMES.size()];
     int i = 0;
     for (ReadStrategy strategy : ReadStrategy.values()) {
-      counts[i++] = ReadPlanner.reads(strategy);
+      counts[i++] = ReadPlanner.standard().reads(strategy);
     }
     for (RewriteStrategy strategy : RewriteStrategy.values()) {
-      counts[i++] = RewritePlanner.rewrites(strategy);
+      counts[i++] = RewritePlanner.standard().rewrites(strategy);
     }
     return counts;
   }

@@ -112,8 +112,8 @@ class ObjectStoreStrategiesInteropTest {
 
   @Test
   void everyStrategyGivesTheEnginesRowsOnS3() throws Exception {
-    long decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
-    long copied = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
+    long decoded = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
+    long copied = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
     List<Record> rows = StrategiesAgreeTest.rows(StrategiesAgreeTest.FLAT, 0, StrategiesAgreeTest.ROWS, 0);
     StrategiesAgreeTest.everyStrategy("s3, java writer", name -> {
       Table table = catalog.createTable(TableIdentifier.of(NAMESPACE, name), StrategiesAgreeTest.FLAT,
@@ -124,9 +124,9 @@ class ObjectStoreStrategiesInteropTest {
       return table;
     }, table -> StrategiesAgreeInteropTest.pyIcebergReadsWhatTheEngineReads(table, py, pyIceberg::run,
         allocator));
-    assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).as("reads the page decoder gave on S3")
+    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("reads the page decoder gave on S3")
         .isGreaterThan(decoded);
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY)).as("files the page copy rewrote on S3")
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY)).as("files the page copy rewrote on S3")
         .isGreaterThan(copied);
   }
 
@@ -149,7 +149,7 @@ class ObjectStoreStrategiesInteropTest {
     String loaded = seconds(started);
 
     // 1% of the rows updated, spread over every file, and 100 new rows
-    long copies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
+    long copies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
     List<Record> changes = new ArrayList<>();
     List<Long> updated = new ArrayList<>();
     rows.liveIds().filter(id -> id % 97 == 5).forEach(id -> {
@@ -170,13 +170,13 @@ class ObjectStoreStrategiesInteropTest {
     for (long id = first; id < first + inserted; id++) {
       rows.put(id, 1);
     }
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - copies)
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies)
         .as("files of the upsert the page copy rewrote on S3, unforced").isEqualTo(FILES);
     checkEveryReader(table, rows, name + " after the upsert");
     String upserted = seconds(started);
 
     // a key range of 1% of the rows across the boundary of the first two files
-    copies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
+    copies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
     long from = FILE_ROWS - FILES * FILE_ROWS / 200;
     long to = FILE_ROWS + FILES * FILE_ROWS / 200;
     long[] deleted = rows.liveIds().filter(id -> id >= from && id < to).toArray();
@@ -184,7 +184,7 @@ class ObjectStoreStrategiesInteropTest {
         Expressions.lessThan("id", to)))).as("rows deleted").isEqualTo(deleted.length);
     Arrays.stream(deleted).forEach(rows::remove);
     // the upsert's new file, under the threshold, goes to the engine's one pass
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - copies)
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies)
         .as("files of the delete the page copy rewrote on S3, unforced").isEqualTo(2);
     checkEveryReader(table, rows, name + " after the delete");
     System.out.printf(Locale.ROOT, "large files on S3: loaded in %s s, upserted and checked by %s s, done in %s s%n",
@@ -218,13 +218,14 @@ class ObjectStoreStrategiesInteropTest {
     String name = table.name().substring(table.name().lastIndexOf('.') + 1);
     Path exported = dir.resolve(name + "-read.arrow");
     Future<?> pyIcebergRead = reader.submit(() -> pyIceberg.run("export", name, exported.toString()));
-    long decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+    long decoded = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
     UserRows.Check sdk = rows.check(what + ", the SDK's reader");
     try (VectorSchemaRoot root = ArrowTableReader.of(table).readAll(allocator)) {
       sdk.rows(root);
     }
     sdk.finish();
-    assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER) - decoded).as("%s: reads the page decoder gave", what)
+    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER) - decoded)
+        .as("%s: reads the page decoder gave", what)
         .isEqualTo(1);
     UserRows.Check generic = rows.check(what + ", Iceberg's generic reader");
     try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {

@@ -247,9 +247,7 @@ class UsersTablesInteropTest {
     run.load();
     for (Step step : Step.values()) {
       long stepStarted = System.nanoTime();
-      try (AutoCloseable forced = c.forced() == null ? () -> { } : RewritePlanner.force(c.forced())) {
-        step.apply(run);
-      }
+      step.apply(run);
       run.table.refresh();
       run.checkEveryReader("after " + step);
       run.timings.put(step.name().toLowerCase(Locale.ROOT), seconds(stepStarted));
@@ -572,7 +570,8 @@ class UsersTablesInteropTest {
         table.updateProperties().set(TableProperties.DELETE_MODE, value).set(TableProperties.UPDATE_MODE, value)
             .set(TableProperties.MERGE_MODE, value).commit();
       }
-      return RowEdits.on(table);
+      // the case's strategy, forced for every edit (null: the planner's own choice)
+      return RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(c.forced()));
     }
 
     /**
@@ -723,8 +722,8 @@ class UsersTablesInteropTest {
       Future<?> pyIcebergRead = pyIcebergReads ? readers.submit(() -> pyIceberg.run("export", name, exported.toString()))
           : null;
       for (ReadStrategy strategy : c.large() ? Arrays.asList((ReadStrategy) null) : Arrays.asList(ReadStrategy.values())) {
-        try (AutoCloseable forced = strategy == null ? () -> { } : ReadPlanner.force(strategy);
-            VectorSchemaRoot root = ArrowTableReader.of(table).readAll(allocator)) {
+        try (VectorSchemaRoot root = ArrowTableReader.of(table).withPlanner(ReadPlanner.standard().forced(strategy))
+            .readAll(allocator)) {
           UserRows.Check check = rows.check(what + ", the SDK's reader" + (strategy == null ? "" : " (" + strategy + ")"));
           check.rows(root);
           check.finish();
@@ -798,7 +797,7 @@ class UsersTablesInteropTest {
   private static long[] rewriteCounts() {
     long[] counts = new long[RewriteStrategy.values().length];
     for (RewriteStrategy strategy : RewriteStrategy.values()) {
-      counts[strategy.ordinal()] = RewritePlanner.rewrites(strategy);
+      counts[strategy.ordinal()] = RewritePlanner.standard().rewrites(strategy);
     }
     return counts;
   }

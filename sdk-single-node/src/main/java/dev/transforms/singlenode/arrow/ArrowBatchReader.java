@@ -1,6 +1,8 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.singlenode.internal.plan.ReadChain;
 import dev.transforms.singlenode.internal.plan.ReadPlanner;
+import dev.transforms.singlenode.internal.read.PageDecoderRead;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,6 +48,7 @@ public final class ArrowBatchReader extends ArrowReader {
   private final ScanRecords records;
   private final int batchSize;
   private final boolean decodeFiles;
+  private final ReadPlanner planner; // the planner of each file's decoding, when files are decoded
   private ArrowValueWriters.RowWriter writer;
   private long rowsRead;
 
@@ -61,13 +64,14 @@ public final class ArrowBatchReader extends ArrowReader {
       Schema projected,
       ScanRecords records,
       int batchSize,
-      boolean decodeFiles) {
+      ReadPlanner decoding) {
     super(allocator);
     this.arrowSchema = arrowSchema;
     this.projected = projected;
     this.records = records;
     this.batchSize = batchSize;
-    this.decodeFiles = decodeFiles;
+    this.decodeFiles = decoding != null;
+    this.planner = decoding;
   }
 
   /**
@@ -135,7 +139,8 @@ public final class ArrowBatchReader extends ArrowReader {
 
   /** One file's live rows: decoded, or read row by row where the decoder gives up on it. */
   private VectorSchemaRoot readFile(FileScanTask task) {
-    Optional<VectorSchemaRoot> root = ReadPlanner.readTask(records.table(), task, projected, allocator);
+    Optional<VectorSchemaRoot> root = ReadChain.run(planner, planner.planTask(records.table(), task, projected,
+        PageDecoderRead.INSTANCE), task.file().location(), allocator);
     if (root.isPresent()) {
       return root.get();
     }

@@ -2,7 +2,10 @@ package dev.transforms.singlenode.arrow;
 
 import dev.transforms.api.TransformsException;
 import dev.transforms.singlenode.filter.SqlNulls;
+import dev.transforms.singlenode.internal.plan.ReadChain;
+import dev.transforms.singlenode.internal.plan.ReadPlan;
 import dev.transforms.singlenode.internal.plan.ReadPlanner;
+import dev.transforms.singlenode.internal.read.PageDecoderRead;
 import dev.transforms.singlenode.internal.plan.ReadStrategy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,12 +64,15 @@ public final class ArrowTableReader {
   private final List<String> selectedColumns;
   private final int batchSize;
   private final boolean nativeReads;
+  private final ReadPlanner planner;
 
-  private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize, boolean nativeReads) {
+  private ArrowTableReader(TableScan scan, List<String> selectedColumns, int batchSize, boolean nativeReads,
+      ReadPlanner planner) {
     this.scan = scan;
     this.selectedColumns = selectedColumns;
     this.batchSize = batchSize;
     this.nativeReads = nativeReads;
+    this.planner = planner;
   }
 
   /**
@@ -77,7 +83,7 @@ public final class ArrowTableReader {
    */
   public static ArrowTableReader of(Table table) {
     Objects.requireNonNull(table, "table");
-    return new ArrowTableReader(table.newScan(), null, DEFAULT_BATCH_SIZE, true);
+    return new ArrowTableReader(table.newScan(), null, DEFAULT_BATCH_SIZE, true, ReadPlanner.standard());
   }
 
   /**
@@ -91,7 +97,7 @@ public final class ArrowTableReader {
    */
   public static ArrowTableReader of(TableScan scan) {
     Objects.requireNonNull(scan, "scan");
-    return new ArrowTableReader(scan, null, DEFAULT_BATCH_SIZE, true);
+    return new ArrowTableReader(scan, null, DEFAULT_BATCH_SIZE, true, ReadPlanner.standard());
   }
 
   /**
@@ -104,7 +110,8 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader filter(Expression rowFilter) {
-    return new ArrowTableReader(scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize, nativeReads);
+    return new ArrowTableReader(scan.filter(SqlNulls.nullsNeverMatch(rowFilter)), selectedColumns, batchSize,
+        nativeReads, planner);
   }
 
   /**
@@ -127,7 +134,7 @@ public final class ArrowTableReader {
    */
   public ArrowTableReader select(Collection<String> columns) {
     List<String> selected = List.copyOf(columns);
-    return new ArrowTableReader(scan.select(selected), selected, batchSize, nativeReads);
+    return new ArrowTableReader(scan.select(selected), selected, batchSize, nativeReads, planner);
   }
 
   /**
@@ -138,7 +145,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table has no such snapshot
    */
   public ArrowTableReader useSnapshot(long snapshotId) {
-    return new ArrowTableReader(scan.useSnapshot(snapshotId), selectedColumns, batchSize, nativeReads);
+    return new ArrowTableReader(scan.useSnapshot(snapshotId), selectedColumns, batchSize, nativeReads, planner);
   }
 
   /**
@@ -149,7 +156,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table has no such branch or tag
    */
   public ArrowTableReader useRef(String ref) {
-    return new ArrowTableReader(scan.useRef(ref), selectedColumns, batchSize, nativeReads);
+    return new ArrowTableReader(scan.useRef(ref), selectedColumns, batchSize, nativeReads, planner);
   }
 
   /**
@@ -160,7 +167,7 @@ public final class ArrowTableReader {
    * @throws IllegalArgumentException if the table had no snapshot then
    */
   public ArrowTableReader asOfTime(long timestampMillis) {
-    return new ArrowTableReader(scan.asOfTime(timestampMillis), selectedColumns, batchSize, nativeReads);
+    return new ArrowTableReader(scan.asOfTime(timestampMillis), selectedColumns, batchSize, nativeReads, planner);
   }
 
   /**
@@ -171,7 +178,7 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader caseSensitive(boolean caseSensitive) {
-    return new ArrowTableReader(scan.caseSensitive(caseSensitive), selectedColumns, batchSize, nativeReads);
+    return new ArrowTableReader(scan.caseSensitive(caseSensitive), selectedColumns, batchSize, nativeReads, planner);
   }
 
   /**
@@ -186,7 +193,21 @@ public final class ArrowTableReader {
    * @return a new reader
    */
   public ArrowTableReader withNativeReads(boolean enabled) {
-    return new ArrowTableReader(scan, selectedColumns, batchSize, enabled);
+    return new ArrowTableReader(scan, selectedColumns, batchSize, enabled, planner);
+  }
+
+  /**
+   * Returns a reader whose reads are planned by another read planner than the standard one: for tests
+   * and benchmarks that force one strategy or count reads of their own ({@code ReadPlanner} is internal
+   * and may change in any release).
+   *
+   * @param planner the planner
+   * @return a new reader
+   * @throws NullPointerException if {@code planner} is null
+   */
+  public ArrowTableReader withPlanner(ReadPlanner planner) {
+    return new ArrowTableReader(scan, selectedColumns, batchSize, nativeReads,
+        Objects.requireNonNull(planner, "planner"));
   }
 
   /**
@@ -201,7 +222,7 @@ public final class ArrowTableReader {
     if (rowsPerBatch < 1) {
       throw new IllegalArgumentException("Rows per batch must be at least 1: " + rowsPerBatch);
     }
-    return new ArrowTableReader(scan, selectedColumns, rowsPerBatch, nativeReads);
+    return new ArrowTableReader(scan, selectedColumns, rowsPerBatch, nativeReads, planner);
   }
 
   /**
@@ -268,8 +289,8 @@ public final class ArrowTableReader {
    */
   public VectorSchemaRoot readAll(BufferAllocator allocator) {
     Schema projected = projectedSchema();
-    ReadPlanner.Plan plan = ReadPlanner.plan(scan, projected, nativeReads);
-    return ReadPlanner.read(plan, scan.table(), allocator, () -> readWithEngine(projected, allocator));
+    ReadPlan plan = planner.plan(scan, projected, nativeReads, PageDecoderRead.INSTANCE);
+    return ReadChain.run(plan, scan.table().name(), allocator, () -> readWithEngine(projected, allocator));
   }
 
   private VectorSchemaRoot readWithEngine(Schema projected, BufferAllocator allocator) {
@@ -327,9 +348,10 @@ public final class ArrowTableReader {
    */
   public ArrowBatchReader openBatches(BufferAllocator allocator) {
     Schema projected = projectedSchema();
-    boolean decoded = ReadPlanner.plan(scan, projected, nativeReads).strategy() == ReadStrategy.PAGE_DECODER;
-    return new ArrowBatchReader(
-        allocator, ArrowSchemas.toArrow(projected), projected, new ScanRecords(scan), batchSize, decoded);
+    boolean decoded = planner.plan(scan, projected, nativeReads, PageDecoderRead.INSTANCE).strategy()
+        == ReadStrategy.PAGE_DECODER;
+    return new ArrowBatchReader(allocator, ArrowSchemas.toArrow(projected), projected, new ScanRecords(scan),
+        batchSize, decoded ? planner : null);
   }
 
   static void allocate(VectorSchemaRoot root, int rows) {

@@ -2,23 +2,20 @@ package dev.transforms.singlenode.arrow;
 
 import dev.transforms.api.SchemaMismatchException;
 import dev.transforms.api.TransformsException;
-import dev.transforms.singlenode.internal.parquet.WriterSettings;
-import dev.transforms.singlenode.internal.duckdb.DuckDbParquetWriter;
 import dev.transforms.singlenode.internal.duckdb.DuckDbWritePlan;
-import dev.transforms.singlenode.internal.duckdb.RootSlices;
-import dev.transforms.singlenode.internal.threads.BackgroundThreads;
+import dev.transforms.singlenode.internal.parquet.WriterSettings;
+import dev.transforms.singlenode.internal.plan.RootWrite;
+import dev.transforms.singlenode.internal.plan.WritePlan;
+import dev.transforms.singlenode.internal.plan.WritePlanner;
+import dev.transforms.singlenode.internal.plan.WriteRequest;
+import dev.transforms.singlenode.internal.plan.WriteStrategy;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.function.Consumer;
 import java.util.stream.IntStream;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.iceberg.DataFile;
@@ -29,9 +26,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
@@ -70,7 +65,7 @@ import org.apache.iceberg.util.PropertyUtil;
  * neither keeps nor closes them. It holds one open file per partition written to until {@code
  * complete()}.
  *
- * <p>A root of {@value #TWO_LANE_MIN_ROWS} rows or more written to an unpartitioned table is
+ * <p>A root of {@value WritePlanner#TWO_LANE_MIN_ROWS} rows or more written to an unpartitioned table is
  * encoded on two threads: its first half into one file, its second half into another, so that the
  * rows keep their order across the files. Each file carries its own column metrics, as any file
  * does.
@@ -78,7 +73,7 @@ import org.apache.iceberg.util.PropertyUtil;
  * <p>When DuckDB's JDBC driver and Arrow's C data interface are on the class path (both optional
  * dependencies), the table is unpartitioned, local, written as Parquet, and of column types DuckDB
  * writes exactly as Iceberg specifies (see {@link DuckDbWritePlan}), roots of {@value
- * #DUCKDB_MIN_ROWS} rows or more and whole {@link ArrowReader}s are written by DuckDB instead
+ * WritePlanner#DUCKDB_MIN_ROWS} rows or more and whole {@link ArrowReader}s are written by DuckDB instead
  * (2-3 times faster on 1M rows), with the same column metrics. Each such root, or each
  * reader, becomes its own file; a reader's file is closed once the Arrow size of its rows reaches twice the target
  * file size (Parquet is smaller than Arrow, so files stay below the target), and a root larger than
@@ -90,58 +85,27 @@ import org.apache.iceberg.util.PropertyUtil;
  * <p>A writer is not thread-safe.
  */
 public final class ArrowTableWriter implements Closeable {
-  /**
-   * Roots with at least this many rows are written to unpartitioned tables by two threads into two
-   * files (halves of at least 200,000 rows, so that tables are not split into small files).
-   */
-  static final int TWO_LANE_MIN_ROWS = 400_000;
-
-  /**
-   * Roots with at least this many rows are written by DuckDB when the table allows it; smaller ones
-   * go through the Java writer, which gathers consecutive small roots into one file.
-   */
-  static final int DUCKDB_MIN_ROWS = 100_000;
-
-  /**
-   * Rows per batch a root is handed to DuckDB in: DuckDB scans a batch on one thread, so slices let
-   * its threads share a large root. DuckDB's row group size.
-   */
-  static final int DUCKDB_BATCH_ROWS = 122_880;
+  /** The strategies a writer offers its planner. */
+  private static final List<RootWrite<? super RowsToWrite>> STRATEGIES = List.of(DuckDbWrite.INSTANCE,
+      TwoLaneWrite.INSTANCE, RowByRowWrite.INSTANCE);
 
   private final Table table;
   private final Schema schema;
-  private final PartitionSpec spec;
   private final IcebergFileWriter writer;
-  private final PartitionKey partitionKey;
-  private final InternalRecordWrapper wrapper;
-  private final int[] requiredPositions;
-  private final int twoLaneMinRows;
-  private final DuckDbWritePlan duckDb;
-  private final int duckDbMinRows;
-  private final OutputFileFactory fileFactory;
-  private final long duckDbByteLimit;
+  private final WriteTarget target;
+  private final WritePlanner planner;
   private List<DataFile> dataFiles;
   private long rowsWritten;
   private boolean closed;
 
-  private ArrowTableWriter(
-      Table table,
-      FileFormat format,
-      long targetFileSizeBytes,
-      int twoLaneMinRows,
-      boolean duckDbParquet,
-      int duckDbMinRows) {
+  private ArrowTableWriter(Table table, FileFormat format, long targetFileSizeBytes, boolean duckDbParquet,
+      WritePlanner planner) {
     this.table = table;
-    this.duckDbMinRows = duckDbMinRows;
-    this.duckDb = duckDbParquet ? DuckDbWritePlan.of(table, format).orElse(null) : null;
-    this.duckDbByteLimit =
-        targetFileSizeBytes > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * targetFileSizeBytes;
-    this.twoLaneMinRows = twoLaneMinRows;
+    this.planner = planner;
     this.schema = table.schema();
-    this.spec = table.spec();
+    PartitionSpec spec = table.spec();
     List<Types.NestedField> columns = schema.columns();
-    this.requiredPositions =
-        IntStream.range(0, columns.size()).filter(i -> columns.get(i).isRequired()).toArray();
+    int[] requiredPositions = IntStream.range(0, columns.size()).filter(i -> columns.get(i).isRequired()).toArray();
     GenericFileWriterFactory writerFactory =
         new GenericFileWriterFactory.Builder(table)
             .dataSchema(schema)
@@ -153,23 +117,25 @@ public final class ArrowTableWriter implements Closeable {
             .format(format)
             .operationId(UUID.randomUUID().toString())
             .build();
-    this.fileFactory = fileFactory;
+    PartitionKey partitionKey = null;
+    InternalRecordWrapper wrapper = null;
     if (spec.isUnpartitioned()) {
       this.writer =
           new IcebergFileWriter.Unpartitioned(
               () ->
                   new RollingDataWriter<>(
                       writerFactory, fileFactory, table.io(), targetFileSizeBytes, spec, null));
-      this.partitionKey = null;
-      this.wrapper = null;
     } else {
       this.writer =
           new IcebergFileWriter.Partitioned(
               new FanoutDataWriter<>(writerFactory, fileFactory, table.io(), targetFileSizeBytes),
               spec);
-      this.partitionKey = new PartitionKey(spec, schema);
-      this.wrapper = new InternalRecordWrapper(schema.asStruct());
+      partitionKey = new PartitionKey(spec, schema);
+      wrapper = new InternalRecordWrapper(schema.asStruct());
     }
+    this.target = new WriteTarget(table, schema, writer, partitionKey, wrapper, requiredPositions,
+        duckDbParquet ? DuckDbWritePlan.of(table, format).orElse(null) : null, fileFactory,
+        targetFileSizeBytes > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * targetFileSizeBytes);
   }
 
   /**
@@ -213,94 +179,11 @@ public final class ArrowTableWriter implements Closeable {
    */
   public void write(VectorSchemaRoot root) {
     checkOpen();
-    List<String> differences = ArrowSchemas.differences(schema, root.getSchema());
-    if (!differences.isEmpty()) {
-      throw ArrowSchemas.mismatch("table " + table.name(), differences);
-    }
-    Map<String, FieldVector> byName = new HashMap<>();
-    for (FieldVector vector : root.getFieldVectors()) {
-      byName.put(vector.getName(), vector);
-    }
-    int rowCount = root.getRowCount();
-    BufferAllocator allocator = allocatorOf(root);
-    if (rowCount >= duckDbMinRows
-        && writer instanceof IcebergFileWriter.Unpartitioned unpartitioned
-        && byDuckDb(root)
-        && bufferSize(root) <= duckDbByteLimit) {
-      unpartitioned.closeCurrent();
-      try (RootSlices slices = new RootSlices(allocator, root, DUCKDB_BATCH_ROWS)) {
-        writeByDuckDb(unpartitioned, slices, allocator);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return;
-    }
-    if (writer instanceof IcebergFileWriter.Unpartitioned unpartitioned && rowCount >= twoLaneMinRows) {
-      writeInTwoLanes(unpartitioned, byName, rowCount);
-    } else {
-      writeRows(byName, 0, rowCount, record -> {
-        if (partitionKey != null) {
-          partitionKey.partition(wrapper.wrap(record));
-        }
-        writer.write(record, partitionKey);
-      });
-    }
-    rowsWritten += rowCount;
-  }
-
-  /**
-   * Writes the first half of a root's rows into a file of this thread and the second half into a
-   * file of a background thread, both new, then keeps the two in that order. The rows written
-   * before go to files closed first, so that files follow the order of the rows.
-   */
-  private void writeInTwoLanes(
-      IcebergFileWriter.Unpartitioned unpartitioned, Map<String, FieldVector> byName, int rowCount) {
-    unpartitioned.closeCurrent();
-    int middle = rowCount / 2;
-    RollingDataWriter<Record> first = unpartitioned.newWriter();
-    RollingDataWriter<Record> second = unpartitioned.newWriter();
-    Throwable failure = null;
-    try { // returns once both lanes are done with their files, also on failure
-      BackgroundThreads.both(() -> writeRows(byName, 0, middle, first::write),
-          () -> writeRows(byName, middle, rowCount, second::write));
-    } catch (RuntimeException | Error e) {
-      failure = e;
-    }
-    for (RollingDataWriter<Record> lane : List.of(first, second)) {
-      try {
-        unpartitioned.closeAndKeep(lane); // kept on failure too, so that abort() deletes them
-      } catch (IOException | RuntimeException e) {
-        failure = addFailure(failure, e);
-      }
-    }
-    if (failure instanceof IOException io) {
-      throw new UncheckedIOException("Cannot write data files of " + table.name(), io);
-    } else if (failure instanceof RuntimeException runtime) {
-      throw runtime;
-    } else if (failure != null) {
-      throw (Error) failure;
-    }
-  }
-
-  private static Throwable addFailure(Throwable first, Throwable next) {
-    if (first == null) {
-      return next;
-    }
-    first.addSuppressed(next);
-    return first;
-  }
-
-  /** Converts rows {@code [from, to)} of the vectors to records, one reused record, for a sink. */
-  private void writeRows(
-      Map<String, FieldVector> byName, int from, int to, Consumer<Record> sink) {
-    ArrowValueReaders.RowReader reader =
-        new ArrowValueReaders.RowReader(schema.asStruct(), byName);
-    Record record = GenericRecord.create(schema);
-    for (int row = from; row < to; row++) {
-      reader.read(row, record);
-      checkRequired(record, row);
-      sink.accept(record);
-    }
+    checkColumns(root);
+    RowsToWrite rows = new RowsToWrite(target, root, null);
+    WritePlan<RowsToWrite> plan = planner.plan(new WriteRequest(root.getRowCount(), target.partitioned()), rows,
+        STRATEGIES);
+    rowsWritten += plan.write().write(rows);
   }
 
   /**
@@ -315,13 +198,11 @@ public final class ArrowTableWriter implements Closeable {
   public void write(ArrowReader batches) throws IOException {
     checkOpen();
     VectorSchemaRoot root = batches.getVectorSchemaRoot();
-    if (writer instanceof IcebergFileWriter.Unpartitioned unpartitioned && byDuckDb(root)) {
-      List<String> differences = ArrowSchemas.differences(schema, root.getSchema());
-      if (!differences.isEmpty()) {
-        throw ArrowSchemas.mismatch("table " + table.name(), differences);
-      }
-      unpartitioned.closeCurrent();
-      writeByDuckDb(unpartitioned, batches, allocatorOf(root));
+    RowsToWrite rows = new RowsToWrite(target, root, batches);
+    WritePlan<RowsToWrite> plan = planner.plan(new WriteRequest(-1, target.partitioned()), rows, STRATEGIES);
+    if (plan.strategy() == WriteStrategy.DUCKDB) {
+      checkColumns(root);
+      rowsWritten += plan.write().write(rows);
       return;
     }
     while (batches.loadNextBatch()) {
@@ -329,36 +210,11 @@ public final class ArrowTableWriter implements Closeable {
     }
   }
 
-  /** Whether DuckDB writes these rows: the table allows it and the Arrow types need no conversion. */
-  private boolean byDuckDb(VectorSchemaRoot root) {
-    return duckDb != null && allocatorOf(root) != null && duckDb.accepts(root.getSchema());
-  }
-
-  /** Writes every batch of a reader with DuckDB, keeping each file as soon as it is complete. */
-  private void writeByDuckDb(
-      IcebergFileWriter.Unpartitioned unpartitioned, ArrowReader batches, BufferAllocator allocator) {
-    DuckDbParquetWriter.write(
-        duckDb,
-        batches,
-        allocator,
-        () -> fileFactory.newOutputFile().encryptingOutputFile().location(),
-        duckDbByteLimit,
-        file -> {
-          unpartitioned.keep(file);
-          rowsWritten += file.recordCount();
-        });
-  }
-
-  private static BufferAllocator allocatorOf(VectorSchemaRoot root) {
-    return root.getFieldVectors().isEmpty() ? null : root.getFieldVectors().get(0).getAllocator();
-  }
-
-  private static long bufferSize(VectorSchemaRoot root) {
-    long bytes = 0;
-    for (FieldVector vector : root.getFieldVectors()) {
-      bytes += vector.getBufferSize();
+  private void checkColumns(VectorSchemaRoot root) {
+    List<String> differences = ArrowSchemas.differences(schema, root.getSchema());
+    if (!differences.isEmpty()) {
+      throw ArrowSchemas.mismatch("table " + table.name(), differences);
     }
-    return bytes;
   }
 
   /**
@@ -422,18 +278,6 @@ public final class ArrowTableWriter implements Closeable {
     abort();
   }
 
-  private void checkRequired(Record record, int row) {
-    for (int position : requiredPositions) {
-      if (record.get(position) == null) {
-        throw new TransformsException(
-            String.format(
-                "Column '%s' of table %s is required, but row %d of the Arrow data is null;"
-                    + " the files written so far are deleted when the writer is closed",
-                schema.columns().get(position).name(), table.name(), row));
-      }
-    }
-  }
-
   private void checkOpen() {
     if (closed) {
       throw new IllegalStateException(
@@ -456,9 +300,8 @@ public final class ArrowTableWriter implements Closeable {
     private final Table table;
     private FileFormat format;
     private long targetFileSizeBytes;
-    private int twoLaneMinRows = TWO_LANE_MIN_ROWS;
     private boolean duckDbParquet = true;
-    private int duckDbMinRows = DUCKDB_MIN_ROWS;
+    private WritePlanner planner = WritePlanner.standard();
 
     private Builder(Table table) {
       this.table = table;
@@ -511,8 +354,7 @@ public final class ArrowTableWriter implements Closeable {
      * @return a new writer; the caller must {@link ArrowTableWriter#complete()} or close it
      */
     public ArrowTableWriter build() {
-      return new ArrowTableWriter(
-          table, format, targetFileSizeBytes, twoLaneMinRows, duckDbParquet, duckDbMinRows);
+      return new ArrowTableWriter(table, format, targetFileSizeBytes, duckDbParquet, planner);
     }
 
     /**
@@ -530,13 +372,13 @@ public final class ArrowTableWriter implements Closeable {
 
     /** For tests: the rows from which a root is written by DuckDB, when the table allows it. */
     Builder duckDbMinRows(int rows) {
-      this.duckDbMinRows = rows;
+      this.planner = planner.withMinRows(rows, planner.twoLaneMinRows());
       return this;
     }
 
     /** For tests: the rows from which a root is written in two lanes (a huge number: never). */
     Builder twoLaneMinRows(int rows) {
-      this.twoLaneMinRows = rows;
+      this.planner = planner.withMinRows(planner.duckDbMinRows(), rows);
       return this;
     }
   }

@@ -112,7 +112,7 @@ final class ArrowValueReaders {
    *
    * @param path the column path, for error messages
    * @param type the Iceberg type of the values
-   * @param vector the vector; its Arrow type must be one that {@link ArrowSchemas#canHold} accepts
+   * @param vector the vector; its Arrow type must be one that {@link ArrowTypeFit#canHold} accepts
    * @throws UnsupportedTypeException if the vector cannot hold values of the type
    */
   static ValueReader reader(String path, Type type, ValueVector vector) {

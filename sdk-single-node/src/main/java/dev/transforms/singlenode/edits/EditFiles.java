@@ -1,7 +1,7 @@
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.singlenode.internal.parquet.WriterSettings;
-import dev.transforms.singlenode.internal.plan.RewritePlanner;
+import dev.transforms.singlenode.internal.plan.RewriteRequest;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -304,38 +304,36 @@ final class EditFiles implements Closeable {
   }
 
   /**
-   * Asks the rewrite planner how to rewrite a data file.
+   * The request the rewrite planner plans a data file's rewrite by.
    *
    * @param probes whether the change finds its dropped rows by fewer columns than all
    */
-  RewritePlanner.Plan plan(FileScanTask task, boolean probes) {
-    return RewritePlanner.plan(table, dataSchema, task, rowLineage || dataFormat() != FileFormat.PARQUET, probes);
+  RewriteRequest rewriteRequest(FileScanTask task, boolean probes) {
+    return new RewriteRequest(table, dataSchema, task, rowLineage || dataFormat() != FileFormat.PARQUET, probes);
   }
 
   /**
-   * Writes the rows of a data file except those at the given positions into a new data file, by the
-   * plan's native strategy.
+   * Names and claims the location of a new Parquet data file that rewrites a task's file, for a native
+   * rewrite strategy, which writes it itself.
    *
-   * @param dropped the positions to leave out, sorted: the rows dropped and the rows deleted before
-   * @param source the file's bytes as a reader of its rows fetched them (a file that is not local); empty
-   *     to read the file anew
-   * @return whether a native strategy wrote the file; false, nothing left written, for the caller to
-   *     rewrite the file with the engine's writer (which gives the same rows)
+   * @return the location, claimed (a failed operation deletes it)
    */
-  boolean rewriteNatively(RewritePlanner.Plan plan, FileScanTask task, long[] dropped,
-      Optional<dev.transforms.singlenode.internal.parquet.FileBytes> source) {
-    if (dropped.length >= task.file().recordCount()) {
-      return true; // no row is kept: the file goes, and no empty file replaces it
-    }
+  String claimRewrite(FileScanTask task) {
     // as Iceberg's writers name files: an unpartitioned spec's partition path is empty, which would give
     // DATA//NAME, another key than DATA/NAME on object storage
     OutputFileFactory files = fileFactory(FileFormat.PARQUET, "data-rewrite");
     String location = (spec.isUnpartitioned() ? files.newOutputFile()
         : files.newOutputFile(spec, task.file().partition())).encryptingOutputFile().location();
     claim(location);
-    Optional<DataFile> written = RewritePlanner.rewrite(plan, dropped, location, source);
+    return location;
+  }
+
+  /**
+   * Keeps the file a native strategy wrote at a claimed location, or releases the location when it wrote
+   * nothing there.
+   */
+  void keepRewrite(String location, Optional<DataFile> written) {
     written.ifPresentOrElse(rewritten::add, () -> writtenPaths.remove(location));
-    return written.isPresent();
   }
 
   /** Closes every writer and returns the files to commit. */

@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.edits;
 
 import dev.transforms.runtime.internal.commit.CommittedFiles;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
@@ -64,7 +65,7 @@ import org.apache.iceberg.util.DeleteFileSet;
  * discards the attempt's files and starts over from the new head, up to the attempt bound.
  */
 record EditOperation(Table table, String branch, Map<String, String> snapshotProperties, int maxAttempts,
-    Runnable beforeCommit, int copyBufferRows) {
+    Runnable beforeCommit, int copyBufferRows, RewritePlanner rewrites) {
 
   /**
    * What an applied change did.
@@ -160,7 +161,7 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
     try (EditFiles files =
         new EditFiles(table, schema, formatVersion, equalityIds, carryRowLineage)) {
       CopyOnWriteRewrite rewrite =
-          new CopyOnWriteRewrite(table.io(), schema, projection, change, files, copyBufferRows);
+          new CopyOnWriteRewrite(table.io(), schema, projection, change, files, copyBufferRows, rewrites);
       MergeOnReadDeletes marking =
           new MergeOnReadDeletes(
               table.io(), schema, projection, change, files.deletes(), equalityIds != null);

@@ -9,6 +9,7 @@ import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;
+import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,13 +17,10 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.iceberg.RowLevelOperationMode;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 
@@ -87,15 +85,17 @@ public final class RowEdits {
   private final int maxAttempts;
   private final Runnable beforeCommit;
   private final int copyBufferRows;
+  private final RewritePlanner rewrites;
 
   private RowEdits(Table table, String branch, Map<String, String> snapshotProperties, int maxAttempts,
-      Runnable beforeCommit, int copyBufferRows) {
+      Runnable beforeCommit, int copyBufferRows, RewritePlanner rewrites) {
     this.table = table;
     this.branch = branch;
     this.snapshotProperties = snapshotProperties;
     this.maxAttempts = maxAttempts;
     this.beforeCommit = beforeCommit;
     this.copyBufferRows = copyBufferRows;
+    this.rewrites = rewrites;
   }
 
   /**
@@ -115,7 +115,7 @@ public final class RowEdits {
           .withSnapshotProperties(staged.snapshotProperties());
     }
     return new RowEdits(table, null, Collections.emptyMap(), DEFAULT_MAX_ATTEMPTS, null,
-        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS);
+        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS, RewritePlanner.standard());
   }
 
   /**
@@ -135,7 +135,7 @@ public final class RowEdits {
               "'%s' is a tag of table %s, not a branch; commits can only go to a branch",
               branchName, table.name()));
     }
-    return new RowEdits(table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
+    return new RowEdits(table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, rewrites);
   }
 
   /**
@@ -154,7 +154,8 @@ public final class RowEdits {
             copy.put(
                 Objects.requireNonNull(key, "property key"),
                 Objects.requireNonNull(value, "value of snapshot property " + key)));
-    return new RowEdits(table, branch, Collections.unmodifiableMap(copy), maxAttempts, beforeCommit, copyBufferRows);
+    return new RowEdits(table, branch, Collections.unmodifiableMap(copy), maxAttempts, beforeCommit, copyBufferRows,
+        rewrites);
   }
 
   /**
@@ -169,17 +170,31 @@ public final class RowEdits {
     if (attempts < 1) {
       throw new IllegalArgumentException("Max attempts must be at least 1, not " + attempts);
     }
-    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows);
+    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows, rewrites);
   }
 
   /** Test hook: runs just before each commit, to inject a concurrent change. */
   RowEdits beforeEachCommit(Runnable hook) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows, rewrites);
+  }
+
+  /**
+   * Returns row edits whose copy-on-write rewrites are planned by another rewrite planner than the
+   * standard one: for tests and benchmarks that force one strategy or count rewrites of their own
+   * ({@code RewritePlanner} is internal and may change in any release).
+   *
+   * @param planner the planner
+   * @return row edits planned by it
+   * @throws NullPointerException if {@code planner} is null
+   */
+  public RowEdits withPlanner(RewritePlanner planner) {
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows,
+        Objects.requireNonNull(planner, "planner"));
   }
 
   /** Test hook: how many rows of a file copy-on-write holds before its first dropped row. */
   RowEdits withCopyBufferRows(int rows) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows, rewrites);
   }
 
   /**
@@ -221,9 +236,9 @@ public final class RowEdits {
    */
   public long delete(Expression filter) {
     Schema schema = table.schema();
-    checkFilter(filter, schema, "delete");
+    EditArguments.checkFilter(table, filter, schema, "delete");
     FilterChange change = new FilterChange("delete", schema, filter, List.of());
-    return engine().apply(change, mode(TableProperties.DELETE_MODE)).rowsDeleted();
+    return engine().apply(change, EditArguments.mode(table, TableProperties.DELETE_MODE)).rowsDeleted();
   }
 
   /**
@@ -240,10 +255,10 @@ public final class RowEdits {
    */
   public OverwriteResult overwrite(Iterable<Record> rows, Expression filter) {
     Schema schema = table.schema();
-    checkFilter(filter, schema, "overwrite");
+    EditArguments.checkFilter(table, filter, schema, "overwrite");
     List<Record> conformed = SourceRows.conform(rows, schema, table.name());
     FilterChange change = new FilterChange("overwrite", schema, filter, conformed);
-    EditOperation.Outcome outcome = engine().apply(change, mode(TableProperties.DELETE_MODE));
+    EditOperation.Outcome outcome = engine().apply(change, EditArguments.mode(table, TableProperties.DELETE_MODE));
     return new OverwriteResult(outcome.rowsDeleted(), outcome.rowsAdded(), outcome.snapshotId());
   }
 
@@ -308,7 +323,7 @@ public final class RowEdits {
     }
 
     UpsertChange change = new UpsertChange(schema, keys, index, options, table.name());
-    EditOperation.Outcome outcome = engine().apply(change, mode(TableProperties.MERGE_MODE));
+    EditOperation.Outcome outcome = engine().apply(change, EditArguments.mode(table, TableProperties.MERGE_MODE));
     return new UpsertResult(change.rowsUpdated(), change.rowsInserted(), outcome.snapshotId());
   }
 
@@ -447,46 +462,6 @@ public final class RowEdits {
 
   private EditOperation engine() {
     return new EditOperation(
-        table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows);
-  }
-
-  private RowLevelOperationMode mode(String property) {
-    String value = table.properties().get(property);
-    if (value == null) {
-      return RowLevelOperationMode.COPY_ON_WRITE;
-    }
-    try {
-      return RowLevelOperationMode.fromName(value);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidRowEditException(
-          String.format(
-              "Table %s has %s=%s; set it to 'copy-on-write' or 'merge-on-read'",
-              table.name(), property, value),
-          e);
-    }
-  }
-
-  private void checkFilter(Expression filter, Schema schema, String operation) {
-    if (filter == null) {
-      throw new InvalidRowEditException(
-          "No filter given for "
-              + operation
-              + " on table "
-              + table.name()
-              + "; pass Expressions.alwaysTrue() to match every row");
-    }
-    try {
-      Binder.bind(schema.asStruct(), filter, true);
-    } catch (ValidationException e) {
-      throw new InvalidRowEditException(
-          String.format(
-              "Filter %s of %s does not fit table %s: %s. The table has columns %s",
-              filter,
-              operation,
-              table.name(),
-              e.getMessage().split("\n", 2)[0],
-              SourceRows.describe(schema.columns())),
-          e);
-    }
+        table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, rewrites);
   }
 }

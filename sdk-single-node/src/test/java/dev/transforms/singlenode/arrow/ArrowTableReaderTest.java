@@ -223,11 +223,11 @@ class ArrowTableReaderTest {
     assertThat(batchSizes(ArrowTableReader.of(table).withNativeReads(false).batchSize(30)))
         .containsExactly(30, 30, 30, 10);
     // the page decoder's files are decoded one by one: a batch is cut from one file
-    long decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+    long decoded = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
     assertThat(batchSizes(ArrowTableReader.of(table).batchSize(30))).containsExactly(25, 25, 25, 25);
     assertThat(batchSizes(ArrowTableReader.of(table).batchSize(10))).containsExactly(10, 10, 5, 10, 10, 5, 10,
         10, 5, 10, 10, 5);
-    assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER) - decoded).as("files decoded").isEqualTo(8);
+    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER) - decoded).as("files decoded").isEqualTo(8);
   }
 
   private List<Integer> batchSizes(ArrowTableReader reader) throws IOException {

@@ -169,7 +169,7 @@ class DuckDbParquetWriteTest {
 
   @Test
   void aLargeRootGoesToDuckDbInSlicesAndKeepsItsOrderAndMetrics() {
-    int rows = 2 * ArrowTableWriter.DUCKDB_BATCH_ROWS + 1_234;
+    int rows = 2 * DuckDbWrite.BATCH_ROWS + 1_234;
     List<Record> records = rows(0, rows);
     Table duck = TableFixtures.create(dir, "large", ALL, PartitionSpec.unpartitioned(), 2);
     List<DataFile> files = write(duck, records, true);

@@ -49,15 +49,14 @@ class RowEditsManyFilesTest {
       expected.put(id, row);
     }
 
-    long pageCopies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
-    long twoLanes = RewritePlanner.rewrites(RewriteStrategy.ENGINE_TWO_LANES);
-    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
-      RowEdits.on(table).upsert(source, List.of("id"));
-    }
+    long pageCopies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
+    long twoLanes = RewritePlanner.standard().rewrites(RewriteStrategy.ENGINE_TWO_LANES);
+    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .upsert(source, List.of("id"));
 
     // the page copy wrote three files and gave up on the one of version 2 pages, which the engine rewrote
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - pageCopies).isEqualTo(FILES - 1);
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.ENGINE_TWO_LANES) - twoLanes).isEqualTo(1);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - pageCopies).isEqualTo(FILES - 1);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.ENGINE_TWO_LANES) - twoLanes).isEqualTo(1);
 
     assertFilesDistinctAndPresent(table);
     assertThat(names(rows(table))).isEqualTo(names(expected));
@@ -75,15 +74,14 @@ class RowEditsManyFilesTest {
       runs.add("(id >= " + first + " and id < " + (first + 30) + ")");
     }
 
-    long pageCopies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
-    long twoLanes = RewritePlanner.rewrites(RewriteStrategy.ENGINE_TWO_LANES);
-    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
-      RowEdits.on(table).delete(String.join(" or ", runs));
-    }
+    long pageCopies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
+    long twoLanes = RewritePlanner.standard().rewrites(RewriteStrategy.ENGINE_TWO_LANES);
+    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .delete(String.join(" or ", runs));
 
     // the page copy wrote three files and gave up on the one of version 2 pages, which the engine rewrote
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - pageCopies).isEqualTo(FILES - 1);
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.ENGINE_TWO_LANES) - twoLanes).isEqualTo(1);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - pageCopies).isEqualTo(FILES - 1);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.ENGINE_TWO_LANES) - twoLanes).isEqualTo(1);
 
     assertFilesDistinctAndPresent(table);
     assertThat(names(rows(table))).isEqualTo(names(expected));
@@ -134,9 +132,8 @@ class RowEditsManyFilesTest {
       source.add(RowEditsPageCopyRewriteTest.row((long) file * ROWS_PER_FILE + 11, "updated"));
     }
     source.add(RowEditsPageCopyRewriteTest.row(FILES * ROWS_PER_FILE + 1L, "new"));
-    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.ENGINE)) {
-      RowEdits.on(table).upsert(source, List.of("id"));
-    }
+    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.ENGINE))
+        .upsert(source, List.of("id"));
 
     List<DataFile> files = dataFiles(table);
     assertThat(files).as("a file for each file rewritten, one for the upserted rows").hasSize(FILES + 1);
@@ -161,9 +158,8 @@ class RowEditsManyFilesTest {
       rows.add(RowEditsPageCopyRewriteTest.row(id, "name " + id));
     }
     RowEdits.on(table).append(rows);
-    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
-      RowEdits.on(table).delete("id >= 100 and id < 200");
-    }
+    RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .delete("id >= 100 and id < 200");
     RowEdits.on(table).upsert(List.of(RowEditsPageCopyRewriteTest.row(5_000, "new")), List.of("id"));
 
     List<DataFile> files = dataFiles(table);

@@ -64,11 +64,11 @@ class RowEditsPageCopyRewriteTest {
 
   @BeforeEach
   void countPageCopies() {
-    pageCopiesBefore = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
+    pageCopiesBefore = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
   }
 
   private long pageCopies() {
-    return RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - pageCopiesBefore;
+    return RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - pageCopiesBefore;
   }
 
   @Test
@@ -137,9 +137,8 @@ class RowEditsPageCopyRewriteTest {
     Table plain = seeded("java");
     UpsertResult byDuck = RowEdits.on(duck).upsert(upserts(), List.of("id"));
     UpsertResult byJava;
-    try (AutoCloseable engine = RewritePlanner.force(RewriteStrategy.ENGINE)) {
-      byJava = RowEdits.on(plain).upsert(upserts(), List.of("id"));
-    }
+    byJava = RowEdits.on(plain).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.ENGINE))
+        .upsert(upserts(), List.of("id"));
 
     assertThat(byDuck.rowsUpdated()).isEqualTo(byJava.rowsUpdated()).isGreaterThan(400);
     // 10 new ids, and id 1003, deleted before, comes back
@@ -263,12 +262,12 @@ class RowEditsPageCopyRewriteTest {
       seed.add(row(id, id % 7 == 0 ? null : "näme " + id));
     }
     RowEdits.on(table).append(seed);
-    long before = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
+    long before = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
 
     // the last rows only: the first pages, which hold every column's smallest values, are copied
     assertThat(RowEdits.on(table).delete("id >= " + (ROWS - 500))).isEqualTo(500);
 
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY)).isEqualTo(before + 1);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY)).isEqualTo(before + 1);
     table.refresh();
     List<DataFile> rewritten = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
@@ -279,7 +278,7 @@ class RowEditsPageCopyRewriteTest {
 
     // the copy has a page index of its own: the next edit copies its pages in turn
     assertThat(RowEdits.on(table).delete("id < 300")).isEqualTo(300);
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY)).isEqualTo(before + 2);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY)).isEqualTo(before + 2);
     table.refresh();
     rewritten.clear();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().includeColumnStats().planFiles()) {
@@ -299,12 +298,14 @@ class RowEditsPageCopyRewriteTest {
       seed.add(row(id, id % 7 == 0 ? null : "näme " + id));
     }
     RowEdits.on(table).append(seed);
-    long before = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
+    long before = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
 
     assertThat(RowEdits.on(table).delete("id >= 7000 and id < 7100")).isEqualTo(100);
 
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY)).as("pages of version 2 are not copied").isEqualTo(before);
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.ENGINE_TWO_LANES)).as("the engine's lanes wrote them").isPositive();
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY)).as("pages of version 2 are not copied")
+        .isEqualTo(before);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.ENGINE_TWO_LANES))
+        .as("the engine's lanes wrote them").isPositive();
     List<Record> left = RowEditsTables.read(table);
     assertThat(left).hasSize(ROWS - 100);
     assertThat(left.stream().map(r -> (Long) r.getField("id")).toList()).isSorted().doesNotContain(7000L, 7099L);

@@ -2,19 +2,18 @@ package dev.transforms.singlenode.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import dev.transforms.singlenode.internal.plan.ReadStrategy;
 import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
 import dev.transforms.runtime.Transforms;
-import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -22,16 +21,10 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
@@ -86,15 +79,19 @@ public class ArrowDirectReadTest {
 
   /** Captures {@code arrow()} as planned, then by the engine's reader; returns whether the page decoder read. */
   private boolean captureBothWays(List<String> direct, List<String> engine) throws Exception {
-    long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+    long before = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
     try (Transforms runner = open("")) {
       assertThat(runner.build(Capture.class).results().get(0).error()).isEmpty();
     }
-    boolean decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER) == before + 1;
+    boolean decoded = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER) == before + 1;
     direct.add(Capture.schema);
     direct.add(Capture.rows);
-    try (Transforms runner = open(""); AutoCloseable forced = ReadPlanner.force(ReadStrategy.ENGINE)) {
+    // a build reads through the standard planner: its page decoder is turned off by its switch
+    System.setProperty(PagedColumnsRead.SWITCH, "false");
+    try (Transforms runner = open("")) {
       assertThat(runner.build(Capture.class).results().get(0).error()).isEmpty();
+    } finally {
+      System.clearProperty(PagedColumnsRead.SWITCH);
     }
     engine.add(Capture.schema);
     engine.add(Capture.rows);
@@ -155,19 +152,20 @@ public class ArrowDirectReadTest {
       SqlTables.append(table, rows);
     }
     try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
-      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+      long before = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
       dev.transforms.singlenode.arrow.ArrowTableReader reader =
           dev.transforms.singlenode.arrow.ArrowTableReader.of(table).select("text", "small");
       try (VectorSchemaRoot duck = reader.readAll(allocator);
           VectorSchemaRoot engine = reader.withNativeReads(false).readAll(allocator)) {
-        assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
+        assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
         assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
         assertThat(duck.getSchema().getFields()).extracting(f -> f.getName()).containsExactly("small", "text");
         assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));
       }
       try (VectorSchemaRoot filtered = reader.filter(org.apache.iceberg.expressions.Expressions.lessThan("small", 10))
           .readAll(allocator)) {
-        assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).as("a filter stays with the engine's reader")
+        assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER))
+            .as("a filter stays with the engine's reader")
             .isEqualTo(before + 1);
         assertThat(filtered.getRowCount()).isEqualTo(10);
       }
@@ -188,11 +186,11 @@ public class ArrowDirectReadTest {
       SqlTables.append(table, rows);
     }
     try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
-      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+      long before = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
       dev.transforms.singlenode.arrow.ArrowTableReader reader = dev.transforms.singlenode.arrow.ArrowTableReader.of(table);
       try (VectorSchemaRoot duck = reader.readAll(allocator);
           VectorSchemaRoot engine = reader.withNativeReads(false).readAll(allocator)) {
-        assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
+        assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).isEqualTo(before + 1);
         assertThat(duck.getRowCount()).isEqualTo(250_000);
         assertThat(duck.getSchema()).isEqualTo(engine.getSchema());
         assertThat(Capture.text(duck)).isEqualTo(Capture.text(engine));

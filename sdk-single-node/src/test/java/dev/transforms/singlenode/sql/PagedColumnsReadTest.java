@@ -9,6 +9,7 @@ import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import dev.transforms.singlenode.internal.parquet.ArrowColumnPages;
+import dev.transforms.singlenode.internal.parquet.PagedColumnPlan;
 import dev.transforms.singlenode.internal.plan.DirectScan;
 import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
 import java.io.IOException;
@@ -144,10 +145,10 @@ public class PagedColumnsReadTest {
   /** Reads the table with the page decoder on and with the engine's reader; checks the roots are equal. */
   private static boolean sameRootBothWays(ArrowTableReader reader, long rows) {
     try (BufferAllocator allocator = new RootAllocator()) {
-      long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+      long before = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
       try (VectorSchemaRoot paged = reader.readAll(allocator);
           VectorSchemaRoot engine = reader.withNativeReads(false).readAll(allocator)) {
-        boolean byPages = ReadPlanner.reads(ReadStrategy.PAGE_DECODER) == before + 1;
+        boolean byPages = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER) == before + 1;
         assertThat(paged.getRowCount()).isEqualTo(rows);
         assertThat(paged.getSchema()).isEqualTo(engine.getSchema());
         for (int c = 0; c < engine.getFieldVectors().size(); c++) {
@@ -186,7 +187,7 @@ public class PagedColumnsReadTest {
   void everyTypeTheDecoderReadsGivesTheEnginesRoot() throws IOException {
     Table table = table(rows(ROWS), false);
     DirectScan scan = DirectScan.plan(table, table.currentSnapshot().snapshotId()).orElseThrow();
-    List<ArrowColumnPages> plans = ArrowColumnPages.plan(open(scan.paths()), table.schema().columns());
+    List<ArrowColumnPages> plans = PagedColumnPlan.plan(open(scan.paths()), table.schema().columns());
     assertThat(plans).extracting(plan -> plan.column().name())
         .as("every column, booleans and decimals of 16 bytes too").containsExactlyElementsOf(
             table.schema().columns().stream().map(Types.NestedField::name).toList());
@@ -249,7 +250,7 @@ public class PagedColumnsReadTest {
 
     List<Path> files = filesOf(table);
     assertThat(files).hasSize(2);
-    assertThat(ArrowColumnPages.plan(open(files), table.schema().columns()))
+    assertThat(PagedColumnPlan.plan(open(files), table.schema().columns()))
         .as("the older file holds ints").extracting(plan -> plan.column().name()).containsExactly("id", "text");
     // whichever reader reads it, the older file's ints come out as the engine's longs
     sameRootBothWays(ArrowTableReader.of(table), ROWS + 1000);
@@ -269,7 +270,7 @@ public class PagedColumnsReadTest {
   @Test
   void stringsThatWouldTakeAQuarterOfTheHeapAreLeftToTheEngine() throws IOException {
     Table table = table(rows(ROWS), false);
-    List<ArrowColumnPages> plans = ArrowColumnPages.plan(open(filesOf(table)), table.schema().columns());
+    List<ArrowColumnPages> plans = PagedColumnPlan.plan(open(filesOf(table)), table.schema().columns());
     long staged = plans.stream().filter(ArrowColumnPages::staged).mapToLong(ArrowColumnPages::uncompressedBytes).sum();
     assertThat(staged).as("the strings' bytes").isPositive().isLessThan(Runtime.getRuntime().maxMemory() / 4);
     assertThat(plans.stream().filter(ArrowColumnPages::staged).map(plan -> plan.column().name()))

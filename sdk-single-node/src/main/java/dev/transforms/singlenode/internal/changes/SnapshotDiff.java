@@ -1,7 +1,9 @@
 package dev.transforms.singlenode.internal.changes;
 
 import dev.transforms.singlenode.arrow.ArrowRecords;
+import dev.transforms.singlenode.internal.plan.ReadChain;
 import dev.transforms.singlenode.internal.plan.ReadPlanner;
+import dev.transforms.singlenode.internal.read.PageDecoderRead;
 import dev.transforms.singlenode.internal.read.LiveRows;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;
 import java.io.IOException;
@@ -165,7 +167,9 @@ public final class SnapshotDiff {
     if (!before.positionsOnly() || !after.positionsOnly()) {
       return false;
     }
-    Optional<VectorSchemaRoot> read = ReadPlanner.readFile(table, any.file(), schema, allocator);
+    ReadPlanner planner = ReadPlanner.standard();
+    Optional<VectorSchemaRoot> read = ReadChain.run(planner,
+        planner.planFile(table, any.file(), schema, PageDecoderRead.INSTANCE), any.file().location(), allocator);
     if (read.isEmpty()) {
       return false;
     }

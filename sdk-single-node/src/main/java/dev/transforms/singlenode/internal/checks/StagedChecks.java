@@ -6,7 +6,6 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.engine.StagedOutput;
 import dev.transforms.runtime.internal.spec.CheckSpec;
 import dev.transforms.singlenode.filter.RowFilter;
-import dev.transforms.singlenode.filter.SqlNulls;
 import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;
 import dev.transforms.singlenode.internal.read.LiveRows;
 import java.io.IOException;
@@ -29,7 +28,6 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
@@ -84,7 +82,7 @@ public final class StagedChecks {
     for (CheckSpec check : checks) {
       results.put(check, null);
       try {
-        Expression violation = violation(check);
+        Expression violation = ViolationCondition.of(check, schema);
         if (violation != null) {
           boolean nullsOnly = check instanceof CheckSpec.NotNull || check instanceof CheckSpec.PrimaryKey;
           rowRules.add(new RowRule(check, violation, Binder.boundReferences(schema.asStruct(), List.of(violation),
@@ -144,65 +142,6 @@ public final class StagedChecks {
           : new CheckResult(path, check.name(), check.level(), CheckResult.Outcome.FAILED, violations, examples, ""));
     }
     return new ArrayList<>(results.values());
-  }
-
-  /**
-   * The condition a violating row meets, typed by the output's schema and rewritten for SQL's
-   * three-valued logic; null for checks that count keys or rows instead.
-   */
-  private Expression violation(CheckSpec check) {
-    if (check instanceof CheckSpec.NotNull || check instanceof CheckSpec.PrimaryKey) {
-      Expression anyNull = Expressions.alwaysFalse();
-      for (String column : check.columns()) {
-        anyNull = Expressions.or(anyNull, Expressions.isNull(column));
-      }
-      return anyNull;
-    }
-    if (check instanceof CheckSpec.AllowedValues allowed) {
-      String values = allowed.values().stream().map(v -> literal(allowed.column(), v)).collect(Collectors.joining(", "));
-      return SqlNulls.nullsNeverMatch(RowFilter.parse(column(allowed.column()) + " NOT IN (" + values + ")", schema));
-    }
-    if (check instanceof CheckSpec.ValueRange range) {
-      List<String> outside = new ArrayList<>();
-      if (!range.min().isEmpty()) {
-        outside.add(column(range.column()) + " < " + literal(range.column(), range.min()));
-      }
-      if (!range.max().isEmpty()) {
-        outside.add(column(range.column()) + " > " + literal(range.column(), range.max()));
-      }
-      return outside.isEmpty() ? Expressions.alwaysFalse()
-          : SqlNulls.nullsNeverMatch(RowFilter.parse(String.join(" OR ", outside), schema));
-    }
-    if (check instanceof CheckSpec.Satisfies satisfies) {
-      // A row violates the predicate when it is false; unknown (a null compared) is no violation.
-      return SqlNulls.nullsNeverMatch(Expressions.not(RowFilter.parse(satisfies.predicate(), schema)));
-    }
-    return null;
-  }
-
-  /** A column name as a filter string names it: quoted, unless it is the dotted path of a nested field. */
-  private String column(String name) {
-    boolean nested = name.contains(".") && schema.asStruct().field(name) == null;
-    return nested ? name : "\"" + name.replace("\"", "\"\"") + "\"";
-  }
-
-  /** A value as written in an annotation, as a filter-string literal of its column's type. */
-  private String literal(String column, String text) {
-    Type type = schema.findType(column);
-    switch (type.typeId()) {
-      case BOOLEAN:
-      case INTEGER:
-      case LONG:
-      case FLOAT:
-      case DOUBLE:
-      case DECIMAL:
-        return text.trim();
-      case BINARY:
-      case FIXED:
-        return text.startsWith("X'") || text.startsWith("x'") ? text : "X'" + text + "'";
-      default:
-        return "'" + text.replace("'", "''") + "'";
-    }
   }
 
   /**

@@ -7,9 +7,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -18,16 +16,7 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.iceberg.shaded.org.apache.parquet.column.ColumnDescriptor;
-import org.apache.iceberg.shaded.org.apache.parquet.column.Encoding;
 import org.apache.iceberg.shaded.org.apache.parquet.format.PageHeader;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -37,7 +26,8 @@ import org.apache.iceberg.types.Types;
  * group, and a reader that decodes a column chunk on one thread (Arrow C++'s, DuckDB's) takes as
  * long as its heaviest column, often a string column, however many cores there are. A column's pages
  * are independent but for the chunk's dictionary, and their headers say where each one starts:
- * this reader cuts a column's pages into {@linkplain #units units} that any thread may decode. A read
+ * this reader cuts a column's pages into {@linkplain #units units} ({@link PagedColumnPlan}) that any
+ * thread may decode. A read
  * {@linkplain #allocate allocates} the column's vector, {@linkplain #decode decodes} every unit into a
  * {@link Part} (fixed-width values straight into the vector), {@linkplain #prepare prepares} the
  * vector for the strings, {@linkplain #copy copies} each part's strings into it, and
@@ -46,27 +36,13 @@ import org.apache.iceberg.types.Types;
  * <p>It reads flat columns (optional or required, not repeated) of strings, binary, ints, longs,
  * floats, doubles, dates, timestamps in microseconds and decimals stored as ints or longs, in data
  * pages of format 1 or 2 with plain or dictionary encoding, compressed with zstd, snappy, gzip or not
- * at all: what Iceberg's Java writer, PyIceberg and DuckDB write. {@link #plan} leaves out any other
+ * at all: what Iceberg's Java writer, PyIceberg and DuckDB write. {@link PagedColumnPlan#plan} leaves out any other
  * column, and the caller reads it another way; a page found at decoding time to be otherwise throws
  * {@link Unsupported}, which the caller likewise treats as "read another way". The vectors are those
  * of the engine's Arrow types ({@code ArrowSchemas.toArrow}); a column whose file type differs from
  * what the table's type is written as (an int column later promoted to long, say) is left out.
  */
 public final class ArrowColumnPages {
-
-  /**
-   * A chunk of at least twice this many rows is cut into units of pages of about this many rows (a
-   * page or more each): a unit's work goes with its rows more than with its compressed bytes, since
-   * a column of ascending ids, say, compresses eight to one.
-   */
-  private static final long UNIT_ROWS = 65_536;
-
-  private static final Set<Encoding> READ_ENCODINGS = EnumSet.of(
-      Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.BIT_PACKED);
-
-  private static final Set<CompressionCodecName> READ_CODECS = EnumSet.of(
-      CompressionCodecName.UNCOMPRESSED, CompressionCodecName.ZSTD, CompressionCodecName.SNAPPY,
-      CompressionCodecName.GZIP);
 
   static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -82,12 +58,6 @@ public final class ArrowColumnPages {
       super(message, null, false, false);
     }
   }
-
-  /**
-   * Some pages of one chunk, next to each other in the file: {@code from} to {@code to} in the file,
-   * {@code rows} rows.
-   */
-  private record Unit(ArrowChunk chunk, long from, long to, long rows) {}
 
   /**
    * Scratch arrays a thread reuses from unit to unit, so that a read does not allocate them per page:
@@ -141,12 +111,12 @@ public final class ArrowColumnPages {
   private final Types.NestedField column;
   private final int width; // of the vector's values; 0 for strings, binary and booleans
   private final boolean bits; // booleans
-  private final List<Unit> units;
+  private final List<PagedColumnPlan.Unit> units;
   private final long[] firstRows; // per unit, the column's row it starts at
   private final long uncompressedBytes;
   private final long rows;
 
-  private ArrowColumnPages(Types.NestedField column, List<Unit> units, long uncompressedBytes) {
+  ArrowColumnPages(Types.NestedField column, List<PagedColumnPlan.Unit> units, long uncompressedBytes) {
     this.uncompressedBytes = uncompressedBytes;
     this.column = column;
     this.width = switch (column.type().typeId()) {
@@ -162,170 +132,9 @@ public final class ArrowColumnPages {
     long row = 0;
     for (int u = 0; u < units.size(); u++) {
       firstRows[u] = row;
-      row += units.get(u).rows;
+      row += units.get(u).rows();
     }
     this.rows = row;
-  }
-
-  /**
-   * Plans the reads of columns of the files, reading each file's footer once: a plan for each column
-   * this reader can read, none for the others (a type it does not decode, the column missing from a
-   * file, nested or repeated, stored as another type than the table's, or in an encoding or codec this
-   * reader does not decode).
-   *
-   * <p>A file elsewhere than on local disk is asked for the column chunks of every column read as soon as
-   * its footer is read ({@link FileBytes#willRead}), so its chunks arrive while the next footers are read
-   * and the pages planned.
-   *
-   * @param files the Parquet files, in the order of their rows, open until the read is done
-   * @param columns the columns, found in the files by their field ids
-   * @return the plans, in the columns' order
-   * @throws UncheckedIOException if a file's footer cannot be read
-   */
-  public static List<ArrowColumnPages> plan(List<FileBytes> files, List<Types.NestedField> columns) {
-    List<Types.NestedField> wanted = new ArrayList<>();
-    for (Types.NestedField column : columns) {
-      if (column.type().isPrimitiveType()) {
-        wanted.add(column);
-      }
-    }
-    List<List<Unit>> units = new ArrayList<>();
-    long[] uncompressed = new long[wanted.size()];
-    boolean[] readable = new boolean[wanted.size()];
-    for (int c = 0; c < wanted.size(); c++) {
-      units.add(new ArrayList<>());
-      readable[c] = true;
-    }
-    List<ParquetMetadata> footers = new ArrayList<>();
-    for (FileBytes file : files) { // every footer first: the chunks of each file are asked for meanwhile
-      try (ParquetFileReader reader = ParquetFileReader.open(file.parquetFile(), ParquetRowCursor.OPTIONS)) {
-        ParquetMetadata footer = reader.getFooter();
-        footers.add(footer);
-        file.willRead(chunkRanges(footer, wanted));
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read the footer of " + file, e);
-      }
-    }
-    for (int f = 0; f < files.size(); f++) {
-      FileBytes file = files.get(f);
-      ParquetMetadata footer = footers.get(f);
-      MessageType schema = footer.getFileMetaData().getSchema();
-      try {
-        for (int c = 0; c < wanted.size(); c++) {
-          if (readable[c]) {
-            long[] bytes = {0};
-            readable[c] = planFile(footer.getBlocks(), file, schema, wanted.get(c), units.get(c), bytes);
-            uncompressed[c] += bytes[0];
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read the page headers of " + file, e);
-      }
-    }
-    List<ArrowColumnPages> plans = new ArrayList<>();
-    for (int c = 0; c < wanted.size(); c++) {
-      if (readable[c]) {
-        plans.add(new ArrowColumnPages(wanted.get(c), List.copyOf(units.get(c)), uncompressed[c]));
-      }
-    }
-    return plans;
-  }
-
-  /** The byte ranges of the column chunks of the columns read, in every row group of a file. */
-  private static List<long[]> chunkRanges(ParquetMetadata footer, List<Types.NestedField> columns) {
-    MessageType schema = footer.getFileMetaData().getSchema();
-    List<String> names = new ArrayList<>();
-    for (Types.NestedField column : columns) {
-      int at = topLevelIndex(schema, column.fieldId());
-      if (at >= 0) {
-        names.add(schema.getType(at).getName());
-      }
-    }
-    List<long[]> ranges = new ArrayList<>();
-    for (BlockMetaData group : footer.getBlocks()) {
-      for (String name : names) {
-        ColumnChunkMetaData chunk = chunkOf(group, name);
-        if (chunk != null) {
-          ranges.add(new long[] {chunk.getStartingPos(), chunk.getStartingPos() + chunk.getTotalSize()});
-        }
-      }
-    }
-    return ranges;
-  }
-
-  /** Adds the units of a column of one file; false when this reader cannot read it. */
-  private static boolean planFile(List<BlockMetaData> groups, FileBytes file, MessageType schema,
-      Types.NestedField column, List<Unit> units, long[] uncompressed) throws IOException {
-    int at = topLevelIndex(schema, column.fieldId());
-    if (at < 0) {
-      return false;
-    }
-    Type field = schema.getType(at);
-    if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
-      return false;
-    }
-    ArrowChunk.Kind kind = ArrowChunk.kindOf(column.type(), field.asPrimitiveType());
-    if (kind == null) {
-      return false;
-    }
-    ColumnDescriptor descriptor = schema.getColumnDescription(new String[] {field.getName()});
-    for (BlockMetaData group : groups) {
-      ColumnChunkMetaData chunk = chunkOf(group, field.getName());
-      if (chunk == null || chunk.isEncrypted() || !READ_CODECS.contains(chunk.getCodec())
-          || !READ_ENCODINGS.containsAll(chunk.getEncodings())) {
-        return false;
-      }
-      long firstData = chunk.getFirstDataPageOffset();
-      long dictionary = chunk.hasDictionaryPage() && chunk.getDictionaryPageOffset() > 0
-          && chunk.getDictionaryPageOffset() < firstData ? chunk.getDictionaryPageOffset() : -1;
-      uncompressed[0] += chunk.getTotalUncompressedSize();
-      ArrowChunk meta = new ArrowChunk(file, descriptor, kind, chunk.getCodec(), dictionary, firstData,
-          Math.max(1.0, (double) chunk.getTotalUncompressedSize() / Math.max(1, chunk.getTotalSize())));
-      long start = dictionary >= 0 ? dictionary : firstData;
-      long end = chunk.getStartingPos() + chunk.getTotalSize();
-      if (group.getRowCount() < 2 * UNIT_ROWS) {
-        units.add(new Unit(meta, start, end, group.getRowCount()));
-      } else { // the pages found by their headers, offset index or not
-        splitByPages(meta, PageHeaders.of(file, chunk).stream().filter(p -> p.rows() > 0).toList(), start, end,
-            group.getRowCount(), units);
-      }
-    }
-    return true;
-  }
-
-  /** Cuts a chunk's data pages into runs of about {@link #UNIT_ROWS}; the first starts with the dictionary. */
-  private static void splitByPages(ArrowChunk chunk, List<PageHeaders.Page> pages, long start, long end,
-      long groupRows, List<Unit> units) {
-    int first = 0;
-    long from = start;
-    for (int p = 1; p <= pages.size(); p++) {
-      long until = p == pages.size() ? end : pages.get(p).offset();
-      long lastRow = p == pages.size() ? groupRows : pages.get(p).firstRow();
-      if (lastRow - pages.get(first).firstRow() >= UNIT_ROWS || p == pages.size()) {
-        units.add(new Unit(chunk, from, until, lastRow - pages.get(first).firstRow()));
-        first = p;
-        from = until;
-      }
-    }
-  }
-
-  private static int topLevelIndex(MessageType schema, int fieldId) {
-    for (int i = 0; i < schema.getFieldCount(); i++) {
-      Type.ID id = schema.getType(i).getId();
-      if (id != null && id.intValue() == fieldId) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static ColumnChunkMetaData chunkOf(BlockMetaData group, String name) {
-    for (ColumnChunkMetaData chunk : group.getColumns()) {
-      if (chunk.getPath().size() == 1 && chunk.getPath().toArray()[0].equals(name)) {
-        return chunk;
-      }
-    }
-    return null;
   }
 
   /** The column read. */
@@ -360,7 +169,7 @@ public final class ArrowColumnPages {
 
   /** The rows of a unit, a rough measure of its work. */
   public long unitRows(int unit) {
-    return units.get(unit).rows;
+    return units.get(unit).rows();
   }
 
   /**
@@ -425,59 +234,59 @@ public final class ArrowColumnPages {
    * @throws UncheckedIOException if the file cannot be read
    */
   public Part decode(int unit, FieldVector vector, Buffers buffers) {
-    Unit u = units.get(unit);
-    if (u.rows > Integer.MAX_VALUE - 16) {
-      throw new Unsupported("a chunk of " + u.rows + " rows");
+    PagedColumnPlan.Unit u = units.get(unit);
+    if (u.rows() > Integer.MAX_VALUE - 16) {
+      throw new Unsupported("a chunk of " + u.rows() + " rows");
     }
     long valuesAt = 0;
     if (width > 0) {
-      if (vector.getValueCapacity() < firstRows[unit] + u.rows) {
+      if (vector.getValueCapacity() < firstRows[unit] + u.rows()) {
         throw new IllegalArgumentException("The vector of column " + column.name() + " holds "
             + vector.getValueCapacity() + " values, not " + rows);
       }
       valuesAt = vector.getDataBuffer().memoryAddress() + firstRows[unit] * width;
     }
     try {
-      int length = (int) (u.to - u.from);
+      int length = (int) (u.to() - u.from());
       if (buffers.file.length < length) {
         buffers.file = new byte[length + length / 4];
       }
       byte[] bytes = buffers.file;
-      u.chunk.file.readFully(u.from, bytes, 0, length);
+      u.chunk().file.readFully(u.from(), bytes, 0, length);
       // room for about the unit's uncompressed bytes, which hold its values; more when a dictionary's repeat
-      Part part = new Part(u.chunk.kind, (int) u.rows,
-          (int) Math.min(Integer.MAX_VALUE / 2, length * u.chunk.expansion + SLACK), valuesAt);
+      Part part = new Part(u.chunk().kind, (int) u.rows(),
+          (int) Math.min(Integer.MAX_VALUE / 2, length * u.chunk().expansion + SLACK), valuesAt);
       PageHeaders pages = new PageHeaders(bytes, 0, length);
       ArrowChunk.Dictionary dictionary = null;
-      while (part.rows < u.rows) {
+      while (part.rows < u.rows()) {
         if (!pages.more()) {
-          throw new Unsupported(u.chunk.file + " has fewer values than rows in column " + column.name());
+          throw new Unsupported(u.chunk().file + " has fewer values than rows in column " + column.name());
         }
         PageHeader header = pages.header();
         switch (header.getType()) {
-          case DICTIONARY_PAGE -> dictionary = ArrowChunk.Dictionary.of(header, bytes, pages.body(header), u.chunk);
+          case DICTIONARY_PAGE -> dictionary = ArrowChunk.Dictionary.of(header, bytes, pages.body(header), u.chunk());
           case DATA_PAGE -> {
             if (dictionary == null && ArrowPageDecoding.usesDictionary(header.getData_page_header().getEncoding())) {
-              dictionary = u.chunk.dictionary();
+              dictionary = u.chunk().dictionary();
             }
-            ArrowPageDecoding.decodeV1(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
+            ArrowPageDecoding.decodeV1(header, bytes, pages.body(header), u.chunk(), dictionary, part, buffers);
           }
           case DATA_PAGE_V2 -> {
             if (dictionary == null && ArrowPageDecoding.usesDictionary(header.getData_page_header_v2().getEncoding())) {
-              dictionary = u.chunk.dictionary();
+              dictionary = u.chunk().dictionary();
             }
-            ArrowPageDecoding.decodeV2(header, bytes, pages.body(header), u.chunk, dictionary, part, buffers);
+            ArrowPageDecoding.decodeV2(header, bytes, pages.body(header), u.chunk(), dictionary, part, buffers);
           }
           default -> pages.body(header); // an index page: skipped
         }
       }
-      if (part.rows != u.rows) {
-        throw new Unsupported(u.chunk.file + ": pages of column " + column.name() + " hold " + part.rows
-            + " rows where " + u.rows + " were expected");
+      if (part.rows != u.rows()) {
+        throw new Unsupported(u.chunk().file + ": pages of column " + column.name() + " hold " + part.rows
+            + " rows where " + u.rows() + " were expected");
       }
       return part;
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read column " + column.name() + " of " + u.chunk.file, e);
+      throw new UncheckedIOException("Cannot read column " + column.name() + " of " + u.chunk().file, e);
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.internal.parquet;
 
-import dev.transforms.singlenode.internal.plan.RewritePlanner.Request;
+import dev.transforms.singlenode.internal.plan.RewriteRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -26,7 +26,6 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.iceberg.shaded.org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
@@ -81,7 +80,7 @@ public final class PageCopyRewrite {
   private PageCopyRewrite() {}
 
   /** Why the page copy does not rewrite the table's files, or empty when it does; opens no file. */
-  public static Optional<String> declines(Request request) {
+  static Optional<String> declines(RewriteRequest request) {
     if ("false".equalsIgnoreCase(System.getProperty(SWITCH, "true").strip())) {
       return Optional.of("turned off (-D" + SWITCH + "=false)");
     } else if (WriterSettings.zstdLevel(request.table().properties()).isEmpty()) {
@@ -95,7 +94,7 @@ public final class PageCopyRewrite {
    * empty when the file turns out to hold what the page copy does not rewrite (what it wrote is the
    * caller's to delete).
    */
-  public static Optional<DataFile> rewrite(Request request, long[] leftOut, OutputFile target) {
+  public static Optional<DataFile> rewrite(RewriteRequest request, long[] leftOut, OutputFile target) {
     try (FileBytes source = FileBytes.open(request.table().io(), request.source().location(),
         request.source().size())) {
       return rewrite(request, leftOut, target, source);
@@ -106,12 +105,13 @@ public final class PageCopyRewrite {
 
   /**
    * Writes the file's rows except those at {@code leftOut} into {@code target}, reading the file through
-   * bytes already open (a reader of its rows fetched some of them); as {@link #rewrite(Request, long[],
+   * bytes already open (a reader of its rows fetched some of them); as {@link #rewrite(RewriteRequest, long[],
    * OutputFile)} otherwise.
    *
    * @param source the file's bytes, left open
    */
-  public static Optional<DataFile> rewrite(Request request, long[] leftOut, OutputFile target, FileBytes source) {
+  public static Optional<DataFile> rewrite(RewriteRequest request, long[] leftOut, OutputFile target,
+      FileBytes source) {
     Map<String, String> properties = request.table().properties();
     try {
       source.willRead(List.of(new long[] {0, source.length()})); // nearly every byte is copied

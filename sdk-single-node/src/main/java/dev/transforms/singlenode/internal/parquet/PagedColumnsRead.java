@@ -75,7 +75,7 @@ public final class PagedColumnsRead {
   }
 
   private static Optional<VectorSchemaRoot> read(DirectScan scan, List<FileBytes> files, BufferAllocator allocator) {
-    List<ArrowColumnPages> paged = ArrowColumnPages.plan(files, scan.schema().columns());
+    List<ArrowColumnPages> paged = PagedColumnPlan.plan(files, scan.schema().columns());
     // strings are staged on the heap before they are laid into their vector
     long staged = paged.stream().filter(ArrowColumnPages::staged).mapToLong(ArrowColumnPages::uncompressedBytes).sum();
     if (paged.size() < scan.schema().columns().size() || staged > Runtime.getRuntime().maxMemory() / 4) {

@@ -8,7 +8,6 @@ import java.util.Map;
 import org.apache.iceberg.ContentScanTask;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -25,8 +24,6 @@ import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.BlockMetaDat
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.iceberg.shaded.org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.iceberg.shaded.org.apache.parquet.schema.MessageType;
-import org.apache.iceberg.shaded.org.apache.parquet.schema.Type;
-import org.apache.iceberg.types.Types;
 
 /**
  * Reads the rows of one Parquet data file one at a time, decoding a column's value only when it is
@@ -127,48 +124,13 @@ public final class ParquetRowCursor implements Closeable {
     boolean opened = false;
     try {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-      List<Types.NestedField> fields = projection.columns();
-      CursorColumn[] columns = new CursorColumn[fields.size()];
-      List<Type> requestedFields = new java.util.ArrayList<>();
-      List<CursorColumn.FileColumn> fileColumns = new java.util.ArrayList<>();
-      for (int i = 0; i < columns.length; i++) {
-        Types.NestedField field = fields.get(i);
-        int id = field.fieldId();
-        Type fileField = fieldWithId(fileSchema, id);
-        if (id == MetadataColumns.ROW_POSITION.fieldId()) {
-          columns[i] = new CursorColumn.PositionColumn();
-        } else if (id == MetadataColumns.ROW_ID.fieldId()
-            || id == MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.fieldId()) {
-          Object base = constants.get(id);
-          CursorColumn.FileColumn stored = null;
-          if (fileField != null) {
-            stored = fileColumn(fileSchema, fileField, field);
-            if (stored == null) {
-              return null;
-            }
-            requestedFields.add(fileField);
-            fileColumns.add(stored);
-          }
-          boolean addPosition = id == MetadataColumns.ROW_ID.fieldId();
-          columns[i] = new CursorColumn.LineageColumn(stored, (Long) base, addPosition);
-        } else if (constants.containsKey(id)) {
-          columns[i] = new CursorColumn.ConstantColumn(constants.get(id));
-        } else if (MetadataColumns.isMetadataColumn(id) || fileField == null) {
-          return null; // Iceberg's reader fills these (defaults, other metadata)
-        } else {
-          CursorColumn.FileColumn column = fileColumn(fileSchema, fileField, field);
-          if (column == null) {
-            return null;
-          }
-          requestedFields.add(fileField);
-          fileColumns.add(column);
-          columns[i] = column;
-        }
+      CursorColumns matched = CursorColumns.match(fileSchema, projection, constants);
+      if (matched == null) {
+        return null;
       }
-      reader.setRequestedSchema(new MessageType(fileSchema.getName(), requestedFields));
-      ParquetRowCursor cursor =
-          new ParquetRowCursor(
-              reader, file.location(), projection, columns, fileColumns.toArray(new CursorColumn.FileColumn[0]));
+      reader.setRequestedSchema(matched.requestedSchema());
+      ParquetRowCursor cursor = new ParquetRowCursor(reader, file.location(), projection, matched.columns(),
+          matched.fileColumns());
       opened = true;
       return cursor;
     } finally {
@@ -220,37 +182,6 @@ public final class ParquetRowCursor implements Closeable {
           }
         };
     return CloseableIterable.combine(() -> rows, this); // one pass: the rows are the cursor's
-  }
-
-  private static Type fieldWithId(MessageType fileSchema, int id) {
-    for (Type field : fileSchema.getFields()) {
-      if (field.getId() != null && field.getId().intValue() == id) {
-        return field;
-      }
-    }
-    return null;
-  }
-
-  /** A reader of a top-level primitive column, or null when its types are not handled here. */
-  private static CursorColumn.FileColumn fileColumn(MessageType fileSchema, Type fileField, Types.NestedField field) {
-    if (!fileField.isPrimitive() || fileField.isRepetition(Type.Repetition.REPEATED)) {
-      return null;
-    }
-    ValueDecoder decoder = ValueDecoder.of(fileField.asPrimitiveType(), field.type());
-    if (decoder == null) {
-      return null;
-    }
-    ColumnDescriptor descriptor = fileSchema.getColumnDescription(new String[] {fileField.getName()});
-    org.apache.iceberg.types.Type.TypeID typeId = field.type().typeId();
-    boolean integral =
-        typeId == org.apache.iceberg.types.Type.TypeID.LONG
-            || typeId == org.apache.iceberg.types.Type.TypeID.INTEGER;
-    return new CursorColumn.FileColumn(
-        descriptor,
-        decoder,
-        integral,
-        typeId == org.apache.iceberg.types.Type.TypeID.INTEGER,
-        typeId == org.apache.iceberg.types.Type.TypeID.STRING);
   }
 
   /**

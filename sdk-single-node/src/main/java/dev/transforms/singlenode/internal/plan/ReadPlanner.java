@@ -1,14 +1,10 @@
 package dev.transforms.singlenode.internal.plan;
 
-import dev.transforms.singlenode.internal.parquet.PagedColumnsRead;
-import dev.transforms.singlenode.internal.read.LiveRuns;
+import dev.transforms.runtime.internal.build.Counts;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.Supplier;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
@@ -19,44 +15,70 @@ import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Expression;
 
 /**
- * Chooses how a snapshot is read into Arrow: the one place that knows the {@link ReadStrategy read
- * strategies}. A plan names one strategy and the reason; the reason is logged at debug, and each read is
- * counted by the strategy that gave its rows ({@link #reads}). The page decoder reads what it takes; when
- * it finds while reading that it cannot give the engine's root, the engine's reader reads instead.
- * Position deletes and deletion vectors are applied after decoding ({@link LiveRuns}): a merge-on-read
- * snapshot takes the same strategies as a copy-on-write one.
+ * Chooses how a snapshot is read into Arrow: the one place that knows when each {@link ReadStrategy read
+ * strategy} applies. A plan ({@link ReadPlan}) names the native read chosen, if any, and the reason; it
+ * runs nothing ({@link ReadChain} does, with the engine's reader as the fallback). The operation offers
+ * the native reader ({@link NativeReader}), so that this package names none of its packages. Position
+ * deletes and deletion vectors are applied after decoding: a merge-on-read snapshot takes the same
+ * strategies as a copy-on-write one.
+ *
+ * <p>A planner counts the reads each strategy gave the rows of ({@link #reads}). Operations ask {@link
+ * #standard()} unless given another planner; a test creates its own ({@link #ReadPlanner()}) or forces one
+ * strategy on a copy ({@link #forced}). The page decoder's switch ({@code
+ * -Dtransforms.arrow-page-decoder=false}) is read by the page decoder itself, whichever planner asks it.
  */
 public final class ReadPlanner {
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReadPlanner.class);
+  private static final ReadPlanner STANDARD = new ReadPlanner();
 
-  /** The reads each strategy gave the rows of, by its ordinal. */
-  private static final AtomicLongArray READS = new AtomicLongArray(ReadStrategy.values().length);
+  /** The reads each strategy gave the rows of, by its ordinal; shared with the forced copies. */
+  private final AtomicLongArray reads;
 
-  private static volatile ReadStrategy forced;
+  private final ReadStrategy forced;
 
-  private ReadPlanner() {}
+  /** A planner of its own counters, forcing nothing. */
+  public ReadPlanner() {
+    this(new AtomicLongArray(ReadStrategy.values().length), null);
+  }
+
+  private ReadPlanner(AtomicLongArray reads, ReadStrategy forced) {
+    this.reads = reads;
+    this.forced = forced;
+  }
 
   /**
-   * The strategy chosen for a read and why.
+   * The planner every read asks unless given another.
    *
-   * @param reason why, for logs and tests ("page decoder: 1,000,000 rows in 1 file, 7 columns")
-   * @param scan the files to read, or null for the engine
-   * @param live the runs of live rows in the files, when deletes apply to them; or null
+   * @return the JVM's standard planner
    */
-  public record Plan(ReadStrategy strategy, String reason, DirectScan scan, LiveRuns live) {}
+  public static ReadPlanner standard() {
+    return STANDARD;
+  }
+
+  /**
+   * A copy of this planner that asks only one strategy (then the engine), so that a test can run one
+   * strategy on any table; it counts into this planner's counters.
+   *
+   * @param strategy the strategy; null for the planner's own choice
+   * @return the copy
+   */
+  public ReadPlanner forced(ReadStrategy strategy) {
+    return new ReadPlanner(reads, strategy);
+  }
 
   /**
    * Plans the read of every row of a scan.
    *
    * @param scan the table scan (its snapshot and row filter)
+   * @param projected the columns read
    * @param nativeAllowed whether native readers may read ({@code ArrowTableReader.withNativeReads})
+   * @param reader the native reader the operation offers
+   * @return the plan
    */
-  public static Plan plan(TableScan scan, Schema projected, boolean nativeAllowed) {
-    ReadStrategy only = forced;
+  public ReadPlan plan(TableScan scan, Schema projected, boolean nativeAllowed, NativeReader reader) {
     Table table = scan.table();
-    if (!nativeAllowed || only == ReadStrategy.ENGINE) {
-      return engine(only == ReadStrategy.ENGINE ? "forced" : "native readers are turned off");
+    if (!nativeAllowed || forced == ReadStrategy.ENGINE) {
+      return engine(forced == ReadStrategy.ENGINE ? "forced" : "native readers are turned off");
     } else if (scan.filter().op() != Expression.Operation.TRUE) {
       return engine("a row filter, which the engine evaluates on every row");
     } else if (scan.snapshot() == null) {
@@ -73,83 +95,58 @@ public final class ReadPlanner {
       return engine("a data file has equality deletes, or is not Parquet");
     }
     DirectScan direct = files.get();
-    if (!PagedColumnsRead.enabled()) {
-      return engine("page decoder: turned off (-D" + PagedColumnsRead.SWITCH + "=false)");
+    Optional<String> off = reader.declines();
+    if (off.isPresent()) {
+      return engine(reader.strategy().label() + ": " + off.get());
     }
-    // loaded only once the page decoder takes the read: the engine's reader loads deletes itself
-    LiveRuns live = direct.deleted().isEmpty() ? null
-        : LiveRuns.of(table, direct.schema(), direct.fileRows(), direct.deleted());
-    if (!direct.deleted().isEmpty() && live == null) {
+    // deletes are loaded only once the native reader takes the read: the engine's reader loads them itself
+    Optional<ArrowRead> read = reader.read(table, direct);
+    if (read.isEmpty()) {
       return engine("the files hold more rows than one root");
     }
-    String reason = String.format("%s: %s in %s, %s%s", ReadStrategy.PAGE_DECODER.label(),
-        dev.transforms.runtime.internal.build.Counts.grouped(direct.rows(), "row"), dev.transforms.runtime.internal.build.Counts.of(direct.files().size(), "file"),
-        dev.transforms.runtime.internal.build.Counts.of(projected.columns().size(), "column"),
-        live == null ? "" : ", deletes applied after decoding (" + live + ")");
-    return new Plan(ReadStrategy.PAGE_DECODER, reason, direct, live);
+    String reason = String.format("%s: %s in %s, %s%s", read.get().strategy().label(),
+        Counts.grouped(direct.rows(), "row"), Counts.of(direct.files().size(), "file"),
+        Counts.of(projected.columns().size(), "column"), read.get().detail());
+    return new ReadPlan(read.get().strategy(), reason, read.get(), this);
   }
 
   /**
-   * Reads by a plan: with the page decoder when the plan says so, or, when it gives up while reading,
-   * with the engine's reader.
-   *
-   * @param allocator where the root's memory is accounted
-   * @param engine the engine's read of the same rows
-   * @return the rows, the caller's to close
-   */
-  public static VectorSchemaRoot read(Plan plan, Table table, BufferAllocator allocator,
-      Supplier<VectorSchemaRoot> engine) {
-    if (plan.strategy() == ReadStrategy.PAGE_DECODER && forced != ReadStrategy.ENGINE) {
-      Optional<VectorSchemaRoot> root = decode(plan.scan(), table.name(), allocator);
-      if (root.isPresent()) {
-        LOG.debug("Read {} with {}", table.name(), plan.reason());
-        return plan.live() == null ? root.get() : plan.live().keep(root.get());
-      }
-    } else if (plan.strategy() == ReadStrategy.ENGINE) {
-      LOG.debug("Read {} with {}", table.name(), plan.reason());
-    }
-    VectorSchemaRoot root = engine.get();
-    READS.incrementAndGet(ReadStrategy.ENGINE.ordinal());
-    return root;
-  }
-
-  /**
-   * Reads every row of one data file, its deletes not applied, with the page decoder: for a reader
-   * that needs the rows at some positions of a file, such as the rows a snapshot deleted from it. Row
-   * {@code i} of the root is the file's position {@code i}.
+   * Plans the read of every row of one data file, its deletes not applied: for a reader that needs the
+   * rows at some positions of a file, such as the rows a snapshot deleted from it. Row {@code i} of the
+   * root is the file's position {@code i}.
    *
    * @param table the table, for its schema history
-   * @param allocator where the root's memory is accounted
-   * @return the file's rows in file order, the caller's to close; empty when only the engine reads it
+   * @param file the data file
+   * @param projected the columns read
+   * @param reader the native reader the operation offers
+   * @return the native read of the file ({@link ReadChain#run(ReadPlanner, Optional, String,
+   *     org.apache.arrow.memory.BufferAllocator)}); empty when only the engine reads it
    */
-  public static Optional<VectorSchemaRoot> readFile(Table table, DataFile file, Schema projected,
-      BufferAllocator allocator) {
-    if (forced == ReadStrategy.ENGINE || !PagedColumnsRead.enabled() || file.format() != FileFormat.PARQUET
+  public Optional<ArrowRead> planFile(Table table, DataFile file, Schema projected, NativeReader reader) {
+    if (forced == ReadStrategy.ENGINE || reader.declines().isPresent() || file.format() != FileFormat.PARQUET
         || projected.columns().isEmpty() || file.recordCount() > Integer.MAX_VALUE
         || DirectScan.declines(table, projected).isPresent()) {
       return Optional.empty();
     }
     DirectScan scan = new DirectScan(List.of(DirectScan.ScanFile.of(file.location(), file.fileSizeInBytes())),
         table.io(), projected, file.recordCount());
-    Optional<VectorSchemaRoot> root = decode(scan, file.location(), allocator);
-    root.ifPresent(read -> LOG.debug("Read {} of {} with the page decoder", file.location(), table.name()));
-    return root;
+    return reader.read(table, scan);
   }
 
   /**
-   * Reads the live rows of one data file of a scan with the page decoder, its position deletes and
-   * deletion vectors applied: for a reader that streams a snapshot file by file. The rows are the
-   * engine's rows of that file, in file order.
+   * Plans the read of the live rows of one data file of a scan, its position deletes and deletion vectors
+   * applied: for a reader that streams a snapshot file by file. The rows are the engine's rows of that
+   * file, in file order.
    *
    * @param table the table, for its schema history
    * @param task the file's scan task, whole (not a split), with its deletes
-   * @param allocator where the root's memory is accounted
-   * @return the file's live rows, the caller's to close; empty when only the engine reads it
+   * @param projected the columns read
+   * @param reader the native reader the operation offers
+   * @return the native read of the file; empty when only the engine reads it
    */
-  public static Optional<VectorSchemaRoot> readTask(Table table, FileScanTask task, Schema projected,
-      BufferAllocator allocator) {
+  public Optional<ArrowRead> planTask(Table table, FileScanTask task, Schema projected, NativeReader reader) {
     DataFile file = task.file();
-    if (forced == ReadStrategy.ENGINE || !PagedColumnsRead.enabled() || file.format() != FileFormat.PARQUET
+    if (forced == ReadStrategy.ENGINE || reader.declines().isPresent() || file.format() != FileFormat.PARQUET
         || projected.columns().isEmpty() || file.recordCount() > Integer.MAX_VALUE
         || task.start() != 0 || task.length() < file.fileSizeInBytes()
         || task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES)
@@ -159,47 +156,26 @@ public final class ReadPlanner {
     Map<Integer, FileScanTask> deleted = task.deletes().isEmpty() ? Map.of() : Map.of(0, task);
     DirectScan scan = new DirectScan(List.of(DirectScan.ScanFile.of(file.location(), file.fileSizeInBytes())),
         table.io(), projected, file.recordCount(), new long[] {file.recordCount()}, deleted);
-    LiveRuns live = deleted.isEmpty() ? null : LiveRuns.of(table, projected, scan.fileRows(), deleted);
-    if (!deleted.isEmpty() && live == null) {
-      return Optional.empty();
-    }
-    return decode(scan, file.location(), allocator).map(root -> live == null ? root : live.keep(root));
+    return reader.read(table, scan);
   }
 
-  /** The page decoder's read of a scan, counted; empty when it gave up or failed. */
-  private static Optional<VectorSchemaRoot> decode(DirectScan scan, String what, BufferAllocator allocator) {
-    try {
-      Optional<VectorSchemaRoot> root = PagedColumnsRead.read(scan, allocator);
-      if (root.isPresent()) {
-        READS.incrementAndGet(ReadStrategy.PAGE_DECODER.ordinal());
-      } else {
-        LOG.debug("The page decoder gave up reading {}: its files hold what it does not read as the engine does",
-            what);
-      }
-      return root;
-    } catch (RuntimeException e) {
-      LOG.warn("The page decoder could not read {}; reading it another way", what, e);
-      return Optional.empty();
-    }
+  private ReadPlan engine(String why) {
+    return new ReadPlan(ReadStrategy.ENGINE, "engine: " + why, null, this);
   }
 
-  private static Plan engine(String why) {
-    return new Plan(ReadStrategy.ENGINE, "engine: " + why, null, null);
-  }
-
-  /** The reads whose rows a strategy gave, in this JVM, for tests that must know which ran. */
-  public static long reads(ReadStrategy strategy) {
-    return READS.get(strategy.ordinal());
+  /** Counts a read whose rows a strategy gave; {@link ReadChain} calls it. */
+  void count(ReadStrategy strategy) {
+    reads.incrementAndGet(strategy.ordinal());
   }
 
   /**
-   * Makes every read in this JVM ask only one strategy (then the engine), until the returned handle is
-   * closed, so that a test can run one strategy on any table.
+   * The reads whose rows a strategy gave through this planner and its forced copies, for tests and
+   * benchmarks that must know which ran.
    *
-   * @return closes to restore the planner's own choice
+   * @param strategy the strategy
+   * @return how many reads it gave
    */
-  public static AutoCloseable force(ReadStrategy strategy) {
-    forced = strategy;
-    return () -> forced = null;
+  public long reads(ReadStrategy strategy) {
+    return reads.get(strategy.ordinal());
   }
 }

@@ -21,7 +21,7 @@ package dev.transforms.singlenode.internal.plan;
  * </table>
  */
 public enum ReadStrategy {
-  /** The engine's Parquet page decoder ({@code internal.parquet.PagedColumnsRead}). */
+  /** The engine's Parquet page decoder ({@code internal.read.PageDecoderRead}, over {@code PagedColumnsRead}). */
   PAGE_DECODER("page decoder"),
   /** The engine's own reader ({@code arrow.ArrowTableReader} over {@code internal.read.LiveRows}). */
   ENGINE("engine");

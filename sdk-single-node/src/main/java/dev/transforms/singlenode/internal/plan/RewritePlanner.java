@@ -1,28 +1,24 @@
 package dev.transforms.singlenode.internal.plan;
 
-import dev.transforms.singlenode.internal.parquet.FileBytes;
-import dev.transforms.singlenode.internal.parquet.PageCopyRewrite;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLongArray;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.StructLike;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.io.OutputFile;
 
 /**
- * Chooses how a copy-on-write rewrites a data file: the one place that knows the {@link RewriteStrategy
- * rewrite strategies}. A plan names one strategy and the reason; the reason is logged at debug, and each
- * rewrite is counted by the strategy that wrote it ({@link #rewrites}). The page copy needs the dropped
- * positions first; when it finds while writing that it does not apply, the engine's two lanes write the
- * file.
+ * Chooses how a copy-on-write rewrites a data file: the one place that knows when each {@link RewriteStrategy
+ * rewrite strategy} applies. A plan ({@link RewritePlan}) lists the strategies to try, the chosen one first,
+ * then its fallbacks, with the reason of the choice; it runs nothing ({@link RewriteChain} does). The
+ * operation offers the strategy objects ({@link FileRewrite}), so that this package names none of their
+ * packages.
+ *
+ * <p>A planner counts the rewrites each strategy wrote ({@link #rewrites}). Operations ask {@link
+ * #standard()} unless given another planner; a test creates its own ({@link #RewritePlanner()}) or forces
+ * one strategy on a copy ({@link #forced}). The page copy's switch ({@code -Dtransforms.page-copy=false})
+ * is read by the page copy itself, whichever planner asks it.
  */
 public final class RewritePlanner {
 
@@ -31,178 +27,130 @@ public final class RewritePlanner {
   /** Files with at least this many rows are rewritten with their dropped positions found first. */
   public static final long POSITIONS_FIRST_MIN_ROWS = 400_000;
 
-  /** The rewrites each strategy wrote, by its ordinal. */
-  private static final AtomicLongArray REWRITES = new AtomicLongArray(RewriteStrategy.values().length);
+  private static final RewritePlanner STANDARD = new RewritePlanner();
 
-  private static volatile RewriteStrategy forced;
+  /** The rewrites each strategy wrote, by its ordinal; shared with the forced copies of this planner. */
+  private final AtomicLongArray rewrites;
 
-  private RewritePlanner() {}
+  private final RewriteStrategy forced;
 
-  /**
-   * One Parquet data file to rewrite, wherever the table's {@code FileIO} keeps it.
-   *
-   * @param table the table the file belongs to
-   * @param schema the columns written, in order (the table's)
-   * @param source the file: its location and size
-   * @param spec its partition spec, the new file's
-   * @param partition its partition, the new file's
-   */
-  public record Request(Table table, Schema schema, DirectScan.ScanFile source, PartitionSpec spec,
-      StructLike partition) {}
+  /** A planner of its own counters, forcing nothing. */
+  public RewritePlanner() {
+    this(new AtomicLongArray(RewriteStrategy.values().length), null);
+  }
+
+  private RewritePlanner(AtomicLongArray rewrites, RewriteStrategy forced) {
+    this.rewrites = rewrites;
+    this.forced = forced;
+  }
 
   /**
-   * The strategy chosen for a rewrite and why.
+   * The planner every operation asks unless given another.
    *
-   * @param reason why, for logs and tests ("page copy: 1,000,000 rows, ...")
-   * @param request the file, for a native strategy; null otherwise
+   * @return the JVM's standard planner
    */
-  public record Plan(RewriteStrategy strategy, String reason, Request request) {
-    /**
-     * Whether the dropped positions are found first (by a probe), then the file is written by a native
-     * strategy or the engine's two lanes; otherwise the engine decides row by row in one pass.
-     *
-     * @return whether positions come first
-     */
-    public boolean positionsFirst() {
-      return strategy != RewriteStrategy.ENGINE;
-    }
+  public static RewritePlanner standard() {
+    return STANDARD;
+  }
+
+  /**
+   * A copy of this planner that asks only one strategy (then its fallbacks), whatever the file's size,
+   * so that a test can force a strategy on small files; it counts into this planner's counters.
+   *
+   * @param strategy the strategy to ask first; null for the planner's own choice
+   * @return the copy
+   */
+  public RewritePlanner forced(RewriteStrategy strategy) {
+    return new RewritePlanner(rewrites, strategy);
   }
 
   /**
    * Plans the rewrite of one data file by a copy-on-write.
    *
-   * @param schema the columns written (the table's, with lineage columns when rows carry them)
-   * @param rowLineage whether rows carry lineage columns (or the table writes another format than Parquet)
-   * @param probes whether the change finds its dropped rows by fewer columns than all (a probe)
+   * @param request the file
+   * @param strategies the strategy objects the operation offers, one of each kind it has; the plan lists
+   *     those that apply, in the order page copy, engine in two lanes, engine
+   * @param <W> what the strategies are handed while rewriting
+   * @return the plan
    */
-  public static Plan plan(Table table, Schema schema, FileScanTask task, boolean rowLineage, boolean probes) {
+  public <W> RewritePlan<W> plan(RewriteRequest request, List<? extends FileRewrite<? super W>> strategies) {
     RewriteStrategy only = forced;
-    long rows = task.file().recordCount();
+    long rows = request.rows();
     if (only == RewriteStrategy.ENGINE) {
-      return engine(RewriteStrategy.ENGINE, "forced");
-    } else if (!probes) {
-      return engine(RewriteStrategy.ENGINE, "the change decides on whole rows");
+      return plan(strategies, RewriteStrategy.ENGINE, "forced");
+    } else if (!request.probes()) {
+      return plan(strategies, RewriteStrategy.ENGINE, "the change decides on whole rows");
     } else if (only == null && rows < POSITIONS_FIRST_MIN_ROWS) {
-      return engine(RewriteStrategy.ENGINE, String.format("%,d rows, under %,d: one pass over whole rows", rows,
-          POSITIONS_FIRST_MIN_ROWS));
+      return plan(strategies, RewriteStrategy.ENGINE, String.format("%,d rows, under %,d: one pass over whole rows",
+          rows, POSITIONS_FIRST_MIN_ROWS));
     }
-    String notNative = rowLineage ? "rows carry lineage columns, or the table writes another format"
+    FileScanTask task = request.task();
+    String notNative = request.rowLineage() ? "rows carry lineage columns, or the table writes another format"
         : task.file().format() != FileFormat.PARQUET ? "the file is " + task.file().format()
-        : task.spec().specId() != table.spec().specId() ? "the file has an older partition spec"
+        : task.spec().specId() != request.table().spec().specId() ? "the file has an older partition spec"
         : task.deletes().stream().anyMatch(d -> d.content() == FileContent.EQUALITY_DELETES)
             ? "equality deletes apply to the file" : null;
     if (notNative != null || only == RewriteStrategy.ENGINE_TWO_LANES) {
-      return engine(RewriteStrategy.ENGINE_TWO_LANES, notNative == null ? "forced" : notNative);
+      return plan(strategies, RewriteStrategy.ENGINE_TWO_LANES, notNative == null ? "forced" : notNative);
     }
-    Request request = new Request(table, schema,
-        DirectScan.ScanFile.of(task.file().location(), task.file().fileSizeInBytes()), task.spec(),
-        task.file().partition());
-    Optional<String> declined = PageCopyRewrite.declines(request);
+    Optional<String> declined = strategies.stream().filter(s -> s.strategy() == RewriteStrategy.PAGE_COPY)
+        .findFirst().map(s -> s.declines(request)).orElse(Optional.of("not offered"));
     if (declined.isPresent()) {
-      return engine(RewriteStrategy.ENGINE_TWO_LANES, RewriteStrategy.PAGE_COPY.label() + ": " + declined.get());
+      return plan(strategies, RewriteStrategy.ENGINE_TWO_LANES,
+          RewriteStrategy.PAGE_COPY.label() + ": " + declined.get());
     }
-    return new Plan(RewriteStrategy.PAGE_COPY, String.format("%s: %,d rows", RewriteStrategy.PAGE_COPY.label(), rows),
-        request);
+    return new RewritePlan<>(chain(strategies, RewriteStrategy.PAGE_COPY),
+        String.format("%s: %,d rows", RewriteStrategy.PAGE_COPY.label(), rows), this);
   }
 
-  /**
-   * Plans a compaction: files are merged into files of the target size, which only the engine's writer
-   * does.
-   */
-  public static Plan planCompaction(int files) {
-    Plan plan = engine(RewriteStrategy.ENGINE, "compaction merges " + files + " files into files of the target size");
-    LOG.debug("Compacting by the {}", plan.reason());
-    return plan;
+  private <W> RewritePlan<W> plan(List<? extends FileRewrite<? super W>> strategies, RewriteStrategy first,
+      String why) {
+    return new RewritePlan<>(chain(strategies, first), first.label() + ": " + why, this);
   }
 
-  /**
-   * Rewrites a file by a plan's page copy.
-   *
-   * @param plan a plan whose strategy is native
-   * @param leftOut the positions to leave out, sorted
-   * @param target the new file's location, as the table names it
-   * @return the new file; empty, nothing left at the target, when the page copy gave up or failed (the
-   *     engine's two lanes then rewrite it)
-   */
-  public static Optional<DataFile> rewrite(Plan plan, long[] leftOut, String target) {
-    return rewrite(plan, leftOut, target, Optional.empty());
-  }
-
-  /**
-   * Rewrites a file by a plan's page copy, reading it through bytes a reader of its rows already fetched
-   * (a file on object storage), so that it is fetched once.
-   *
-   * @param source the file's bytes, left open; empty to open the file
-   * @return as {@link #rewrite(Plan, long[], String)}
-   */
-  public static Optional<DataFile> rewrite(Plan plan, long[] leftOut, String target, Optional<FileBytes> source) {
-    if (plan.request() == null) {
-      return Optional.empty();
-    }
-    Table table = plan.request().table();
-    Optional<Path> local = DirectScan.localPath(target);
-    if (local.isPresent()) {
-      try {
-        Files.createDirectories(local.get().getParent()); // a table's data folder may not exist yet
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException("Cannot create the folder of " + target, e);
+  /** The offered strategies from {@code first} on, in the order of {@link RewriteStrategy}. */
+  private static <W> List<FileRewrite<? super W>> chain(List<? extends FileRewrite<? super W>> strategies,
+      RewriteStrategy first) {
+    List<FileRewrite<? super W>> chain = new ArrayList<>(RewriteStrategy.values().length);
+    for (RewriteStrategy kind : RewriteStrategy.values()) {
+      if (kind.ordinal() >= first.ordinal()) {
+        for (FileRewrite<? super W> strategy : strategies) {
+          if (strategy.strategy() == kind) {
+            chain.add(strategy);
+          }
+        }
       }
     }
-    try {
-      OutputFile out = table.io().newOutputFile(target);
-      Optional<DataFile> written = source.isPresent()
-          ? PageCopyRewrite.rewrite(plan.request(), leftOut, out, source.get())
-          : PageCopyRewrite.rewrite(plan.request(), leftOut, out);
-      if (written.isPresent()) {
-        LOG.debug("Rewrote {} of {} by {}", plan.request().source(), plan.request().table().name(), plan.reason());
-        count(plan.strategy());
-        return written;
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("The {} rewrite of {} of table {} failed; rewriting it another way", plan.strategy().label(),
-          plan.request().source(), plan.request().table().name(), e);
-    }
-    try {
-      table.io().deleteFile(target);
-    } catch (RuntimeException e) {
-      LOG.debug("Cannot remove {}; the operation removes it with its other files", target, e);
-    }
-    return Optional.empty();
+    return chain;
   }
 
   /**
-   * Counts a rewrite the engine wrote itself ({@link RewriteStrategy#ENGINE} or
-   * {@link RewriteStrategy#ENGINE_TWO_LANES}), and logs the plan's reason.
+   * The reason a compaction gives: files are merged into files of the target size, which only the
+   * engine's writer does. Logged at debug.
    *
-   * @param strategy the engine strategy that wrote the file
+   * @param files the files merged
+   * @return the reason
    */
-  public static void rewroteOnEngine(RewriteStrategy strategy, Plan plan) {
-    LOG.debug("Rewrote a file by the {} ({})", strategy.label(), plan.reason());
-    count(strategy);
+  public static String planCompaction(int files) {
+    String reason = RewriteStrategy.ENGINE.label() + ": compaction merges " + files
+        + " files into files of the target size";
+    LOG.debug("Compacting by the {}", reason);
+    return reason;
   }
 
-  private static void count(RewriteStrategy strategy) {
-    REWRITES.incrementAndGet(strategy.ordinal());
-  }
-
-  private static Plan engine(RewriteStrategy strategy, String why) {
-    return new Plan(strategy, strategy.label() + ": " + why, null);
-  }
-
-  /** The rewrites a strategy wrote, in this JVM, for tests that must know which ran. */
-  public static long rewrites(RewriteStrategy strategy) {
-    return REWRITES.get(strategy.ordinal());
+  /** Counts a rewrite a strategy wrote; {@link RewriteChain} calls it. */
+  void count(RewriteStrategy strategy) {
+    rewrites.incrementAndGet(strategy.ordinal());
   }
 
   /**
-   * Makes every rewrite in this JVM ask only one strategy (then the engine's two lanes), until the
-   * returned handle is closed; size thresholds are ignored, so that a test can force a strategy on small
-   * files.
+   * The rewrites a strategy wrote through this planner and its forced copies, for tests and benchmarks
+   * that must know which ran.
    *
-   * @return closes to restore the planner's own choice
+   * @param strategy the strategy
+   * @return how many files it rewrote
    */
-  public static AutoCloseable force(RewriteStrategy strategy) {
-    forced = strategy;
-    return () -> forced = null;
+  public long rewrites(RewriteStrategy strategy) {
+    return rewrites.get(strategy.ordinal());
   }
 }

@@ -2,7 +2,8 @@ package dev.transforms.singlenode.internal.plan;
 
 /**
  * The ways a copy-on-write rewrites one data file (its rows minus some), in the order
- * {@link RewritePlanner} asks them. Every one writes the kept rows in their order, with the table's
+ * {@link RewritePlanner} asks them; each is a class implementing {@link FileRewrite}. Every one writes the
+ * kept rows in their order, with the table's
  * field ids and the metrics Iceberg's writer records, wherever the table's {@code FileIO} keeps its
  * files; they differ only in speed (and the page copy keeps the copied file's codec).
  *
@@ -22,11 +23,11 @@ package dev.transforms.singlenode.internal.plan;
  * </table>
  */
 public enum RewriteStrategy {
-  /** Copies the pages that hold no dropped row ({@code internal.parquet.PageCopyRewrite}). */
+  /** Copies the pages that hold no dropped row ({@code internal.parquet.PageCopyStrategy}). */
   PAGE_COPY("page copy"),
-  /** The engine's writer in two lanes, after a probe found the dropped rows ({@code edits.CopyOnWriteRewrite}). */
+  /** The engine's writer in two lanes, after a probe found the dropped rows ({@code edits.TwoLaneRewrite}). */
   ENGINE_TWO_LANES("engine, two lanes"),
-  /** The engine's writer, one pass over whole rows ({@code edits.CopyOnWriteRewrite}). */
+  /** The engine's writer, one pass over whole rows ({@code edits.OnePassRewrite}). */
   ENGINE("engine");
 
   private final String label;

@@ -57,17 +57,18 @@ class LocalWarehousePathsTest {
       }
       RowEdits.on(table).append(rows);
 
-      long decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+      long decoded = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
       try (VectorSchemaRoot root = ArrowTableReader.of(table).readAll(allocator)) {
         assertThat(root.getRowCount()).isEqualTo(2_000);
       }
-      assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).as("reads by the page decoder").isEqualTo(decoded + 1);
+      assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("reads by the page decoder")
+          .isEqualTo(decoded + 1);
 
-      long copied = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
-      try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
-        assertThat(RowEdits.on(table).delete("id >= 100 and id < 200")).isEqualTo(100);
-      }
-      assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY)).as("rewrites by the page copy").isEqualTo(copied + 1);
+      long copied = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
+      assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+          .delete("id >= 100 and id < 200")).isEqualTo(100);
+      assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY)).as("rewrites by the page copy")
+          .isEqualTo(copied + 1);
 
       table.refresh();
       try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {

@@ -81,7 +81,7 @@ class RemoteFilesTest {
     try (VectorSchemaRoot root = ArrowTableReader.of(table).withNativeReads(false).readAll(allocator)) {
       engine = StrategiesAgreeTest.text(root);
     }
-    long decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+    long decoded = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
     long reads = RemoteLikeFileIO.READS.get();
     List<String> decoder;
     try (VectorSchemaRoot root = ArrowTableReader.of(table).readAll(allocator)) {
@@ -89,7 +89,8 @@ class RemoteFilesTest {
     }
     long requests = RemoteLikeFileIO.READS.get() - reads;
 
-    assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).as("the page decoder read").isEqualTo(decoded + 1);
+    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("the page decoder read")
+        .isEqualTo(decoded + 1);
     StrategiesAgreeTest.assertSameRows(decoder, engine, "the page decoder's rows of remote files");
     assertThat(decoder).hasSize(files * 5_000 + 1); // and the schema
     // a file: the footer's end, then its column chunks in one range (small files); and the scan's manifest
@@ -109,14 +110,13 @@ class RemoteFilesTest {
         changes.add(row);
       }
     }
-    long copies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
+    long copies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
     long reads = RemoteLikeFileIO.READS.get();
-    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
-      assertThat(RowEdits.on(table).upsert(changes, List.of("id")).rowsUpdated()).isEqualTo(changes.size());
-    }
+    assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .upsert(changes, List.of("id")).rowsUpdated()).isEqualTo(changes.size());
     long requests = RemoteLikeFileIO.READS.get() - reads;
 
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - copies).isEqualTo(1);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies).isEqualTo(1);
     // the data file: its footer's end and its chunks, each once (not a request for each page a reader
     // moves to); the table's metadata, manifest list and manifest, read to plan and to commit
     assertThat(requests).as("requests of the upsert").isLessThanOrEqualTo(12);
@@ -136,11 +136,11 @@ class RemoteFilesTest {
       RowEdits.on(table).append(file);
       rows.addAll(file);
     }
-    long copies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
-    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
-      assertThat(RowEdits.on(table).delete("id >= 3990 and id < 4010")).isEqualTo(20);
-    }
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - copies).as("files page-copied").isEqualTo(2);
+    long copies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
+    assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .delete("id >= 3990 and id < 4010")).isEqualTo(20);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies).as("files page-copied")
+        .isEqualTo(2);
     table.refresh();
     try (VectorSchemaRoot root = ArrowTableReader.of(table).withNativeReads(false).readAll(allocator)) {
       assertThat(root.getRowCount()).isEqualTo(rows.size() - 20);
@@ -161,11 +161,11 @@ class RemoteFilesTest {
         TableProperties.DELETE_MODE, "copy-on-write"));
     RowEdits.on(table).append(StrategiesAgreeTest.rows(StrategiesAgreeTest.FLAT, 0, 4_000, 0));
     String folder = WrittenFileCheck.dataFiles(table).iterator().next().replaceFirst("/[^/]*$", "/");
-    long copies = RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY);
-    try (AutoCloseable forced = RewritePlanner.force(RewriteStrategy.PAGE_COPY)) {
-      assertThat(RowEdits.on(table).delete("id >= 100 and id < 120")).isEqualTo(20);
-    }
-    assertThat(RewritePlanner.rewrites(RewriteStrategy.PAGE_COPY) - copies).as("files page-copied").isEqualTo(1);
+    long copies = RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY);
+    assertThat(RowEdits.on(table).withPlanner(RewritePlanner.standard().forced(RewriteStrategy.PAGE_COPY))
+        .delete("id >= 100 and id < 120")).isEqualTo(20);
+    assertThat(RewritePlanner.standard().rewrites(RewriteStrategy.PAGE_COPY) - copies).as("files page-copied")
+        .isEqualTo(1);
     table.refresh();
     String written = WrittenFileCheck.dataFiles(table).iterator().next();
     assertThat(written).as("the page copy's file").endsWith("-data-rewrite.parquet");

@@ -13,6 +13,7 @@ import dev.transforms.singlenode.internal.duckdb.DuckDbLibrary;
 import dev.transforms.singlenode.internal.duckdb.DuckDbParquetWriter;
 import dev.transforms.singlenode.internal.duckdb.DuckDbWritePlan;
 import dev.transforms.singlenode.internal.duckdb.RootSlices;
+import dev.transforms.singlenode.internal.read.PageDecoderRead;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -126,16 +127,14 @@ public class StrategiesAgreeTest {
   /** The Arrow memory of every read here; created with the class, so that other modules' tests may run the steps. */
   private static final BufferAllocator allocator = new RootAllocator();
 
-  private static final Map<RewriteStrategy, Long> REWRITES_BEFORE = new EnumMap<>(RewriteStrategy.class);
+  /** The planner of every rewrite here, whose counters are this class's alone. */
+  private static final RewritePlanner REWRITES = new RewritePlanner();
   private static final Map<ReadStrategy, Long> READS_BEFORE = new EnumMap<>(ReadStrategy.class);
 
   @BeforeAll
   static void start() {
-    for (RewriteStrategy strategy : RewriteStrategy.values()) {
-      REWRITES_BEFORE.put(strategy, RewritePlanner.rewrites(strategy));
-    }
     for (ReadStrategy strategy : ReadStrategy.values()) {
-      READS_BEFORE.put(strategy, ReadPlanner.reads(strategy));
+      READS_BEFORE.put(strategy, ReadPlanner.standard().reads(strategy));
     }
   }
 
@@ -188,19 +187,18 @@ public class StrategiesAgreeTest {
           + strategy.name().toLowerCase(java.util.Locale.ROOT));
       Set<String> foreign = WrittenFileCheck.dataFiles(written);
       List<List<String>> states = new ArrayList<>();
-      long rewrites = RewritePlanner.rewrites(strategy);
-      long decoded = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
-      try (AutoCloseable forced = RewritePlanner.force(strategy)) {
-        for (Step step : Step.values()) {
-          step.apply(written);
-          written.refresh();
-          states.add(checkedState(written, what + ", " + strategy + ", after " + step, foreign));
-          afterEachStep.accept(written);
-        }
+      long rewrites = REWRITES.rewrites(strategy);
+      long decoded = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
+      RewritePlanner forced = REWRITES.forced(strategy);
+      for (Step step : Step.values()) {
+        step.apply(written, forced);
+        written.refresh();
+        states.add(checkedState(written, what + ", " + strategy + ", after " + step, foreign));
+        afterEachStep.accept(written);
       }
       // a strategy that declines hands the file on: each must have run on these files
-      assertThat(RewritePlanner.rewrites(strategy)).as("%s: files %s rewrote", what, strategy).isGreaterThan(rewrites);
-      assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).as("%s: reads the page decoder gave", what)
+      assertThat(REWRITES.rewrites(strategy)).as("%s: files %s rewrote", what, strategy).isGreaterThan(rewrites);
+      assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("%s: reads the page decoder gave", what)
           .isGreaterThan(decoded);
       if (reference == null) {
         reference = states;
@@ -219,20 +217,17 @@ public class StrategiesAgreeTest {
     List<Record> rows = rows(NESTED, 0, 3_000, 0);
     RowEdits.on(table).append(rows);
     for (ReadStrategy strategy : ReadStrategy.values()) {
-      try (AutoCloseable forced = ReadPlanner.force(strategy)) {
-        ReadPlanner.Plan plan = ReadPlanner.plan(table.newScan(), table.schema(), true);
-        assertThat(plan.strategy()).as("the plan of a read with %s forced", strategy).isEqualTo(ReadStrategy.ENGINE);
-        assertThat(plan.reason()).contains(strategy == ReadStrategy.ENGINE ? "forced" : "point");
-      }
+      ReadPlan plan = ReadPlanner.standard().forced(strategy).plan(table.newScan(), table.schema(), true,
+          PageDecoderRead.INSTANCE);
+      assertThat(plan.strategy()).as("the plan of a read with %s forced", strategy).isEqualTo(ReadStrategy.ENGINE);
+      assertThat(plan.reason()).contains(strategy == ReadStrategy.ENGINE ? "forced" : "point");
     }
     List<String> before = checkedState(table, "nested");
     assertThat(before).hasSize(3_000);
     for (RewriteStrategy strategy : RewriteStrategy.values()) {
-      try (AutoCloseable forced = RewritePlanner.force(strategy)) {
-        long dropped = RowEdits.on(table).delete("id >= " + (100 * strategy.ordinal()) + " and id < "
-            + (100 * strategy.ordinal() + 10));
-        assertThat(dropped).as("rows %s deleted", strategy).isEqualTo(10);
-      }
+      long dropped = RowEdits.on(table).withPlanner(REWRITES.forced(strategy))
+          .delete("id >= " + (100 * strategy.ordinal()) + " and id < " + (100 * strategy.ordinal() + 10));
+      assertThat(dropped).as("rows %s deleted", strategy).isEqualTo(10);
       table.refresh();
       checkedState(table, "nested, after a delete with " + strategy + " forced");
     }
@@ -249,13 +244,14 @@ public class StrategiesAgreeTest {
       engine = text(root);
     }
     assertThat(engine.get(0)).contains("\"label\"");
-    ReadPlanner.Plan plan = ReadPlanner.plan(table.newScan(), table.schema(), true);
+    ReadPlan plan = ReadPlanner.standard().plan(table.newScan(), table.schema(), true, PageDecoderRead.INSTANCE);
     assertThat(plan.strategy()).as(plan.reason()).isEqualTo(ReadStrategy.PAGE_DECODER);
-    long before = ReadPlanner.reads(ReadStrategy.PAGE_DECODER);
+    long before = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
     try (VectorSchemaRoot root = ArrowTableReader.of(table).readAll(allocator)) {
       assertSameRows(text(root), engine, "the rows the page decoder read after two renames");
     }
-    assertThat(ReadPlanner.reads(ReadStrategy.PAGE_DECODER)).as("the page decoder read them").isEqualTo(before + 1);
+    assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("the page decoder read them")
+        .isEqualTo(before + 1);
   }
 
   @Test
@@ -269,7 +265,7 @@ public class StrategiesAgreeTest {
     assertThat(RowEdits.on(table).delete("id < 1000 and flag = true")).isPositive();
     RowEdits.on(table).upsert(rows(FLAT, 3_000, 3_010, 1), List.of("id"));
     table.refresh();
-    ReadPlanner.Plan plan = ReadPlanner.plan(table.newScan(), table.schema(), true);
+    ReadPlan plan = ReadPlanner.standard().plan(table.newScan(), table.schema(), true, PageDecoderRead.INSTANCE);
     assertThat(plan.strategy()).as(plan.reason()).isEqualTo(ReadStrategy.PAGE_DECODER);
     assertThat(plan.reason()).contains("deletes applied after decoding (");
     checkedState(table, "merge-on-read deletes and upsert");
@@ -279,54 +275,56 @@ public class StrategiesAgreeTest {
   public enum Step {
     DELETE_A_RUN {
       @Override
-      void apply(Table table) {
-        assertThat(RowEdits.on(table).delete("id >= 600 and id < 800")).isEqualTo(200);
+      void apply(Table table, RewritePlanner planner) {
+        assertThat(RowEdits.on(table).withPlanner(planner).delete("id >= 600 and id < 800")).isEqualTo(200);
       }
     },
     DELETE_SCATTERED {
       @Override
-      void apply(Table table) {
-        assertThat(RowEdits.on(table).delete("id >= 2000 and id < 3000 and flag = true")).isPositive();
+      void apply(Table table, RewritePlanner planner) {
+        assertThat(RowEdits.on(table).withPlanner(planner).delete("id >= 2000 and id < 3000 and flag = true"))
+            .isPositive();
       }
     },
     UPSERT {
       @Override
-      void apply(Table table) {
+      void apply(Table table, RewritePlanner planner) {
         List<Record> changes = rows(table.schema(), 4_000, 4_200, 1);
         changes.addAll(rows(table.schema(), ROWS, ROWS + 100, 1));
-        assertThat(RowEdits.on(table).upsert(changes, List.of("id")).rowsInserted()).isEqualTo(100);
+        assertThat(RowEdits.on(table).withPlanner(planner).upsert(changes, List.of("id")).rowsInserted())
+            .isEqualTo(100);
       }
     },
     OVERWRITE {
       @Override
-      void apply(Table table) {
-        RowEdits.on(table).overwrite(rows(table.schema(), 5_000, 5_050, 2),
+      void apply(Table table, RewritePlanner planner) {
+        RowEdits.on(table).withPlanner(planner).overwrite(rows(table.schema(), 5_000, 5_050, 2),
             Expressions.and(Expressions.greaterThanOrEqual("id", 5_000L), Expressions.lessThan("id", 5_100L)));
       }
     },
     EVOLVE_THEN_DELETE {
       @Override
-      void apply(Table table) {
+      void apply(Table table, RewritePlanner planner) {
         table.updateSchema().renameColumn("text", "label").addColumn("note", Types.StringType.get())
             .updateColumn("narrow", Types.LongType.get()).updateColumn("single", Types.DoubleType.get()).commit();
-        assertThat(RowEdits.on(table).delete("id >= 7000 and id < 7100")).isEqualTo(100);
+        assertThat(RowEdits.on(table).withPlanner(planner).delete("id >= 7000 and id < 7100")).isEqualTo(100);
       }
     },
     COMPACT {
       @Override
-      void apply(Table table) {
+      void apply(Table table, RewritePlanner planner) {
         Compaction.plan(table).run();
       }
     },
     MERGE_ON_READ_DELETE {
       @Override
-      void apply(Table table) {
+      void apply(Table table, RewritePlanner planner) {
         table.updateProperties().set(TableProperties.DELETE_MODE, "merge-on-read").commit();
-        assertThat(RowEdits.on(table).delete("id >= 9000 and id < 9100")).isEqualTo(100);
+        assertThat(RowEdits.on(table).withPlanner(planner).delete("id >= 9000 and id < 9100")).isEqualTo(100);
       }
     };
 
-    abstract void apply(Table table);
+    abstract void apply(Table table, RewritePlanner planner);
   }
 
   /**
@@ -352,9 +350,9 @@ public class StrategiesAgreeTest {
       engineCommon = text(root);
     }
     for (ReadStrategy strategy : ReadStrategy.values()) {
-      try (AutoCloseable forced = ReadPlanner.force(strategy);
-          VectorSchemaRoot all = ArrowTableReader.of(table).readAll(allocator);
-          VectorSchemaRoot some = ArrowTableReader.of(table).select(common).readAll(allocator)) {
+      ReadPlanner forced = ReadPlanner.standard().forced(strategy);
+      try (VectorSchemaRoot all = ArrowTableReader.of(table).withPlanner(forced).readAll(allocator);
+          VectorSchemaRoot some = ArrowTableReader.of(table).select(common).withPlanner(forced).readAll(allocator)) {
         assertSameRows(text(all), engine, what + ": the rows " + strategy + " read");
         assertSameRows(text(some), engineCommon, what + ": the rows " + strategy + " read of " + common);
       }
@@ -478,10 +476,10 @@ public class StrategiesAgreeTest {
   }
 
   private static long rewrites(RewriteStrategy strategy) {
-    return RewritePlanner.rewrites(strategy) - REWRITES_BEFORE.get(strategy);
+    return REWRITES.rewrites(strategy);
   }
 
   private static long reads(ReadStrategy strategy) {
-    return ReadPlanner.reads(strategy) - READS_BEFORE.get(strategy);
+    return ReadPlanner.standard().reads(strategy) - READS_BEFORE.get(strategy);
   }
 }
