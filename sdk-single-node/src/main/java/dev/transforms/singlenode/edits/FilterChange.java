@@ -87,9 +87,14 @@ final class FilterChange extends RowChange {
       }
       positions[next++] = readSchema.columns().indexOf(field);
     }
-    Evaluator evaluator = new Evaluator(readSchema.asStruct(), filter, true);
-    InternalRecordWrapper wrapper = new InternalRecordWrapper(readSchema.asStruct());
+    RowDecider matches = matcher(readSchema);
+    IntegralFilter integral = positions.length == 1 ? IntegralFilter.compile(readSchema.asStruct(), filter) : null;
     return new RowProbe() {
+      @Override
+      public IntegralFilter integralFilter() {
+        return integral;
+      }
+
       @Override
       public int[] columns() {
         return positions;
@@ -97,7 +102,7 @@ final class FilterChange extends RowChange {
 
       @Override
       public boolean mightConcern(Record row) {
-        return evaluator.eval(wrapper.wrap(row));
+        return matches.drop(row);
       }
 
       @Override
@@ -109,6 +114,21 @@ final class FilterChange extends RowChange {
 
   @Override
   RowDecider decider(Schema readSchema, DataFile file) {
+    return matcher(readSchema);
+  }
+
+  /**
+   * Whether a row of the read schema matches the filter: on the column's value itself for a filter of
+   * one integral column ({@link IntegralFilter}), otherwise through Iceberg's {@code Evaluator}.
+   */
+  private RowDecider matcher(Schema readSchema) {
+    IntegralFilter integral = IntegralFilter.compile(readSchema.asStruct(), filter);
+    if (integral != null) {
+      int position = readSchema.columns().indexOf(readSchema.asStruct().field(integral.fieldId()));
+      if (position >= 0) {
+        return row -> integral.test(row.get(position));
+      }
+    }
     Evaluator evaluator = new Evaluator(readSchema.asStruct(), filter, true);
     InternalRecordWrapper wrapper = new InternalRecordWrapper(readSchema.asStruct());
     return row -> evaluator.eval(wrapper.wrap(row));

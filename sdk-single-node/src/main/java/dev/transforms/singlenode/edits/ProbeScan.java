@@ -135,6 +135,11 @@ final class ProbeScan {
     GenericRecord row = GenericRecord.create(readSchema);
     try (cursor) {
       cursor.prefetch();
+      IntegralFilter integral = probed.length == 1 && cursor.hasLongValues(0) ? probe.integralFilter() : null;
+      if (integral != null) {
+        exactIntegralPass(cursor, integral, row, probed[0], posIndex, sink);
+        return true;
+      }
       while (cursor.next()) {
         for (int i = 0; i < probed.length; i++) {
           row.set(probed[i], cursor.get(i));
@@ -146,6 +151,26 @@ final class ProbeScan {
       }
     }
     return true;
+  }
+
+  /** The exact pass of a filter on one integral column: its values a batch at a time, unboxed. */
+  private static void exactIntegralPass(ParquetRowCursor cursor, IntegralFilter integral, GenericRecord row,
+      int column, int posIndex, DroppedRows sink) {
+    boolean ints = row.struct().fields().get(column).type().typeId() == Type.TypeID.INTEGER;
+    boolean nullsMatch = integral.testNull();
+    long[] values = new long[KEY_BATCH];
+    boolean[] present = new boolean[KEY_BATCH];
+    long[] at = new long[KEY_BATCH];
+    int count;
+    while ((count = cursor.nextLongs(0, values, present, at)) > 0) {
+      for (int i = 0; i < count; i++) {
+        if (present[i] ? integral.test(values[i]) : nullsMatch) {
+          row.set(column, !present[i] ? null : ints ? (Object) (int) values[i] : (Object) values[i]);
+          row.set(posIndex, at[i]);
+          sink.accept(row);
+        }
+      }
+    }
   }
 
   /** Every row's probe columns, then the other columns of the rows the probe lets through. */

@@ -76,6 +76,14 @@ abstract class RowChange {
     }
 
     /**
+     * For an {@link #exact() exact} probe of one integral column: the filter it tests, so that a reader
+     * can test the column's values without boxing them; null otherwise.
+     */
+    default IntegralFilter integralFilter() {
+      return null;
+    }
+
+    /**
      * Whether the probe is the decider itself: every row it lets through is dropped, and the decider
      * needs no other column (a delete by a filter on top-level columns). A reader may then drop the rows
      * the probe lets through without reading their other columns.
