@@ -12,6 +12,7 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.deletes.PositionDeleteIndexUtil;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
