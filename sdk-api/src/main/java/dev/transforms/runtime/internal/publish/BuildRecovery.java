@@ -1,6 +1,7 @@
 package dev.transforms.runtime.internal.publish;
 
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.commit.CommitRetry;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -106,19 +107,12 @@ public final class BuildRecovery {
     IncrementalState state = IncrementalState.fromProperties(publishedProperties).orElseThrow();
     TableOperations operations = ((HasTableOperations) table).operations();
     try {
-      for (int attempt = 0; ; attempt++) {
+      CommitRetry.onConflict(11).waiting(CommitRetry.Backoff.NONE).run(() -> {
         TableMetadata base = operations.refresh();
-        try {
-          TableMetadata updated = OutputPublisher.published(base, build, branch, state, Map.of());
-          operations.commit(base, updated);
-          OutputPublisher.deleteDroppedManifestLists(operations, base, updated);
-          break;
-        } catch (CommitFailedException e) {
-          if (attempt >= 10) {
-            throw e;
-          }
-        }
-      }
+        TableMetadata updated = OutputPublisher.published(base, build, branch, state, Map.of());
+        operations.commit(base, updated);
+        OutputPublisher.deleteDroppedManifestLists(operations, base, updated);
+      });
       table.refresh();
       CrashPoints.reached("recover.finish");
       return true;

@@ -7,6 +7,7 @@ import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.internal.commit.CommitRetry;
 import dev.transforms.runtime.internal.commit.CommittedFiles;
 import dev.transforms.runtime.internal.engine.BoundOutput;
 import dev.transforms.runtime.internal.engine.OutputStaging;
@@ -24,7 +25,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
@@ -201,7 +201,7 @@ public final class OutputPublisher implements OutputStaging {
       throw new IllegalStateException("Output " + describe(entry) + " has no table in this run yet; create it");
     }
     TableOperations operations = ((HasTableOperations) entry.stagedTable).operations();
-    for (int attempt = 0; ; attempt++) {
+    CommitRetry.onConflict(ATTEMPTS).run(() -> {
       TableMetadata base = operations.refresh();
       // Columns new to the table take ids above any the table used, even if another build added some since.
       int shift = Math.max(0, base.lastColumnId() - lastColumnId);
@@ -225,23 +225,13 @@ public final class OutputPublisher implements OutputStaging {
         builder.setDefaultSortOrder(SortOrder.unsorted());
       }
       TableMetadata updated = builder.build();
-      if (updated == base) {
-        break;
-      }
-      try {
+      if (updated != base) {
         operations.commit(base, updated);
-      } catch (CommitFailedException e) {
-        if (attempt + 1 >= ATTEMPTS) {
-          throw e;
+        if (entry.created == null) {
+          CrashPoints.reached("stage.shape");
         }
-        pause(attempt);
-        continue;
       }
-      if (entry.created == null) {
-        CrashPoints.reached("stage.shape");
-      }
-      break;
-    }
+    });
     entry.stagedTable.refresh();
     return entry.stagedTable;
   }
@@ -549,22 +539,14 @@ public final class OutputPublisher implements OutputStaging {
 
   private void publishOne(Staged entry, IncrementalState state, Map<String, String> extra) {
     TableOperations operations = entry.operations.catalogOperations();
-    CommitFailedException last = null;
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+    CommitRetry.onConflict(ATTEMPTS).run(() -> {
       TableMetadata base = operations.refresh();
       requireMain(base, entry);
-      try {
-        TableMetadata updated = published(base, buildId, branch, state, extra);
-        operations.commit(base, updated);
-        deleteDroppedManifestLists(operations, base, updated);
-        entry.table.refresh();
-        return;
-      } catch (CommitFailedException e) {
-        last = e;
-        pause(attempt);
-      }
-    }
-    throw last;
+      TableMetadata updated = published(base, buildId, branch, state, extra);
+      operations.commit(base, updated);
+      deleteDroppedManifestLists(operations, base, updated);
+      entry.table.refresh();
+    });
   }
 
   private static void requireMain(TableMetadata base, Staged entry) {
@@ -819,25 +801,20 @@ public final class OutputPublisher implements OutputStaging {
       CrashPoints.reached(points + ".expired");
     }
     TableOperations operations = ((HasTableOperations) table).operations();
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+    CommitRetry.onConflict(ATTEMPTS).run(() -> {
       TableMetadata base = operations.refresh();
       Set<String> marks = new LinkedHashSet<>(Set.of(StagingMarks.leaseKey(buildId), StagedShape.key(buildId)));
       marks.retainAll(base.properties().keySet());
-      if (marks.isEmpty()) {
-        break;
-      }
-      TableMetadata.Builder builder = TableMetadata.buildFrom(base).removeProperties(marks);
-      Set<Integer> unused = unusedSchemas(base, buildId);
-      if (!unused.isEmpty()) {
-        new MetadataUpdate.RemoveSchemas(unused).applyTo(builder);
-      }
-      try {
+      if (!marks.isEmpty()) {
+        TableMetadata.Builder builder = TableMetadata.buildFrom(base).removeProperties(marks);
+        Set<Integer> unused = unusedSchemas(base, buildId);
+        if (!unused.isEmpty()) {
+          new MetadataUpdate.RemoveSchemas(unused).applyTo(builder);
+        }
         operations.commit(base, builder.build());
-        break;
-      } catch (CommitFailedException e) {
-        pause(attempt);
       }
-    }
+      return null;
+    }, last -> null); // the marks stay: the lease, once lapsed, lets the next build remove them
     table.refresh();
     return expired.size();
   }
@@ -868,15 +845,6 @@ public final class OutputPublisher implements OutputStaging {
     });
     unused.retainAll(base.schemasById().keySet());
     return unused;
-  }
-
-  private static void pause(int attempt) {
-    try {
-      Thread.sleep(Math.min(1_000, 10L << Math.min(attempt, 6)) + ThreadLocalRandom.current().nextInt(20));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommitFailedException(e, "Interrupted while retrying a commit");
-    }
   }
 
   /**
