@@ -113,14 +113,11 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
    * jitter, and refreshes the table so that the next attempt starts from the new head.
    */
   private Outcome withRetries(String operation, Supplier<Outcome> attempt) {
-    return CommitRetry.onConflict(maxAttempts)
-        .retrying(Conflict.class::isInstance)
-        .waiting(BACKOFF)
-        .refreshing(table::refresh)
-        .whenInterrupted((e, last) -> new IllegalStateException("Interrupted while waiting to retry a row edit", e))
-        .run(attempt, conflict -> {
-          throw gaveUp(operation, (RuntimeException) conflict.getCause());
-        });
+    CommitRetry retry = new CommitRetry(maxAttempts, Conflict.class::isInstance, BACKOFF, table::refresh,
+        (e, last) -> new IllegalStateException("Interrupted while waiting to retry a row edit", e));
+    return retry.run(attempt, conflict -> {
+      throw gaveUp(operation, (RuntimeException) conflict.getCause());
+    });
   }
 
   private RowEditConflictException gaveUp(String operation, RuntimeException lastConflict) {

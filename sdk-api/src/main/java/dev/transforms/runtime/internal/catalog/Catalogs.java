@@ -244,11 +244,11 @@ public final class Catalogs implements Closeable {
    * close it.)
    */
   private Catalog startWithRetries(String name, Map<String, String> props) {
-    return CommitRetry.onConflict(START_ATTEMPTS).retrying(Catalogs::lostStartRace).waiting(START_BACKOFF)
-        .whenInterrupted((interrupted, last) -> last).run(() -> CatalogUtil.buildIcebergCatalog(name, props, hadoopConf),
-            last -> {
-              throw last;
-            });
+    CommitRetry retry = new CommitRetry(START_ATTEMPTS, Catalogs::lostStartRace, START_BACKOFF, () -> { },
+        (interrupted, last) -> last);
+    return retry.run(() -> CatalogUtil.buildIcebergCatalog(name, props, hadoopConf), last -> {
+      throw last;
+    });
   }
 
   /** Whether a start failed because another process was creating the same catalog at that moment. */

@@ -12,8 +12,8 @@ import org.apache.iceberg.exceptions.CommitFailedException;
  * times, waiting between attempts ({@link Backoff}) and then running {@code refresh}. Only failures
  * {@code retryable} accepts are retried; any other is thrown at once. As in Iceberg's snapshot producers,
  * each attempt starts from the table as it is now (it reloads, rebuilds its metadata and runs its checks
- * again), so a check that fails on the new state is never retried. Immutable; {@link #onConflict(int)}
- * is the loop of the publish protocol's commits.
+ * again), so a check that fails on the new state is never retried. {@link #onConflict(int)} is the loop
+ * of the publish protocol's commits; other loops name every part.
  *
  * @param attempts how many attempts at most, at least 1
  * @param retryable whether a failed attempt may be tried again
@@ -46,46 +46,6 @@ public record CommitRetry(int attempts, Predicate<? super RuntimeException> retr
   public static CommitRetry onConflict(int attempts) {
     return new CommitRetry(attempts, CommitFailedException.class::isInstance, COMMIT_BACKOFF, () -> { },
         (e, last) -> new CommitFailedException(e, "Interrupted while retrying a commit"));
-  }
-
-  /**
-   * The same loop, retrying what {@code next} accepts.
-   *
-   * @param next whether a failed attempt may be tried again
-   * @return the loop
-   */
-  public CommitRetry retrying(Predicate<? super RuntimeException> next) {
-    return new CommitRetry(attempts, next, backoff, refresh, interrupted);
-  }
-
-  /**
-   * The same loop with another wait.
-   *
-   * @param next the wait before each retry
-   * @return the loop
-   */
-  public CommitRetry waiting(Backoff next) {
-    return new CommitRetry(attempts, retryable, next, refresh, interrupted);
-  }
-
-  /**
-   * The same loop, reloading with {@code next} before each retry.
-   *
-   * @param next what to reload after the wait
-   * @return the loop
-   */
-  public CommitRetry refreshing(Runnable next) {
-    return new CommitRetry(attempts, retryable, backoff, next, interrupted);
-  }
-
-  /**
-   * The same loop, throwing what {@code next} makes of an interruption while waiting.
-   *
-   * @param next the error to throw, from the interruption and the last failure
-   * @return the loop
-   */
-  public CommitRetry whenInterrupted(BiFunction<InterruptedException, RuntimeException, RuntimeException> next) {
-    return new CommitRetry(attempts, retryable, backoff, refresh, next);
   }
 
   /**
@@ -124,13 +84,19 @@ public record CommitRetry(int attempts, Predicate<? super RuntimeException> retr
         if (retry + 1 >= attempts) {
           return giveUp.apply(e);
         }
-        try {
-          Thread.sleep(backoff.waitMillis(retry));
-        } catch (InterruptedException interruption) {
-          Thread.currentThread().interrupt();
-          throw interrupted.apply(interruption, e);
-        }
+        pause(backoff.waitMillis(retry), e);
         refresh.run();
+      }
+    }
+  }
+
+  private void pause(long millis, RuntimeException last) {
+    if (millis > 0) {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException interruption) {
+        Thread.currentThread().interrupt();
+        throw interrupted.apply(interruption, last);
       }
     }
   }

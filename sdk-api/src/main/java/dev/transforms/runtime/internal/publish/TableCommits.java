@@ -18,7 +18,7 @@ import org.apache.iceberg.exceptions.CommitFailedException;
  */
 final class TableCommits {
 
-  private static final int ATTEMPTS = 20;
+  static final int ATTEMPTS = 20;
 
   private TableCommits() {}
 

@@ -18,7 +18,7 @@ class CommitRetryTest {
 
   @Test
   void retriesAConflictRefreshingBeforeEachRetryUntilAnAttemptSucceeds() {
-    String result = CommitRetry.onConflict(5).waiting(CommitRetry.Backoff.NONE).refreshing(refreshes::incrementAndGet)
+    String result = retry(5)
         .run(() -> {
           if (attempts.incrementAndGet() < 3) {
             throw new CommitFailedException("conflict %s", attempts.get());
@@ -32,8 +32,7 @@ class CommitRetryTest {
   @Test
   void givesUpAfterTheLastAttemptWithTheLastCause() {
     List<CommitFailedException> thrown = new ArrayList<>();
-    assertThatThrownBy(() -> CommitRetry.onConflict(4).waiting(CommitRetry.Backoff.NONE)
-        .refreshing(refreshes::incrementAndGet).run(() -> {
+    assertThatThrownBy(() -> retry(4).run(() -> {
           CommitFailedException e = new CommitFailedException("conflict %s", attempts.incrementAndGet());
           thrown.add(e);
           throw e;
@@ -45,7 +44,7 @@ class CommitRetryTest {
 
   @Test
   void giveUpTurnsTheLastCauseIntoTheCallersResultOrError() {
-    String result = CommitRetry.onConflict(2).waiting(CommitRetry.Backoff.NONE).run(() -> {
+    String result = retry(2).run(() -> {
       attempts.incrementAndGet();
       throw new CommitFailedException("conflict");
     }, last -> "gave up: " + last.getMessage());
@@ -63,7 +62,7 @@ class CommitRetryTest {
   @Test
   void doesNotRetryAFailureItWasNotToldAbout() {
     ValidationException moved = new ValidationException("main moved");
-    assertThatThrownBy(() -> CommitRetry.onConflict(20).refreshing(refreshes::incrementAndGet).run(() -> {
+    assertThatThrownBy(() -> retry(20).run(() -> {
       attempts.incrementAndGet();
       throw moved;
     })).isSameAs(moved);
@@ -73,7 +72,8 @@ class CommitRetryTest {
 
   @Test
   void retriesWhatItsPredicateAccepts() {
-    CommitRetry busy = CommitRetry.onConflict(3).retrying(e -> e.getMessage().contains("busy")).waiting(CommitRetry.Backoff.NONE);
+    CommitRetry busy = new CommitRetry(3, e -> e.getMessage().contains("busy"), CommitRetry.Backoff.NONE, () -> { },
+        (e, last) -> last);
     busy.run(() -> {
       if (attempts.incrementAndGet() == 1) {
         throw new IllegalStateException("database busy");
@@ -98,7 +98,8 @@ class CommitRetryTest {
 
       Thread.currentThread().interrupt();
       CommitFailedException last = new CommitFailedException("conflict");
-      assertThatThrownBy(() -> CommitRetry.onConflict(3).whenInterrupted((e, failure) -> failure).run(() -> {
+      assertThatThrownBy(() -> new CommitRetry(3, CommitFailedException.class::isInstance, CommitRetry.COMMIT_BACKOFF, () -> { },
+          (e, failure) -> failure).run(() -> {
         throw last;
       })).isSameAs(last);
     } finally {
@@ -118,6 +119,12 @@ class CommitRetryTest {
       assertThat(half.waitMillis(9)).isBetween(1_000L, 2_000L);
     }
     assertThat(CommitRetry.Backoff.NONE.waitMillis(7)).isZero();
+  }
+
+  /** A loop of the publish protocol that does not wait and counts its refreshes. */
+  private CommitRetry retry(int attempts) {
+    return new CommitRetry(attempts, CommitFailedException.class::isInstance, CommitRetry.Backoff.NONE,
+        refreshes::incrementAndGet, (e, last) -> new IllegalStateException(e));
   }
 
   @Test
