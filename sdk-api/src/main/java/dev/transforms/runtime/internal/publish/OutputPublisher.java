@@ -177,7 +177,7 @@ public final class OutputPublisher implements OutputStaging {
    */
   public void discard() {
     staging.stopRenewals();
-    for (StagedOutput entry : staging.entries()) {
+    for (RunOutput entry : staging.entries()) {
       if (entry.published) {
         continue;
       }
@@ -221,7 +221,7 @@ public final class OutputPublisher implements OutputStaging {
    */
   public Map<DatasetPath, Published> published() {
     Map<DatasetPath, Published> published = new LinkedHashMap<>();
-    for (StagedOutput entry : staging.entries()) {
+    for (RunOutput entry : staging.entries()) {
       if (entry.summary != null) {
         published.put(entry.output.path(), entry.summary);
       }

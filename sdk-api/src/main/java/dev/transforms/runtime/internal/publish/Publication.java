@@ -54,7 +54,7 @@ final class Publication {
       Map<DatasetPath, SchemaChangePolicy> incremental) {
     staging.stopRenewals();
     try {
-      for (StagedOutput entry : staging.entries()) {
+      for (RunOutput entry : staging.entries()) {
         checks.check(entry, incremental.get(entry.output.path()));
         checks.requireStagedFiles(entry);
       }
@@ -64,7 +64,7 @@ final class Publication {
     }
     List<OutputWrites> writes = new ArrayList<>();
     List<DatasetPath> published = new ArrayList<>();
-    for (StagedOutput entry : staging.entries()) {
+    for (RunOutput entry : staging.entries()) {
       if (entry.created == null) {
         continue;
       }
@@ -98,14 +98,14 @@ final class Publication {
         throw new PublishConflictException("Cannot publish transform " + transform + ": an output moved while the "
             + "transform ran (" + e.getMessage() + "); " + publishedSoFar(published), e);
       }
-      for (StagedOutput entry : staging.entries()) {
+      for (RunOutput entry : staging.entries()) {
         if (entry.table != null) {
           entry.published = true;
         }
       }
       CrashPoints.reached("publish.together");
     }
-    for (StagedOutput entry : staging.entries()) {
+    for (RunOutput entry : staging.entries()) {
       if (entry.published || entry.table == null) {
         continue;
       }
@@ -120,7 +120,7 @@ final class Publication {
       entry.published = true;
       CrashPoints.reached("publish.output");
     }
-    for (StagedOutput entry : staging.entries()) {
+    for (RunOutput entry : staging.entries()) {
       writes.add(WriteSummary.of(entry));
     }
     return writes;
@@ -132,7 +132,7 @@ final class Publication {
             + "of the transform rebuilds them all in full.") + " Build again to run on the new data.";
   }
 
-  private void publishOne(StagedOutput entry, IncrementalState state, Map<String, String> extra) {
+  private void publishOne(RunOutput entry, IncrementalState state, Map<String, String> extra) {
     TableOperations operations = entry.operations.catalogOperations();
     CommitRetry.onConflict(TableCommits.ATTEMPTS).run(() -> {
       TableMetadata base = operations.refresh();
@@ -144,7 +144,7 @@ final class Publication {
     });
   }
 
-  private static void requireMain(TableMetadata base, StagedOutput entry) {
+  private static void requireMain(TableMetadata base, RunOutput entry) {
     Snapshot main = base.currentSnapshot();
     if (!Objects.equals(main == null ? null : main.snapshotId(), entry.base)) {
       throw new ValidationException("main moved from snapshot %s to %s", entry.base,
@@ -157,7 +157,7 @@ final class Publication {
    * multi-table commit publishes them all at once.
    */
   private Optional<RESTCatalog> oneRestCatalog() {
-    List<StagedOutput> tables = staging.entries().stream().filter(s -> s.table != null).toList();
+    List<RunOutput> tables = staging.entries().stream().filter(s -> s.table != null).toList();
     if (tables.size() < 2) {
       return Optional.empty();
     }
@@ -174,7 +174,7 @@ final class Publication {
   private void publishTogether(RESTCatalog catalog, IncrementalState state,
       Map<DatasetPath, Map<String, String>> extra) {
     List<TableCommit> commits = new ArrayList<>();
-    for (StagedOutput entry : staging.entries()) {
+    for (RunOutput entry : staging.entries()) {
       if (entry.table == null) {
         continue;
       }
@@ -185,7 +185,7 @@ final class Publication {
           PublishedMetadata.published(base, buildId, branch, state, properties)));
     }
     catalog.commitTransaction(commits);
-    for (StagedOutput entry : staging.entries()) {
+    for (RunOutput entry : staging.entries()) {
       if (entry.table != null) {
         entry.table.refresh();
       }
@@ -193,7 +193,7 @@ final class Publication {
   }
 
   /** The identity of the table an output's identifier now names in its catalog, if there is one. */
-  private static Optional<String> uuidInCatalog(StagedOutput entry) {
+  private static Optional<String> uuidInCatalog(RunOutput entry) {
     try {
       return Optional.of(entry.output.catalog().loadTable(entry.output.resolved().identifier()).uuid().toString());
     } catch (NoSuchTableException e) {

@@ -28,7 +28,7 @@ record PublishChecks(String transform, String branch) {
    * Checks that an existing output can be published: its {@code main} did not move, its branch is there,
    * nobody else changed its shape, and an incremental build's shape change is one its policy allows.
    */
-  void check(StagedOutput entry, SchemaChangePolicy policy) {
+  void check(RunOutput entry, SchemaChangePolicy policy) {
     if (entry.table == null) {
       return;
     }
@@ -76,7 +76,7 @@ record PublishChecks(String transform, String branch) {
    * size, whichever engine wrote it ({@link CommittedFiles}): the publication must not make {@code main}
    * name a file that is gone.
    */
-  void requireStagedFiles(StagedOutput entry) {
+  void requireStagedFiles(RunOutput entry) {
     Table table = entry.created != null ? entry.stagedTable : entry.table;
     if (table == null) {
       return;

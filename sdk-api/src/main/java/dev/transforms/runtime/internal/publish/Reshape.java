@@ -26,7 +26,7 @@ final class Reshape {
   private Reshape() {}
 
   /** Commits the new schema and spec to the staged table; returns the table, refreshed. */
-  static Table apply(StagedOutput entry, Schema schema, int lastColumnId, Optional<PartitionSpec> spec) {
+  static Table apply(RunOutput entry, Schema schema, int lastColumnId, Optional<PartitionSpec> spec) {
     if (entry.stagedTable == null) {
       throw new IllegalStateException("Output " + entry.describe() + " has no table in this run yet; create it");
     }

@@ -42,7 +42,7 @@ final class Staging {
   final String buildId;
   final String branch;
   private volatile BuildLease lease;
-  private final Map<DatasetPath, StagedOutput> staged = new LinkedHashMap<>();
+  private final Map<DatasetPath, RunOutput> staged = new LinkedHashMap<>();
   private final List<String> recovered = new CopyOnWriteArrayList<>();
   private ScheduledFuture<?> renewal;
 
@@ -55,7 +55,7 @@ final class Staging {
 
   /** Cuts the staging branch, with the lease, on an output if it exists; remembers it either way. */
   void stage(OutputPublisher.Output output) {
-    StagedOutput entry = new StagedOutput(output);
+    RunOutput entry = new RunOutput(output);
     staged.put(output.path(), entry);
     if (output.existing() == null) {
       return;
@@ -96,7 +96,7 @@ final class Staging {
     }
     BuildLease renewed = lease.renewed();
     lease = renewed;
-    for (StagedOutput entry : stagedEntries()) {
+    for (RunOutput entry : stagedEntries()) {
       try {
         if (entry.created != null) {
           StagedCreateFiles.writeLease(entry.created.io(), entry.created.current().location(), renewed);
@@ -109,7 +109,7 @@ final class Staging {
     }
   }
 
-  private synchronized List<StagedOutput> stagedEntries() {
+  private synchronized List<RunOutput> stagedEntries() {
     return staged.values().stream().filter(s -> s.stagedTable != null).toList();
   }
 
@@ -121,7 +121,7 @@ final class Staging {
   /** Creates a new output in this process, under its location beside this build's lease file. */
   synchronized Table createTable(BoundOutput output, Schema schema, PartitionSpec spec,
       Map<String, String> properties) {
-    StagedOutput entry = entry(output);
+    RunOutput entry = entry(output);
     if (entry.stagedTable != null) {
       throw new IllegalStateException("Output " + entry.describe() + " exists already in this run; write to it");
     }
@@ -157,7 +157,7 @@ final class Staging {
   }
 
   /** Every output of the transform, in the order given. */
-  Collection<StagedOutput> entries() {
+  Collection<RunOutput> entries() {
     return staged.values();
   }
 
@@ -169,14 +169,14 @@ final class Staging {
     return List.copyOf(recovered);
   }
 
-  PublishConflictException createdElsewhere(StagedOutput entry, Throwable cause) {
+  PublishConflictException createdElsewhere(RunOutput entry, Throwable cause) {
     return new PublishConflictException("Cannot create output " + entry.describe() + " of transform " + transform
         + ": another build created it while this one ran. This build published nothing and left the other build's "
         + "table alone; build again once it is done.", cause);
   }
 
-  private StagedOutput entry(BoundOutput output) {
-    StagedOutput entry = staged.get(output.parameter().requirePath());
+  private RunOutput entry(BoundOutput output) {
+    RunOutput entry = staged.get(output.parameter().requirePath());
     if (entry == null) {
       throw new IllegalArgumentException("Output " + output.parameter().requirePath() + " is not staged by transform "
           + transform);

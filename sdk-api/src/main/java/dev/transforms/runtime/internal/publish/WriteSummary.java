@@ -19,7 +19,7 @@ final class WriteSummary {
   private WriteSummary() {}
 
   /** What the publication wrote to an output; remembers what the output became on it for lineage. */
-  static OutputWrites of(StagedOutput entry) {
+  static OutputWrites of(RunOutput entry) {
     String identifier = entry.output.resolved().toString();
     if (!entry.published) {
       // A new output the transform never wrote: there is nothing to publish.

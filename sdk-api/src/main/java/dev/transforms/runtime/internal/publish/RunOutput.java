@@ -6,8 +6,8 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 
-/** One output as a run stages it: what it was when staged, and the table the run's engine writes. */
-final class StagedOutput {
+/** One output of a run, as the publish protocol tracks it: what it was when staged, and the table the run's engine writes. */
+final class RunOutput {
   final OutputPublisher.Output output;
   /** The existing output, as the catalog loads it; null for a new output. */
   Table table;
@@ -30,7 +30,7 @@ final class StagedOutput {
   /** The schema readers see once published, and the bytes of data files the publication added. */
   OutputPublisher.Published summary;
 
-  StagedOutput(OutputPublisher.Output output) {
+  RunOutput(OutputPublisher.Output output) {
     this.output = output;
   }
 
