@@ -35,8 +35,9 @@ import org.apache.iceberg.catalog.Catalog;
  *       location beside a lease file ({@link StagedCreateFiles}).
  *   <li><b>Publish</b> ({@link Publication}). When the method returns, every output is checked first
  *       ({@link PublishChecks}: its {@code main} did not move, its branch is there, nobody else changed
- *       its shape, an incremental build's schema change is one its policy allows); then a new output is created in one commit, with its schema,
- *       spec, properties, rows and the build's state; and each existing output's {@code main} is
+ *       its shape, an incremental build's schema change is one its policy allows); then a new output
+ *       is created in one commit, with its schema, spec, properties, rows and the build's state; and
+ *       each existing output's {@code main} is
  *       fast-forwarded to its branch in one commit that also makes the staged shape the table's,
  *       removes the branch, the lease and the shape mark, and stores the build's
  *       {@link IncrementalState state} as table properties. No snapshot is added to carry the state.

@@ -6,7 +6,10 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 
-/** One output of a run, as the publish protocol tracks it: what it was when staged, and the table the run's engine writes. */
+/**
+ * One output of a run, as the publish protocol tracks it: what it was when staged, and the table the
+ * run's engine writes.
+ */
 final class RunOutput {
   final OutputPublisher.Output output;
   /** The existing output, as the catalog loads it; null for a new output. */
