@@ -37,10 +37,9 @@ import org.apache.iceberg.catalog.Catalog;
  *       ({@link PublishChecks}: its {@code main} did not move, its branch is there, nobody else changed
  *       its shape, an incremental build's schema change is one its policy allows); then a new output
  *       is created in one commit, with its schema, spec, properties, rows and the build's state; and
- *       each existing output's {@code main} is
- *       fast-forwarded to its branch in one commit that also makes the staged shape the table's,
- *       removes the branch, the lease and the shape mark, and stores the build's
- *       {@link IncrementalState state} as table properties. No snapshot is added to carry the state.
+ *       each existing output's {@code main} is fast-forwarded to its branch in one commit that also
+ *       makes the staged shape the table's, removes the branch, the lease and the shape mark, and
+ *       stores the build's {@link IncrementalState state} as table properties. No snapshot is added to carry the state.
  *   <li><b>Discard</b> ({@link #discard()}). When the method throws, each output's branch, lease and
  *       shape mark are removed ({@link StagingMarks#remove}) with the snapshots only the branch reached
  *       (their files deleted) and the schemas only the build used; a new output's files are deleted.
