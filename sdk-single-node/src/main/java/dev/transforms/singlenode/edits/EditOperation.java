@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import dev.transforms.runtime.internal.commit.CommitRetry;
 import dev.transforms.runtime.internal.commit.CommittedFiles;
 import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
@@ -75,6 +75,9 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
    */
   record Outcome(long rowsDeleted, long rowsAdded, Long snapshotId) {}
 
+  /** The wait before a retry: between half and all of 200 ms, doubling up to 2 s. */
+  private static final CommitRetry.Backoff BACKOFF = new CommitRetry.Backoff(200, 2_000, 0, true);
+
   /** Signals that a commit met a conflict and the attempt may be retried. */
   private static final class Conflict extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -111,20 +114,15 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
    * jitter, and refreshes the table so that the next attempt starts from the new head.
    */
   private Outcome withRetries(String operation, Supplier<Outcome> attempt) {
-    RuntimeException lastConflict = null;
-    for (int number = 1; number <= maxAttempts; number += 1) {
-      if (number > 1) {
-        pause(number);
-        table.refresh();
-      }
-      try {
-        return attempt.get();
-      } catch (Conflict conflict) {
-        lastConflict = (RuntimeException) conflict.getCause();
-      }
-    }
+    CommitRetry retry = new CommitRetry(maxAttempts, Conflict.class::isInstance, BACKOFF, table::refresh,
+        (e, last) -> new IllegalStateException("Interrupted while waiting to retry a row edit", e));
+    return retry.run(attempt, conflict -> {
+      throw gaveUp(operation, (RuntimeException) conflict.getCause());
+    });
+  }
 
-    throw new RowEditConflictException(
+  private RowEditConflictException gaveUp(String operation, RuntimeException lastConflict) {
+    return new RowEditConflictException(
         String.format(
             Locale.ROOT,
             "%s on table %s%s gave up after %d attempts: each commit conflicted with a concurrent"
@@ -397,15 +395,5 @@ record EditOperation(Table table, String branch, Map<String, String> snapshotPro
 
   private int formatVersion() {
     return TableUtil.formatVersion(table);
-  }
-
-  private static void pause(int attempt) {
-    long bound = Math.min(2_000L, 50L << Math.min(attempt, 6));
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(bound / 2, bound + 1));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting to retry a row edit", e);
-    }
   }
 }

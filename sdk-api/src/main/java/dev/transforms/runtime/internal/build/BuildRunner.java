@@ -1,6 +1,5 @@
 package dev.transforms.runtime.internal.build;
 
-import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.IncrementalRequiredException;
 import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.Transform;
@@ -11,7 +10,6 @@ import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.OutputWrites;
-import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.advice.AdvisorySettings;
@@ -38,13 +36,9 @@ import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.publish.BuildRecovery;
 import dev.transforms.runtime.internal.publish.CrashPoints;
 import dev.transforms.runtime.internal.publish.OutputPublisher;
-import dev.transforms.runtime.internal.spec.DatasetKind;
 import dev.transforms.runtime.internal.spec.IncrementalSpec;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.runtime.internal.spec.TransformSpec;
 import java.lang.reflect.Modifier;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,11 +48,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * Runs a planned build: for each transform, once its upstream has published, resolves its paths, loads
@@ -77,6 +67,7 @@ public final class BuildRunner implements AutoCloseable {
   private final TransformsConfig config;
   private final Catalogs catalogs;
   private final TableResolver resolver;
+  private final TransformTables tables;
   private final ClassLoader loader;
   private final List<EngineProvider> providers;
   private final Map<List<Object>, String> fingerprints = new java.util.concurrent.ConcurrentHashMap<>();
@@ -101,6 +92,7 @@ public final class BuildRunner implements AutoCloseable {
     this.config = config;
     this.catalogs = new Catalogs(config);
     this.resolver = new TableResolver(config);
+    this.tables = new TransformTables(config, catalogs, resolver);
     this.loader = loader;
     this.providers = providers;
   }
@@ -193,20 +185,20 @@ public final class BuildRunner implements AutoCloseable {
     List<String> notes = List.of();
     List<CheckResult> checks = List.of();
     try {
-      List<LoadedInput> loaded = loadInputs(spec);
-      List<BoundOutput> outputs = loadOutputs(spec);
+      List<TransformTables.LoadedInput> loaded = tables.inputs(spec);
+      List<BoundOutput> outputs = tables.outputs(spec);
       BuildLineage lineage = environment.lineage();
       if (lineage.enabled()) {
         lineage.started(spec.name(), inputFacts(loaded), outputFacts(outputs));
       }
 
       // What dead builds left on the outputs goes first: their branches, or the rest of their publication.
-      notes = BuildRecovery.recover(spec.name(), environment.buildId(), staged(outputs)).notes();
+      notes = BuildRecovery.recover(spec.name(), environment.buildId(), tables.staged(outputs)).notes();
 
       // Decide from what the outputs remember of the last build and how the inputs changed since.
       Map<DatasetPath, Table> inputTables = new LinkedHashMap<>();
       Map<DatasetPath, OptionalLong> current = new LinkedHashMap<>();
-      for (LoadedInput input : loaded) {
+      for (TransformTables.LoadedInput input : loaded) {
         input.table().ifPresent(t -> {
           inputTables.put(input.parameter().requirePath(), t);
           current.put(input.parameter().requirePath(), input.snapshot());
@@ -240,11 +232,11 @@ public final class BuildRunner implements AutoCloseable {
         throw new IncrementalRequiredException("Transform " + spec.name()
             + " requires an incremental build, but this build must be full: " + decision.reason());
       }
-      List<BoundInput> inputs = bindInputs(spec, loaded, stored, decision);
+      List<BoundInput> inputs = TransformTables.bind(spec, loaded, stored, decision);
       IncrementalState state = new IncrementalState(spec.name(),
           options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), current, code, files);
 
-      publisher = OutputPublisher.stage(spec.name(), environment.buildId(), staged(outputs));
+      publisher = OutputPublisher.stage(spec.name(), environment.buildId(), tables.staged(outputs));
       Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
       TransformRun run = new TransformRun(environment, spec, target, inputs, outputs, decision, publisher,
           IncrementalState.provenance(spec.name(), environment.buildId()), advisories, lane);
@@ -303,9 +295,9 @@ public final class BuildRunner implements AutoCloseable {
   }
 
   /** The inputs as lineage names them: tables at the snapshot pinned, or files. */
-  private static List<DatasetFacts> inputFacts(List<LoadedInput> loaded) {
+  private static List<DatasetFacts> inputFacts(List<TransformTables.LoadedInput> loaded) {
     List<DatasetFacts> facts = new ArrayList<>();
-    for (LoadedInput input : loaded) {
+    for (TransformTables.LoadedInput input : loaded) {
       DatasetPath path = input.parameter().requirePath();
       facts.add(input.table().map(t -> DatasetFacts.table(path, input.resolved(), DatasetFacts.schemaAt(t,
           input.snapshot()), input.snapshot()))
@@ -323,7 +315,7 @@ public final class BuildRunner implements AutoCloseable {
         facts.add(DatasetFacts.files(path, output.resolved(), output.fileLocation().get()));
       } else if (output.existing().isPresent()) {
         Table table = output.existing().get();
-        facts.add(DatasetFacts.table(path, output.resolved(), table.schema(), currentSnapshot(table)));
+        facts.add(DatasetFacts.table(path, output.resolved(), table.schema(), TransformTables.currentSnapshot(table)));
       } else {
         facts.add(DatasetFacts.named(path, output.resolved()));
       }
@@ -396,110 +388,8 @@ public final class BuildRunner implements AutoCloseable {
     return all;
   }
 
-  /** Resolves and loads every input, pinning each table's current snapshot. */
-  private List<LoadedInput> loadInputs(TransformSpec spec) {
-    List<LoadedInput> loaded = new ArrayList<>();
-    for (ParameterSpec parameter : spec.inputs()) {
-      ResolvedTable resolved = resolver.resolve(parameter.requirePath());
-      Optional<Table> table = loadInput(spec, parameter, resolved, catalogs.catalog(resolved.catalog()));
-      Optional<Path> files = table.isPresent() ? Optional.empty() : Optional.of(fileLocation(spec, parameter));
-      OptionalLong snapshot = table.map(BuildRunner::currentSnapshot).orElse(OptionalLong.empty());
-      loaded.add(new LoadedInput(parameter, resolved, table, files, snapshot));
-    }
-    return loaded;
-  }
-
-  /** Resolves every output and loads the tables that exist; creates the namespaces of those that do not. */
-  private List<BoundOutput> loadOutputs(TransformSpec spec) {
-    List<BoundOutput> outputs = new ArrayList<>();
-    for (ParameterSpec parameter : spec.outputs()) {
-      ResolvedTable resolved = resolver.resolve(parameter.requirePath());
-      if (parameter.kind().orElseThrow() == DatasetKind.FILES) {
-        outputs.add(new BoundOutput(parameter, resolved, Optional.empty(),
-            Optional.of(config.filesRoot().resolve(relative(parameter.requirePath())))));
-        continue;
-      }
-      Catalog catalog = catalogs.catalog(resolved.catalog());
-      Table existing = loadIfExists(catalog, resolved);
-      if (existing == null) {
-        Catalogs.createNamespaceIfMissing(catalog, resolved.identifier().namespace());
-      }
-      outputs.add(new BoundOutput(parameter, resolved, Optional.ofNullable(existing), Optional.empty()));
-    }
-    return outputs;
-  }
-
-  /** Completes the inputs with what the last build consumed and whether they read added rows only. */
-  private static List<BoundInput> bindInputs(TransformSpec spec, List<LoadedInput> loaded,
-      IncrementalDecider.StoredState stored, IncrementalDecision decision) {
-    List<BoundInput> inputs = new ArrayList<>();
-    for (LoadedInput input : loaded) {
-      DatasetPath path = input.parameter().requirePath();
-      OptionalLong stamped = stored.previousSnapshot(path);
-      // The snapshot the last build consumed is "previous" only while it still exists.
-      boolean exists = stamped.isPresent()
-          && input.table().map(t -> t.snapshot(stamped.getAsLong()) != null).orElse(false);
-      boolean snapshotInput = spec.incremental().map(o -> o.snapshotInputs().contains(path)).orElse(false);
-      inputs.add(new BoundInput(input.parameter(), input.resolved(), input.table(), input.files(), input.snapshot(),
-          exists ? stamped : OptionalLong.empty(), decision.incremental() && !snapshotInput));
-    }
-    return inputs;
-  }
-
-  private List<OutputPublisher.Output> staged(List<BoundOutput> outputs) {
-    List<OutputPublisher.Output> staged = new ArrayList<>();
-    for (BoundOutput output : outputs) {
-      if (output.fileLocation().isEmpty()) {
-        staged.add(new OutputPublisher.Output(output.parameter().requirePath(), output.resolved(),
-            catalogs.catalog(output.resolved().catalog()), output.existing().orElse(null)));
-      }
-    }
-    return staged;
-  }
-
   private Throwable masked(Throwable e) {
     return CauseChain.masked(e, config.masker());
-  }
-
-  private Optional<Table> loadInput(TransformSpec spec, ParameterSpec parameter, ResolvedTable resolved,
-      Catalog catalog) {
-    try {
-      return Optional.of(catalog.loadTable(resolved.identifier()));
-    } catch (NoSuchTableException e) {
-      if (parameter.kind().orElseThrow() == DatasetKind.FILES) {
-        return Optional.empty();
-      }
-      throw new DatasetNotFoundException("Input " + parameter.requirePath() + " of transform " + spec.name()
-          + " does not exist: no table " + resolved.sparkIdentifier() + " in catalog '" + resolved.catalog()
-          + "'. Build its producer first, or check the mounts in " + TransformsConfig.FILE_NAME);
-    }
-  }
-
-  private static Table loadIfExists(Catalog catalog, ResolvedTable resolved) {
-    try {
-      return catalog.loadTable(resolved.identifier());
-    } catch (NoSuchTableException e) {
-      return null;
-    }
-  }
-
-  private Path fileLocation(TransformSpec spec, ParameterSpec parameter) {
-    Path location = config.filesRoot().resolve(relative(parameter.requirePath()));
-    if (!Files.exists(location)) {
-      throw new DatasetNotFoundException("Input " + parameter.requirePath() + " of transform " + spec.name()
-          + " does not exist: it is neither a table (" + resolver.resolve(parameter.requirePath()).sparkIdentifier()
-          + ") nor files under " + location);
-    }
-    return location;
-  }
-
-  private static String relative(DatasetPath path) {
-    return String.join("/", path.segments());
-  }
-
-  private static OptionalLong currentSnapshot(Table table) {
-    Snapshot snapshot = table.currentSnapshot();
-    return snapshot == null ? OptionalLong.empty() : OptionalLong.of(snapshot.snapshotId());
   }
 
   private static Object instantiate(TransformSpec spec) {
@@ -515,8 +405,4 @@ public final class BuildRunner implements AutoCloseable {
   public void close() {
     catalogs.close();
   }
-
-  /** An input resolved and loaded, before the incremental decision completes its binding. */
-  private record LoadedInput(ParameterSpec parameter, ResolvedTable resolved, Optional<Table> table,
-      Optional<Path> files, OptionalLong snapshot) {}
 }

@@ -2,6 +2,7 @@ package dev.transforms.runtime.internal.catalog;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.commit.CommitRetry;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
@@ -34,7 +34,7 @@ public final class Catalogs implements Closeable {
 
   private static final String SQLITE = "jdbc:sqlite:";
   private static final int START_ATTEMPTS = 6;
-  private static final long START_BACKOFF_MS = 50;
+  private static final CommitRetry.Backoff START_BACKOFF = new CommitRetry.Backoff(50, 800, 50, false);
 
   private final TransformsConfig config;
   private final Configuration hadoopConf;
@@ -244,21 +244,11 @@ public final class Catalogs implements Closeable {
    * close it.)
    */
   private Catalog startWithRetries(String name, Map<String, String> props) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return CatalogUtil.buildIcebergCatalog(name, props, hadoopConf);
-      } catch (RuntimeException e) {
-        if (attempt >= START_ATTEMPTS || !lostStartRace(e)) {
-          throw e;
-        }
-        try {
-          Thread.sleep(START_BACKOFF_MS * (1L << (attempt - 1)) + ThreadLocalRandom.current().nextLong(START_BACKOFF_MS));
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
+    CommitRetry retry = new CommitRetry(START_ATTEMPTS, Catalogs::lostStartRace, START_BACKOFF, () -> { },
+        (interrupted, last) -> last);
+    return retry.run(() -> CatalogUtil.buildIcebergCatalog(name, props, hadoopConf), last -> {
+      throw last;
+    });
   }
 
   /** Whether a start failed because another process was creating the same catalog at that moment. */

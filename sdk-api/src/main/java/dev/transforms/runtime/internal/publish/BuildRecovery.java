@@ -1,6 +1,7 @@
 package dev.transforms.runtime.internal.publish;
 
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.internal.commit.CommitRetry;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -89,7 +90,7 @@ public final class BuildRecovery {
               + " (it died after publishing the transform's other outputs)");
           continue;
         }
-        int expired = OutputPublisher.removeMarks(table, build, "recover");
+        int expired = StagingMarks.remove(table, build, "recover");
         notes.add("removed what dead build " + build + " left on output " + output.getKey()
             + (branches.isEmpty() ? "" : ": branch " + String.join(", ", branches) + " and " + expired + " snapshot"
                 + (expired == 1 ? "" : "s") + " only it reached"));
@@ -106,19 +107,14 @@ public final class BuildRecovery {
     IncrementalState state = IncrementalState.fromProperties(publishedProperties).orElseThrow();
     TableOperations operations = ((HasTableOperations) table).operations();
     try {
-      for (int attempt = 0; ; attempt++) {
+      // Retried at once, as many times as a dead build's publication is worth.
+      new CommitRetry(11, CommitFailedException.class::isInstance, CommitRetry.Backoff.NONE, () -> { },
+          (interrupted, last) -> last).run(() -> {
         TableMetadata base = operations.refresh();
-        try {
-          TableMetadata updated = OutputPublisher.published(base, build, branch, state, Map.of());
-          operations.commit(base, updated);
-          OutputPublisher.deleteDroppedManifestLists(operations, base, updated);
-          break;
-        } catch (CommitFailedException e) {
-          if (attempt >= 10) {
-            throw e;
-          }
-        }
-      }
+        TableMetadata updated = PublishedMetadata.published(base, build, branch, state, Map.of());
+        operations.commit(base, updated);
+        PublishedMetadata.deleteDroppedManifestLists(operations, base, updated);
+      });
       table.refresh();
       CrashPoints.reached("recover.finish");
       return true;

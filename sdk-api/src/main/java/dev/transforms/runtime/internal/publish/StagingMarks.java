@@ -1,10 +1,16 @@
 package dev.transforms.runtime.internal.publish;
 
+import dev.transforms.runtime.internal.commit.CommitRetry;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.ManageSnapshots;
+import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
 
 /**
  * The marks a build leaves on an output table while it stages it, and only then:
@@ -18,7 +24,7 @@ import org.apache.iceberg.Table;
  * A new output the build creates carries none: it is not in the catalog before it is published, and
  * its files beside a lease file are its marks ({@link StagedCreateFiles}).
  * A build that dies leaves its marks behind; the next build that touches the output finds them, judges
- * the lease, and removes what a dead build left.
+ * the lease, and removes what a dead build left ({@link #remove}, as a discard removes its own).
  */
 public final class StagingMarks {
 
@@ -112,5 +118,83 @@ public final class StagingMarks {
       }
     });
     return branches;
+  }
+
+  /**
+   * Removes a build's marks from a table: first its staging branches, then the snapshots only they
+   * reached (and any snapshot of the build no ref reaches any more), then its lease and shape mark, with
+   * the schemas only the build used. The lease goes last, so a process that dies half-way leaves a mark
+   * for the next build to finish the job.
+   *
+   * @param table the table
+   * @param buildId the build
+   * @param points the crash points' prefix, {@code discard} or {@code recover}
+   * @return how many snapshots were expired
+   */
+  static int remove(Table table, String buildId, String points) {
+    table.refresh();
+    Set<String> branches = branchesOf(table, buildId);
+    Set<Long> expired = new LinkedHashSet<>(BranchSnapshots.onlyOn(table, branches));
+    if (!branches.isEmpty()) {
+      TableCommits.commit(table, transaction -> {
+        Set<String> present = branchesOf(table, buildId);
+        if (!present.isEmpty()) {
+          ManageSnapshots refs = transaction.manageSnapshots();
+          present.forEach(refs::removeBranch);
+          refs.commit();
+        }
+      });
+      CrashPoints.reached(points + ".branch");
+    }
+    expired.addAll(BranchSnapshots.unreachableOf(table, buildId));
+    BranchSnapshots.expire(table, expired);
+    if (!expired.isEmpty()) {
+      CrashPoints.reached(points + ".expired");
+    }
+    TableOperations operations = ((HasTableOperations) table).operations();
+    CommitRetry.onConflict(TableCommits.ATTEMPTS).run(() -> {
+      TableMetadata base = operations.refresh();
+      Set<String> marks = new LinkedHashSet<>(Set.of(leaseKey(buildId), StagedShape.key(buildId)));
+      marks.retainAll(base.properties().keySet());
+      if (!marks.isEmpty()) {
+        TableMetadata.Builder builder = TableMetadata.buildFrom(base).removeProperties(marks);
+        Set<Integer> unused = unusedSchemas(base, buildId);
+        if (!unused.isEmpty()) {
+          new MetadataUpdate.RemoveSchemas(unused).applyTo(builder);
+        }
+        operations.commit(base, builder.build());
+      }
+      return null;
+    }, last -> null); // the marks stay: the lease, once lapsed, lets the next build remove them
+    table.refresh();
+    return expired.size();
+  }
+
+  /**
+   * The schemas a build added that nothing uses: not current, named by no snapshot and by no other
+   * build's shape mark.
+   */
+  private static Set<Integer> unusedSchemas(TableMetadata base, String buildId) {
+    Optional<StagedShape> shape = StagedShape.staged(base, buildId);
+    if (shape.isEmpty()) {
+      return Set.of();
+    }
+    Set<Integer> unused = new LinkedHashSet<>(shape.get().addedSchemas());
+    unused.remove(base.currentSchemaId());
+    base.snapshots().forEach(s -> {
+      if (s.schemaId() != null) {
+        unused.remove(s.schemaId());
+      }
+    });
+    base.properties().forEach((key, value) -> {
+      if (key.startsWith(StagedShape.PREFIX) && !key.equals(StagedShape.key(buildId))) {
+        StagedShape.decode(value).ifPresent(other -> {
+          unused.remove(other.schemaId());
+          unused.removeAll(other.addedSchemas());
+        });
+      }
+    });
+    unused.retainAll(base.schemasById().keySet());
+    return unused;
   }
 }

@@ -1,6 +1,6 @@
 package dev.transforms.runtime.internal.publish;
 
-import java.util.concurrent.ThreadLocalRandom;
+import dev.transforms.runtime.internal.commit.CommitRetry;
 import java.util.function.Consumer;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
@@ -18,7 +18,7 @@ import org.apache.iceberg.exceptions.CommitFailedException;
  */
 final class TableCommits {
 
-  private static final int ATTEMPTS = 20;
+  static final int ATTEMPTS = 20;
 
   private TableCommits() {}
 
@@ -30,28 +30,11 @@ final class TableCommits {
    * @throws CommitFailedException if every attempt met a concurrent commit
    */
   static void commit(Table table, Consumer<Transaction> body) {
-    CommitFailedException last = null;
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+    CommitRetry.onConflict(ATTEMPTS).run(() -> {
       table.refresh();
       Transaction transaction = table.newTransaction();
       body.accept(transaction);
-      try {
-        transaction.commitTransaction();
-        return;
-      } catch (CommitFailedException e) {
-        last = e;
-        pause(attempt);
-      }
-    }
-    throw last;
-  }
-
-  private static void pause(int attempt) {
-    try {
-      Thread.sleep(Math.min(1_000, 10L << Math.min(attempt, 6)) + ThreadLocalRandom.current().nextInt(20));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommitFailedException(e, "Interrupted while retrying a commit");
-    }
+      transaction.commitTransaction();
+    });
   }
 }

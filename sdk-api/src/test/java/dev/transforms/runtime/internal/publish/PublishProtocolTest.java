@@ -254,7 +254,7 @@ public class PublishProtocolTest {
     Table a = table(A);
     org.apache.iceberg.TableOperations operations = ((org.apache.iceberg.HasTableOperations) a).operations();
     org.apache.iceberg.TableMetadata base = operations.refresh();
-    operations.commit(base, OutputPublisher.published(base, dead, StagingMarks.branch(dead), state, Map.of()));
+    operations.commit(base, PublishedMetadata.published(base, dead, StagingMarks.branch(dead), state, Map.of()));
 
     BuildReport next = build(runner, CopyToBoth.class);
 

@@ -1,0 +1,205 @@
+package dev.transforms.runtime.internal.publish;
+
+import dev.transforms.api.PublishConflictException;
+import dev.transforms.api.SchemaChangePolicy;
+import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.OutputWrites;
+import dev.transforms.runtime.internal.commit.CommitRetry;
+import dev.transforms.runtime.internal.incremental.IncrementalState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableCommit;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.rest.RESTCatalog;
+
+/**
+ * Where a build publishes: the last step of the publish protocol, once the transform's method returned.
+ * Every output is checked first ({@link PublishChecks}); then each new output is created in one catalog
+ * commit with its rows and the build's state; then the existing outputs are published, each in one
+ * commit ({@link PublishedMetadata}: {@code main} fast-forwarded to the staging branch, the staged shape
+ * made the table's, the marks removed, the state stored), or all together in one multi-table commit when
+ * they share a REST catalog. Any failure discards what is not yet published and says what was.
+ */
+final class Publication {
+
+  private final Staging staging;
+  private final String transform;
+  private final String buildId;
+  private final String branch;
+  private final PublishChecks checks;
+  private final Runnable discard;
+
+  /** A publication of the staged outputs that runs {@code discard} when it fails. */
+  Publication(Staging staging, Runnable discard) {
+    this.staging = staging;
+    this.transform = staging.transform;
+    this.buildId = staging.buildId;
+    this.branch = staging.branch;
+    this.checks = new PublishChecks(transform, branch);
+    this.discard = discard;
+  }
+
+  /** Publishes every output; see {@link OutputPublisher#publish(IncrementalState, Map, Map)}. */
+  List<OutputWrites> publish(IncrementalState state, Map<DatasetPath, Map<String, String>> extra,
+      Map<DatasetPath, SchemaChangePolicy> incremental) {
+    staging.stopRenewals();
+    try {
+      for (RunOutput entry : staging.entries()) {
+        checks.check(entry, incremental.get(entry.output.path()));
+        checks.requireStagedFiles(entry);
+      }
+    } catch (RuntimeException e) {
+      discard.run();
+      throw e;
+    }
+    List<OutputWrites> writes = new ArrayList<>();
+    List<DatasetPath> published = new ArrayList<>();
+    for (RunOutput entry : staging.entries()) {
+      if (entry.created == null) {
+        continue;
+      }
+      try {
+        entry.created.create(PublishedMetadata.stateProperties(state, entry.created.current().currentSnapshot(),
+            extra.getOrDefault(entry.output.path(), Map.of())));
+      } catch (RuntimeException e) {
+        // Lost to another build (AlreadyExistsException, or whatever the catalog says when the other
+        // build's row appeared between its check and its insert), or the catalog failed. Unless the table
+        // is there with this build's identity (the commit went through and only its answer was lost), the
+        // metadata file the attempt wrote is this build's alone: remove it with the staged files.
+        Optional<String> now = uuidInCatalog(entry);
+        if (now.isEmpty() || !now.get().equals(entry.created.current().uuid())) {
+          StagedCreateFiles.deleteLostCreate(entry.created.io(), entry.created.current().location(),
+              entry.created.current().uuid());
+          discard.run();
+          throw e instanceof AlreadyExistsException || now.isPresent() ? staging.createdElsewhere(entry, e) : e;
+        }
+      }
+      entry.published = true;
+      published.add(entry.output.path());
+      StagedCreateFiles.deleteLease(entry.created.io(), entry.created.current().location(), buildId);
+      CrashPoints.reached("publish.output");
+    }
+    Optional<RESTCatalog> together = oneRestCatalog();
+    if (together.isPresent()) {
+      try {
+        publishTogether(together.get(), state, extra);
+      } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
+        discard.run();
+        throw new PublishConflictException("Cannot publish transform " + transform + ": an output moved while the "
+            + "transform ran (" + e.getMessage() + "); " + publishedSoFar(published), e);
+      }
+      for (RunOutput entry : staging.entries()) {
+        if (entry.table != null) {
+          entry.published = true;
+        }
+      }
+      CrashPoints.reached("publish.together");
+    }
+    for (RunOutput entry : staging.entries()) {
+      if (entry.published || entry.table == null) {
+        continue;
+      }
+      try {
+        publishOne(entry, state, extra.getOrDefault(entry.output.path(), Map.of()));
+      } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
+        discard.run();
+        throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.describe()
+            + " moved while the transform ran (" + e.getMessage() + "); " + publishedSoFar(published), e);
+      }
+      published.add(entry.output.path());
+      entry.published = true;
+      CrashPoints.reached("publish.output");
+    }
+    for (RunOutput entry : staging.entries()) {
+      writes.add(WriteSummary.of(entry));
+    }
+    return writes;
+  }
+
+  private static String publishedSoFar(List<DatasetPath> published) {
+    return (published.isEmpty() ? "nothing was published."
+        : "outputs " + published + " were published, this one and those after it were not; the next build "
+            + "of the transform rebuilds them all in full.") + " Build again to run on the new data.";
+  }
+
+  private void publishOne(RunOutput entry, IncrementalState state, Map<String, String> extra) {
+    TableOperations operations = entry.operations.catalogOperations();
+    CommitRetry.onConflict(TableCommits.ATTEMPTS).run(() -> {
+      TableMetadata base = operations.refresh();
+      requireMain(base, entry);
+      TableMetadata updated = PublishedMetadata.published(base, buildId, branch, state, extra);
+      operations.commit(base, updated);
+      PublishedMetadata.deleteDroppedManifestLists(operations, base, updated);
+      entry.table.refresh();
+    });
+  }
+
+  private static void requireMain(TableMetadata base, RunOutput entry) {
+    Snapshot main = base.currentSnapshot();
+    if (!Objects.equals(main == null ? null : main.snapshotId(), entry.base)) {
+      throw new ValidationException("main moved from snapshot %s to %s", entry.base,
+          main == null ? null : main.snapshotId());
+    }
+  }
+
+  /**
+   * The REST catalog every existing output of this run lives in, when there are several: its
+   * multi-table commit publishes them all at once.
+   */
+  private Optional<RESTCatalog> oneRestCatalog() {
+    List<RunOutput> tables = staging.entries().stream().filter(s -> s.table != null).toList();
+    if (tables.size() < 2) {
+      return Optional.empty();
+    }
+    Catalog first = tables.get(0).output.catalog();
+    boolean same = tables.stream().allMatch(t -> t.output.catalog() == first);
+    return same && first instanceof RESTCatalog rest ? Optional.of(rest) : Optional.empty();
+  }
+
+  /**
+   * Publishes every existing output in one multi-table commit of a REST catalog: each output's
+   * fast-forward, shape, branch and mark removal and state, applied all together or not at all. Each
+   * table's commit requires its {@code main} to be where the run found it.
+   */
+  private void publishTogether(RESTCatalog catalog, IncrementalState state,
+      Map<DatasetPath, Map<String, String>> extra) {
+    List<TableCommit> commits = new ArrayList<>();
+    for (RunOutput entry : staging.entries()) {
+      if (entry.table == null) {
+        continue;
+      }
+      TableMetadata base = entry.operations.catalogOperations().refresh();
+      requireMain(base, entry);
+      Map<String, String> properties = extra.getOrDefault(entry.output.path(), Map.of());
+      commits.add(TableCommit.create(entry.output.resolved().identifier(), base,
+          PublishedMetadata.published(base, buildId, branch, state, properties)));
+    }
+    catalog.commitTransaction(commits);
+    for (RunOutput entry : staging.entries()) {
+      if (entry.table != null) {
+        entry.table.refresh();
+      }
+    }
+  }
+
+  /** The identity of the table an output's identifier now names in its catalog, if there is one. */
+  private static Optional<String> uuidInCatalog(RunOutput entry) {
+    try {
+      return Optional.of(entry.output.catalog().loadTable(entry.output.resolved().identifier()).uuid().toString());
+    } catch (NoSuchTableException e) {
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.empty(); // the catalog cannot answer: treat the attempt as failed, as it reported
+    }
+  }
+}
