@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.edits;
 
+import java.util.function.LongPredicate;
 import org.apache.iceberg.expressions.And;
 import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.BoundLiteralPredicate;
@@ -75,153 +76,86 @@ final class IntegralFilter {
     return root.testNull();
   }
 
-  /** One node of the compiled filter. */
-  private interface Node {
-    boolean test(long value);
+  /** One node of the compiled filter: its test of a value, and its answer for a null. */
+  private record Node(LongPredicate test, boolean whenNull) {
+    boolean test(long value) {
+      return test.test(value);
+    }
 
-    boolean testNull();
+    boolean testNull() {
+      return whenNull;
+    }
+
+    Node and(Node other) {
+      return new Node(value -> test.test(value) && other.test.test(value), whenNull && other.whenNull);
+    }
+
+    Node or(Node other) {
+      return new Node(value -> test.test(value) || other.test.test(value), whenNull || other.whenNull);
+    }
   }
 
   private static Node node(Expression expression, int[] field) {
     switch (expression.op()) {
       case TRUE:
-        return constant(true);
+        return new Node(value -> true, true);
       case FALSE:
-        return constant(false);
+        return new Node(value -> false, false);
       case AND: {
         And and = (And) expression;
         Node left = node(and.left(), field);
         Node right = left == null ? null : node(and.right(), field);
-        return right == null ? null : new Node() {
-          @Override
-          public boolean test(long value) {
-            return left.test(value) && right.test(value);
-          }
-
-          @Override
-          public boolean testNull() {
-            return left.testNull() && right.testNull();
-          }
-        };
+        return right == null ? null : left.and(right);
       }
       case OR: {
         Or or = (Or) expression;
         Node left = node(or.left(), field);
         Node right = left == null ? null : node(or.right(), field);
-        return right == null ? null : new Node() {
-          @Override
-          public boolean test(long value) {
-            return left.test(value) || right.test(value);
-          }
-
-          @Override
-          public boolean testNull() {
-            return left.testNull() || right.testNull();
-          }
-        };
+        return right == null ? null : left.or(right);
       }
       default:
         return expression instanceof BoundPredicate<?> predicate ? predicate(predicate, field) : null;
     }
   }
 
+  /** A predicate on the column; null for another column, a type other than int or long, or a NaN test. */
   private static Node predicate(BoundPredicate<?> predicate, int[] field) {
     if (!(predicate.term() instanceof BoundReference<?> reference) || !integral(reference.type())
         || (field[0] >= 0 && field[0] != reference.fieldId())) {
       return null;
     }
     field[0] = reference.fieldId();
-    switch (predicate.op()) {
-      case IS_NULL:
-        return new Node() {
-          @Override
-          public boolean test(long value) {
-            return false;
-          }
-
-          @Override
-          public boolean testNull() {
-            return true;
-          }
-        };
-      case NOT_NULL:
-        return new Node() {
-          @Override
-          public boolean test(long value) {
-            return true;
-          }
-
-          @Override
-          public boolean testNull() {
-            return false;
-          }
-        };
-      default:
-        break;
+    if (predicate.op() == Expression.Operation.IS_NULL) {
+      return new Node(value -> false, true);
+    } else if (predicate.op() == Expression.Operation.NOT_NULL) {
+      return new Node(value -> true, false);
     }
+    // null sorts first, as the Evaluator's comparators have it: below every value, equal to none
     if (predicate instanceof BoundLiteralPredicate<?> literal) {
       long bound = ((Number) literal.literal().value()).longValue();
-      switch (predicate.op()) {
-        case LT:
-          return comparison(value -> value < bound, true);
-        case LT_EQ:
-          return comparison(value -> value <= bound, true);
-        case GT:
-          return comparison(value -> value > bound, false);
-        case GT_EQ:
-          return comparison(value -> value >= bound, false);
-        case EQ:
-          return comparison(value -> value == bound, false);
-        case NOT_EQ:
-          return comparison(value -> value != bound, true);
-        default:
-          return null;
-      }
+      return switch (predicate.op()) {
+        case LT -> new Node(value -> value < bound, true);
+        case LT_EQ -> new Node(value -> value <= bound, true);
+        case GT -> new Node(value -> value > bound, false);
+        case GT_EQ -> new Node(value -> value >= bound, false);
+        case EQ -> new Node(value -> value == bound, false);
+        case NOT_EQ -> new Node(value -> value != bound, true);
+        default -> null;
+      };
     }
     if (predicate instanceof BoundSetPredicate<?> set) {
       LongHashSet keys = LongHashSet.of(set.literalSet().stream().mapToLong(key -> ((Number) key).longValue())
           .toArray());
-      switch (predicate.op()) {
-        case IN:
-          return comparison(keys::contains, false);
-        case NOT_IN:
-          return comparison(value -> !keys.contains(value), true);
-        default:
-          return null;
-      }
+      return switch (predicate.op()) {
+        case IN -> new Node(keys::contains, false);
+        case NOT_IN -> new Node(value -> !keys.contains(value), true);
+        default -> null;
+      };
     }
     return null;
   }
 
   private static boolean integral(Type type) {
     return type.typeId() == Type.TypeID.INTEGER || type.typeId() == Type.TypeID.LONG;
-  }
-
-  private static Node comparison(java.util.function.LongPredicate test, boolean whenNull) {
-    return new Node() {
-      @Override
-      public boolean test(long value) {
-        return test.test(value);
-      }
-
-      @Override
-      public boolean testNull() {
-        return whenNull;
-      }
-    };
-  }
-
-  private static Node constant(boolean answer) {
-    return new Node() {
-      @Override
-      public boolean test(long value) {
-        return answer;
-      }
-
-      @Override
-      public boolean testNull() {
-        return answer;
-      }
-    };
   }
 }
