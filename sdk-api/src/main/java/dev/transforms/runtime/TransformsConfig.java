@@ -2,6 +2,7 @@ package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.SchemaChangePolicy;
+import dev.transforms.runtime.internal.advice.AdvisorySettings;
 import dev.transforms.runtime.internal.build.BuildSettings;
 import dev.transforms.runtime.internal.catalog.Mount;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
@@ -15,6 +16,7 @@ import dev.transforms.runtime.internal.engine.DuckDbSettings;
 import dev.transforms.runtime.internal.engine.SingleNodeSettings;
 import dev.transforms.runtime.internal.engine.SparkSettings;
 import dev.transforms.runtime.internal.lineage.LineageSettings;
+import dev.transforms.runtime.maintenance.MaintenancePolicies;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -228,6 +230,47 @@ public final class TransformsConfig {
    */
   public Map<String, String> duckdbProperties() {
     return DuckDbSettings.of(values).properties();
+  }
+
+  /**
+   * The {@code advisories} key (the level: {@code off}, {@code warn} or {@code error}) and the
+   * {@code advisories.OPTION} keys (the rules' thresholds), as the file and environment set them; checked
+   * when the configuration loads.
+   *
+   * @return the keys with their values, sorted
+   */
+  public Map<String, String> advisoryProperties() {
+    return values.withPrefix(AdvisorySettings.LEVEL);
+  }
+
+  /**
+   * The {@code maintain.PREFIX.OPTION} keys: the maintenance policies {@code transforms maintain --all}
+   * applies ({@link dev.transforms.runtime.maintenance.MaintenancePolicies}).
+   *
+   * @return the keys with their values, sorted
+   */
+  public Map<String, String> maintenanceProperties() {
+    return values.withPrefix(MaintenancePolicies.PREFIX);
+  }
+
+  /**
+   * The {@code openlineage.*} keys, as the file and environment set them (secrets unmasked: never print
+   * them, use {@link #masker()}); checked when the configuration loads ({@code docs/lineage.md}).
+   *
+   * @return the keys with their values
+   */
+  public Map<String, String> lineageProperties() {
+    return LineageSettings.properties(values);
+  }
+
+  /**
+   * The schema-change policy of incremental builds for table outputs that declare none
+   * ({@code build.on-schema-change}): {@link SchemaChangePolicy#FAIL} unless set.
+   *
+   * @return the policy, never {@link SchemaChangePolicy#CONFIGURED}
+   */
+  public SchemaChangePolicy onSchemaChange() {
+    return BuildSettings.of(values).onSchemaChange();
   }
 
   /**
