@@ -54,8 +54,10 @@ class TransformsConfigTest {
         "openlineage.namespace=shop", "build.on-schema-change=append_new_columns", "duckdb.threads=2");
     TransformsConfig config = TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir);
     assertThat(config.advisoryProperties())
-        .containsExactlyInAnyOrderEntriesOf(Map.of("advisories", "error", "advisories.withcolumn-loop.projections", "5"));
-    assertThat(config.maintenanceProperties()).containsExactlyInAnyOrderEntriesOf(Map.of("maintain./Shop.older-than", "7d"));
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("advisories", "error", "advisories.withcolumn-loop.projections", "5"));
+    assertThat(config.maintenanceProperties())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("maintain./Shop.older-than", "7d"));
     assertThat(config.lineageProperties()).containsEntry("openlineage.namespace", "shop");
     assertThat(config.onSchemaChange()).isEqualTo(dev.transforms.api.SchemaChangePolicy.APPEND_NEW_COLUMNS);
     assertThat(config.duckdbProperties()).containsExactlyInAnyOrderEntriesOf(Map.of("duckdb.threads", "2"));
