@@ -131,6 +131,14 @@ public class StrategiesAgreeTest {
   private static final RewritePlanner REWRITES = new RewritePlanner();
   private static final Map<ReadStrategy, Long> READS_BEFORE = new EnumMap<>(ReadStrategy.class);
 
+  /**
+   * The planner {@link #everyStrategy} rewrites through (a copy forcing each strategy in turn counts here), for
+   * other modules' tests that check which strategies ran.
+   */
+  public static RewritePlanner rewritePlanner() {
+    return REWRITES;
+  }
+
   @BeforeAll
   static void start() {
     for (ReadStrategy strategy : ReadStrategy.values()) {
