@@ -87,8 +87,8 @@ final class FilterChange extends RowChange {
       }
       positions[next++] = readSchema.columns().indexOf(field);
     }
-    RowDecider matches = matcher(readSchema);
-    IntegralFilter integral = positions.length == 1 ? IntegralFilter.compile(readSchema.asStruct(), filter) : null;
+    IntegralFilter integral = IntegralFilter.compile(readSchema.asStruct(), filter);
+    RowDecider matches = matcher(readSchema, integral);
     return new RowProbe() {
       @Override
       public IntegralFilter integralFilter() {
@@ -114,15 +114,15 @@ final class FilterChange extends RowChange {
 
   @Override
   RowDecider decider(Schema readSchema, DataFile file) {
-    return matcher(readSchema);
+    return matcher(readSchema, IntegralFilter.compile(readSchema.asStruct(), filter));
   }
 
   /**
    * Whether a row of the read schema matches the filter: on the column's value itself for a filter of
-   * one integral column ({@link IntegralFilter}), otherwise through Iceberg's {@code Evaluator}.
+   * one integral column ({@link IntegralFilter}, compiled or null), otherwise through Iceberg's
+   * {@code Evaluator}.
    */
-  private RowDecider matcher(Schema readSchema) {
-    IntegralFilter integral = IntegralFilter.compile(readSchema.asStruct(), filter);
+  private RowDecider matcher(Schema readSchema, IntegralFilter integral) {
     if (integral != null) {
       int position = readSchema.columns().indexOf(readSchema.asStruct().field(integral.fieldId()));
       if (position >= 0) {
