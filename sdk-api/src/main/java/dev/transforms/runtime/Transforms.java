@@ -2,7 +2,7 @@ package dev.transforms.runtime;
 
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
-import dev.transforms.runtime.internal.engine.EngineProvider;
+import dev.transforms.runtime.spi.EngineProvider;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.spec.DatasetKind;
 import dev.transforms.runtime.internal.spec.ParameterSpec;

@@ -5,7 +5,7 @@ import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.internal.advice.AdvisoryRule;
 import dev.transforms.runtime.internal.advice.RunAdvisories;
 import dev.transforms.runtime.internal.changes.ChangeRange;
-import dev.transforms.runtime.internal.engine.BoundInput;
+import dev.transforms.runtime.spi.BoundInput;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;

@@ -1,8 +1,8 @@
 package dev.transforms.spark;
 
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.internal.engine.BoundOutput;
-import dev.transforms.runtime.internal.engine.OutputShapes;
+import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.OutputShapes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

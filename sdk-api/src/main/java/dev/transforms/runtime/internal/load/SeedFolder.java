@@ -1,5 +1,8 @@
 package dev.transforms.runtime.internal.load;
 
+import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.SourceFormat;
+import dev.transforms.runtime.spi.TextOptions;
 import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.DatasetPath;
 import java.io.IOException;
@@ -92,7 +95,7 @@ public record SeedFolder(List<LoadRequest> requests, List<Path> ignored) {
       }
       char separator = delimiter.orElse(isTsv(file) ? '\t' : ',');
       requests.add(new LoadRequest(DatasetPath.of("/" + seed.getKey()), List.of(source), declaration,
-          Optional.empty(), mode, inferSchema, new LoadRequest.TextOptions(separator, header),
+          Optional.empty(), mode, inferSchema, new TextOptions(separator, header),
           Optional.of(folder.resolve(seed.getKey() + SCHEMA_EXTENSION))));
     }
     ignored.addAll(schemas.values());

@@ -1,5 +1,7 @@
 package dev.transforms.runtime.internal.load;
 
+import dev.transforms.runtime.spi.LoadEngine;
+import dev.transforms.runtime.spi.LoadListener;
 import dev.transforms.api.BadRowsException;
 import dev.transforms.api.Handle;
 import dev.transforms.api.InvalidLoadException;
@@ -9,7 +11,7 @@ import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.commit.CommittedFiles;
-import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.publish.BuildRecovery;
 import dev.transforms.runtime.internal.publish.OutputPublisher;

@@ -5,7 +5,7 @@ import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.SchemaMismatchException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.internal.commit.CommittedFiles;
-import dev.transforms.runtime.internal.engine.OutputShapes;
+import dev.transforms.runtime.spi.OutputShapes;
 import dev.transforms.runtime.internal.schema.SchemaDiff;
 import java.util.ArrayList;
 import java.util.List;

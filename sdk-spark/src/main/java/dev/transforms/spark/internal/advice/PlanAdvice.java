@@ -4,7 +4,7 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.advice.AdvisoryRule;
 import dev.transforms.runtime.internal.advice.AdvisorySettings;
 import dev.transforms.runtime.internal.advice.RunAdvisories;
-import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.spi.TransformRun;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,6 +1,6 @@
 package dev.transforms.spark.internal.lineage;
 
-import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.spi.TransformRun;
 import dev.transforms.runtime.internal.lineage.RunLineage;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
