@@ -1,21 +1,21 @@
 package dev.transforms.cli;
 
-import dev.transforms.runtime.spi.TextOptions;
 import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
-import dev.transforms.runtime.spi.LoadListener;
 import dev.transforms.runtime.internal.load.LoadMode;
 import dev.transforms.runtime.internal.load.LoadRequest;
 import dev.transforms.runtime.internal.load.LoadedTable;
 import dev.transforms.runtime.internal.load.SeedFolder;
-import dev.transforms.runtime.spi.SourceFile;
-import dev.transforms.runtime.spi.SourceFormat;
 import dev.transforms.runtime.internal.load.TableDeclaration;
 import dev.transforms.runtime.internal.load.TableLoad;
+import dev.transforms.runtime.spi.LoadListener;
+import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.SourceFormat;
+import dev.transforms.runtime.spi.TextOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

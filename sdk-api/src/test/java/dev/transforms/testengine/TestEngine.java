@@ -2,13 +2,13 @@ package dev.transforms.testengine;
 
 import dev.transforms.api.Handle;
 import dev.transforms.api.IncrementalTransformContext;
+import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.runtime.spi.BoundInput;
 import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.spi.BuildEnvironment;
 import dev.transforms.runtime.spi.Engine;
 import dev.transforms.runtime.spi.EngineProvider;
 import dev.transforms.runtime.spi.TransformRun;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,10 +1,9 @@
 package dev.transforms.singlenode;
 
-import dev.transforms.runtime.spi.TextOptions;
 import dev.transforms.runtime.spi.LoadEngine;
 import dev.transforms.runtime.spi.LoadListener;
-import dev.transforms.runtime.internal.load.LoadRequest;
 import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.TextOptions;
 import dev.transforms.singlenode.internal.load.FileLoads;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

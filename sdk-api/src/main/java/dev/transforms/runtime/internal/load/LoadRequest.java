@@ -1,10 +1,10 @@
 package dev.transforms.runtime.internal.load;
 
+import dev.transforms.api.InvalidLoadException;
+import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.spi.SourceFile;
 import dev.transforms.runtime.spi.SourceFormat;
 import dev.transforms.runtime.spi.TextOptions;
-import dev.transforms.api.InvalidLoadException;
-import dev.transforms.runtime.DatasetPath;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,5 @@
 package dev.transforms.runtime.internal.load;
 
-import dev.transforms.runtime.spi.LoadEngine;
-import dev.transforms.runtime.spi.LoadListener;
 import dev.transforms.api.BadRowsException;
 import dev.transforms.api.Handle;
 import dev.transforms.api.InvalidLoadException;
@@ -11,12 +9,14 @@ import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.commit.CommittedFiles;
-import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.publish.BuildRecovery;
 import dev.transforms.runtime.internal.publish.OutputPublisher;
 import dev.transforms.runtime.internal.spec.DatasetKind;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.LoadEngine;
+import dev.transforms.runtime.spi.LoadListener;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,9 +1,8 @@
 package dev.transforms.singlenode.internal.load;
 
-import dev.transforms.runtime.spi.TextOptions;
 import dev.transforms.api.InvalidLoadException;
-import dev.transforms.runtime.internal.load.LoadRequest;
 import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.TextOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,10 +1,9 @@
 package dev.transforms.singlenode.internal.load;
 
-import dev.transforms.runtime.spi.TextOptions;
 import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.spi.LoadListener;
-import dev.transforms.runtime.internal.load.LoadRequest;
 import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.TextOptions;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,13 +1,12 @@
 package dev.transforms.singlenode.internal.load;
 
-import dev.transforms.runtime.spi.TextOptions;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.transforms.api.InvalidLoadException;
-import dev.transforms.runtime.internal.load.LoadRequest;
 import dev.transforms.runtime.spi.SourceFile;
 import dev.transforms.runtime.spi.SourceFormat;
+import dev.transforms.runtime.spi.TextOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
