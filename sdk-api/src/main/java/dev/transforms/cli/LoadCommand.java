@@ -6,15 +6,16 @@ import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
-import dev.transforms.runtime.internal.load.LoadListener;
 import dev.transforms.runtime.internal.load.LoadMode;
 import dev.transforms.runtime.internal.load.LoadRequest;
 import dev.transforms.runtime.internal.load.LoadedTable;
 import dev.transforms.runtime.internal.load.SeedFolder;
-import dev.transforms.runtime.internal.load.SourceFile;
-import dev.transforms.runtime.internal.load.SourceFormat;
 import dev.transforms.runtime.internal.load.TableDeclaration;
 import dev.transforms.runtime.internal.load.TableLoad;
+import dev.transforms.runtime.spi.LoadListener;
+import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.SourceFormat;
+import dev.transforms.runtime.spi.TextOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -216,7 +217,7 @@ final class LoadCommand implements Callable<Integer> {
         : Optional.ofNullable(schemaFile).map(f -> TableDeclaration.read(directory.resolve(f)));
     char chosen = separator.orElse(SeedFolder.isTsv(files.get(0).path()) ? '\t' : ',');
     return List.of(new LoadRequest(path, files, declaration, Optional.ofNullable(partitionBy), loadMode,
-        inferSchema, new LoadRequest.TextOptions(chosen, !noHeader)));
+        inferSchema, new TextOptions(chosen, !noHeader)));
   }
 
   /** Refuses a --schema-file that cannot be read, saying why. */

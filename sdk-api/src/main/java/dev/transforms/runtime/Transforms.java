@@ -2,12 +2,12 @@ package dev.transforms.runtime;
 
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
-import dev.transforms.runtime.internal.engine.EngineProvider;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.spec.DatasetKind;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.runtime.internal.spec.TransformSpec;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
+import dev.transforms.runtime.spi.EngineProvider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;

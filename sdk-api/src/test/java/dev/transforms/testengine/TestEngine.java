@@ -2,13 +2,13 @@ package dev.transforms.testengine;
 
 import dev.transforms.api.Handle;
 import dev.transforms.api.IncrementalTransformContext;
-import dev.transforms.runtime.internal.engine.BoundInput;
-import dev.transforms.runtime.internal.engine.BoundOutput;
-import dev.transforms.runtime.internal.engine.BuildEnvironment;
-import dev.transforms.runtime.internal.engine.Engine;
-import dev.transforms.runtime.internal.engine.EngineProvider;
-import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.spi.BoundInput;
+import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.BuildEnvironment;
+import dev.transforms.runtime.spi.Engine;
+import dev.transforms.runtime.spi.EngineProvider;
+import dev.transforms.runtime.spi.TransformRun;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,7 +86,7 @@ public final class TestEngine implements EngineProvider, Engine {
         List<org.apache.iceberg.types.Types.NestedField> columns = new java.util.ArrayList<>(table().schema().columns());
         columns.add(org.apache.iceberg.types.Types.NestedField.optional(10_000, name,
             org.apache.iceberg.types.Types.StringType.get()));
-        dev.transforms.runtime.internal.engine.OutputShapes.replace(run, bound,
+        dev.transforms.runtime.spi.OutputShapes.replace(run, bound,
             new org.apache.iceberg.Schema(columns), Optional.empty());
       }
       @Override public void appendNothing() {
@@ -112,7 +112,7 @@ public final class TestEngine implements EngineProvider, Engine {
   /** Evaluates checks on the one column {@code id}: enough to test the audit without a real engine. */
   @Override
   public List<dev.transforms.runtime.CheckResult> evaluate(TransformRun run,
-      dev.transforms.runtime.internal.engine.StagedOutput output, List<dev.transforms.runtime.internal.spec.CheckSpec> checks) {
+      dev.transforms.runtime.spi.StagedOutput output, List<dev.transforms.runtime.internal.spec.CheckSpec> checks) {
     List<Long> ids = IdTables.ids(output.table(), output.stagedSnapshotId());
     long published = output.publishedSnapshotId().isPresent()
         ? IdTables.ids(output.table(), output.publishedSnapshotId().getAsLong()).size() : -1;

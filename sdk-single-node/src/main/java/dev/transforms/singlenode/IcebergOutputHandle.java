@@ -1,9 +1,9 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.runtime.internal.commit.CommittedFiles;
-import dev.transforms.runtime.internal.engine.BoundOutput;
-import dev.transforms.runtime.internal.engine.OutputShapes;
-import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.OutputShapes;
+import dev.transforms.runtime.spi.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import dev.transforms.singlenode.internal.duckdb.TableConformer;

@@ -1,8 +1,8 @@
 package dev.transforms.singlenode;
 
-import dev.transforms.runtime.internal.engine.BuildEnvironment;
-import dev.transforms.runtime.internal.engine.Engine;
-import dev.transforms.runtime.internal.engine.EngineProvider;
+import dev.transforms.runtime.spi.BuildEnvironment;
+import dev.transforms.runtime.spi.Engine;
+import dev.transforms.runtime.spi.EngineProvider;
 
 /**
  * Provides the single-node engine, which runs transforms whose handles are {@link IcebergInput},

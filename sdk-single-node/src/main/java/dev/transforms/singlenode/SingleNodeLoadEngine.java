@@ -1,9 +1,9 @@
 package dev.transforms.singlenode;
 
-import dev.transforms.runtime.internal.load.LoadEngine;
-import dev.transforms.runtime.internal.load.LoadListener;
-import dev.transforms.runtime.internal.load.LoadRequest;
-import dev.transforms.runtime.internal.load.SourceFile;
+import dev.transforms.runtime.spi.LoadEngine;
+import dev.transforms.runtime.spi.LoadListener;
+import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.TextOptions;
 import dev.transforms.singlenode.internal.load.FileLoads;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -27,19 +27,19 @@ public final class SingleNodeLoadEngine implements LoadEngine {
   }
 
   @Override
-  public Schema inferSchema(List<SourceFile> files, LoadRequest.TextOptions text) {
+  public Schema inferSchema(List<SourceFile> files, TextOptions text) {
     return FileLoads.guessSchema(files, text);
   }
 
   @Override
-  public void check(Schema columns, List<SourceFile> files, LoadRequest.TextOptions text) {
+  public void check(Schema columns, List<SourceFile> files, TextOptions text) {
     try (BufferAllocator allocator = ArrowMemory.newRoot()) {
       FileLoads.check(columns, files, text, allocator);
     }
   }
 
   @Override
-  public List<DataFile> write(Table table, Schema columns, List<SourceFile> files, LoadRequest.TextOptions text,
+  public List<DataFile> write(Table table, Schema columns, List<SourceFile> files, TextOptions text,
       LoadListener listener) {
     try (BufferAllocator allocator = ArrowMemory.newRoot()) {
       return FileLoads.write(table, columns, files, text, listener, allocator);

@@ -1,6 +1,6 @@
 package dev.transforms.singlenode;
 
-import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.spi.TransformRun;
 import dev.transforms.singlenode.internal.duckdb.DuckDbSession;
 import dev.transforms.singlenode.internal.duckdb.SqlNames;
 import dev.transforms.singlenode.sql.SqlSession;

@@ -2,9 +2,9 @@ package dev.transforms.spark;
 
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.ResolvedTable;
-import dev.transforms.runtime.internal.engine.BoundOutput;
-import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.runtime.internal.spec.DatasetKind;
+import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.TransformRun;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package dev.transforms.spark;
 
-import dev.transforms.runtime.internal.engine.BoundOutput;
-import dev.transforms.runtime.internal.engine.OutputStaging;
-import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.OutputStaging;
+import dev.transforms.runtime.spi.TransformRun;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

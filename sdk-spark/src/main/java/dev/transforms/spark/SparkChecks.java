@@ -2,8 +2,8 @@ package dev.transforms.spark;
 
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.engine.StagedOutput;
 import dev.transforms.runtime.internal.spec.CheckSpec;
+import dev.transforms.runtime.spi.StagedOutput;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

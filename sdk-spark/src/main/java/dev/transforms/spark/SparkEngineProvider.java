@@ -1,8 +1,8 @@
 package dev.transforms.spark;
 
-import dev.transforms.runtime.internal.engine.BuildEnvironment;
-import dev.transforms.runtime.internal.engine.Engine;
-import dev.transforms.runtime.internal.engine.EngineProvider;
+import dev.transforms.runtime.spi.BuildEnvironment;
+import dev.transforms.runtime.spi.Engine;
+import dev.transforms.runtime.spi.EngineProvider;
 
 /**
  * The Spark engine, found by {@link java.util.ServiceLoader}: runs the transforms whose handles are

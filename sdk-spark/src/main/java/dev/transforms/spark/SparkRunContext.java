@@ -1,6 +1,6 @@
 package dev.transforms.spark;
 
-import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.spi.TransformRun;
 import org.apache.spark.sql.SparkSession;
 
 /** The context every Spark transform may declare. */

@@ -1,7 +1,7 @@
 package dev.transforms.spark;
 
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.internal.engine.BoundInput;
+import dev.transforms.runtime.spi.BoundInput;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;

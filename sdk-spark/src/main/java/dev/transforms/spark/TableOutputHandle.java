@@ -2,9 +2,9 @@ package dev.transforms.spark;
 
 import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.SchemaMismatchException;
-import dev.transforms.runtime.internal.engine.BoundOutput;
-import dev.transforms.runtime.internal.engine.OutputShapes;
-import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.OutputShapes;
+import dev.transforms.runtime.spi.TransformRun;
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.Schema;

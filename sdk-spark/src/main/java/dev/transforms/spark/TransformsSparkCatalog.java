@@ -1,8 +1,8 @@
 package dev.transforms.spark;
 
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.internal.engine.BoundOutput;
-import dev.transforms.runtime.internal.engine.OutputShapes;
+import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.OutputShapes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,8 +15,8 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.spark.Spark3Util;
-import org.apache.iceberg.spark.SparkSchemaUtil;
 import org.apache.iceberg.spark.SparkCatalog;
+import org.apache.iceberg.spark.SparkSchemaUtil;
 import org.apache.iceberg.spark.source.SparkTable;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;

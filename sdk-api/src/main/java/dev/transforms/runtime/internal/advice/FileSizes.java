@@ -1,7 +1,7 @@
 package dev.transforms.runtime.internal.advice;
 
-import dev.transforms.runtime.internal.engine.BoundOutput;
-import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.TransformRun;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;

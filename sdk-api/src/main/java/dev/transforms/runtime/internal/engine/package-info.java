@@ -1,6 +1,7 @@
 /**
- * The contract between the runtime and an engine (Spark, single node): a transform run with its
- * bound datasets, output staging, and the service interface engines register with.
+ * How the runtime finds engines ({@code EngineRegistry}, over {@link dev.transforms.runtime.spi.EngineProvider})
+ * and the engines' settings, each read from the configuration's values. The engine SPI itself is
+ * {@link dev.transforms.runtime.spi}.
  *
  * <p><b>Internal.</b> Not API: it may change in any release. What users may import is listed in
  * {@code docs/architecture.md}.

@@ -2,6 +2,9 @@ package dev.transforms.runtime.internal.load;
 
 import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.SourceFormat;
+import dev.transforms.runtime.spi.TextOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -101,18 +104,5 @@ public record LoadRequest(
    */
   public Optional<String> partitioning() {
     return partitionBy.or(() -> declaration.flatMap(TableDeclaration::partitionBy));
-  }
-
-  /**
-   * How CSV files are laid out.
-   *
-   * @param delimiter the field separator, {@code ,} by default ({@code \t} for {@code .tsv} files)
-   * @param header whether the first line names the columns (then matched by name); without a header,
-   *     fields come in the declared order
-   */
-  public record TextOptions(char delimiter, boolean header) {
-
-    /** Commas, and a header line. */
-    public static final TextOptions DEFAULT = new TextOptions(',', true);
   }
 }

@@ -2,6 +2,9 @@ package dev.transforms.runtime.internal.load;
 
 import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.SourceFormat;
+import dev.transforms.runtime.spi.TextOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -92,7 +95,7 @@ public record SeedFolder(List<LoadRequest> requests, List<Path> ignored) {
       }
       char separator = delimiter.orElse(isTsv(file) ? '\t' : ',');
       requests.add(new LoadRequest(DatasetPath.of("/" + seed.getKey()), List.of(source), declaration,
-          Optional.empty(), mode, inferSchema, new LoadRequest.TextOptions(separator, header),
+          Optional.empty(), mode, inferSchema, new TextOptions(separator, header),
           Optional.of(folder.resolve(seed.getKey() + SCHEMA_EXTENSION))));
     }
     ignored.addAll(schemas.values());

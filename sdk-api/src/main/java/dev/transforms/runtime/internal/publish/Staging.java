@@ -3,7 +3,7 @@ package dev.transforms.runtime.internal.publish;
 import dev.transforms.api.PublishConflictException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
-import dev.transforms.runtime.internal.engine.BoundOutput;
+import dev.transforms.runtime.spi.BoundOutput;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -320,7 +320,7 @@ public class ShapeProtocolTest {
     // A build stages the output, adds a column and a row, and dies.
     OutputPublisher staged = OutputPublisher.stage("adds", dead, List.of(new OutputPublisher.Output(
         DatasetPath.of("/out/a"), runner.resolver().resolve(DatasetPath.of("/out/a")), catalog, table())));
-    dev.transforms.runtime.internal.engine.BoundOutput bound = new dev.transforms.runtime.internal.engine.BoundOutput(
+    dev.transforms.runtime.spi.BoundOutput bound = new dev.transforms.runtime.spi.BoundOutput(
         ReflectiveModels.transformsOf(Copy.class).get(0).outputs().get(0),
         runner.resolver().resolve(DatasetPath.of("/out/a")), java.util.Optional.of(table()), java.util.Optional.empty());
     Table stagedTable = staged.table(bound).orElseThrow();

@@ -1,8 +1,8 @@
 package dev.transforms.singlenode.internal.load;
 
 import dev.transforms.api.InvalidLoadException;
-import dev.transforms.runtime.internal.load.LoadRequest;
-import dev.transforms.runtime.internal.load.SourceFile;
+import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.TextOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +28,7 @@ final class CsvSource extends TextSource {
   /** For each field of a line, the declared column it fills. */
   private final int[] fieldColumn;
 
-  CsvSource(SourceFile file, Schema columns, LoadRequest.TextOptions text, BadRows bad, BufferAllocator allocator,
+  CsvSource(SourceFile file, Schema columns, TextOptions text, BadRows bad, BufferAllocator allocator,
       int batchSize) throws IOException {
     super(file, columns, bad, allocator, batchSize);
     this.columns = columns;

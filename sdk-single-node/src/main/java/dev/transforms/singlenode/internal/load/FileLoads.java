@@ -1,9 +1,9 @@
 package dev.transforms.singlenode.internal.load;
 
 import dev.transforms.api.InvalidLoadException;
-import dev.transforms.runtime.internal.load.LoadListener;
-import dev.transforms.runtime.internal.load.LoadRequest;
-import dev.transforms.runtime.internal.load.SourceFile;
+import dev.transforms.runtime.spi.LoadListener;
+import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.TextOptions;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,7 +69,7 @@ public final class FileLoads {
    * @param text how CSV files are laid out
    * @return the guessed columns, all optional
    */
-  public static Schema guessSchema(List<SourceFile> files, LoadRequest.TextOptions text) {
+  public static Schema guessSchema(List<SourceFile> files, TextOptions text) {
     return SchemaGuess.of(files, text);
   }
 
@@ -82,7 +82,7 @@ public final class FileLoads {
    * @param allocator the memory of the (empty) batches, all released on return
    * @throws dev.transforms.api.InvalidLoadException naming the file, and the line where there is one
    */
-  public static void check(Schema columns, List<SourceFile> files, LoadRequest.TextOptions text,
+  public static void check(Schema columns, List<SourceFile> files, TextOptions text,
       BufferAllocator allocator) {
     for (SourceFile file : files) {
       try (RowSource source = open(file, columns, text, new BadRows(), allocator, 1)) {
@@ -105,7 +105,7 @@ public final class FileLoads {
    *     files written are deleted then
    */
   public static List<DataFile> write(Table table, Schema columns, List<SourceFile> files,
-      LoadRequest.TextOptions text, LoadListener listener, BufferAllocator allocator) {
+      TextOptions text, LoadListener listener, BufferAllocator allocator) {
     BadRows bad = new BadRows();
     try (ArrowTableWriter writer = ArrowTableWriter.builder(table).build()) {
       for (SourceFile file : files) {
@@ -131,7 +131,7 @@ public final class FileLoads {
     }
   }
 
-  private static RowSource open(SourceFile file, Schema columns, LoadRequest.TextOptions text, BadRows bad,
+  private static RowSource open(SourceFile file, Schema columns, TextOptions text, BadRows bad,
       BufferAllocator allocator, int batchSize) throws IOException {
     return switch (file.format()) {
       case CSV -> new CsvSource(file, columns, text, bad, allocator, batchSize);

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.transforms.runtime.internal.load.SourceFile;
+import dev.transforms.runtime.spi.SourceFile;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.HashMap;

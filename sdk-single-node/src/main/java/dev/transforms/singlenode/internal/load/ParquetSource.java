@@ -1,7 +1,7 @@
 package dev.transforms.singlenode.internal.load;
 
 import dev.transforms.api.InvalidLoadException;
-import dev.transforms.runtime.internal.load.SourceFile;
+import dev.transforms.runtime.spi.SourceFile;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.transforms.api.InvalidLoadException;
-import dev.transforms.runtime.internal.load.LoadRequest;
-import dev.transforms.runtime.internal.load.SourceFile;
-import dev.transforms.runtime.internal.load.SourceFormat;
+import dev.transforms.runtime.spi.SourceFile;
+import dev.transforms.runtime.spi.SourceFormat;
+import dev.transforms.runtime.spi.TextOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -35,7 +35,7 @@ final class SchemaGuess {
 
   private SchemaGuess() {}
 
-  static Schema of(List<SourceFile> files, LoadRequest.TextOptions text) {
+  static Schema of(List<SourceFile> files, TextOptions text) {
     SchemaGuess guess = new SchemaGuess();
     for (SourceFile file : files) {
       try {
@@ -73,7 +73,7 @@ final class SchemaGuess {
     };
   }
 
-  private void csv(SourceFile file, LoadRequest.TextOptions text) throws IOException {
+  private void csv(SourceFile file, TextOptions text) throws IOException {
     if (!text.header()) {
       throw new InvalidLoadException("Cannot guess the columns of " + file + " without a header naming them; declare "
           + "them with --schema");

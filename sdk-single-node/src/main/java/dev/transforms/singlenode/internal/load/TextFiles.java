@@ -1,7 +1,7 @@
 package dev.transforms.singlenode.internal.load;
 
 import dev.transforms.api.InvalidLoadException;
-import dev.transforms.runtime.internal.load.SourceFile;
+import dev.transforms.runtime.spi.SourceFile;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;

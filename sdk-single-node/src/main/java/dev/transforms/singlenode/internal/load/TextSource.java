@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.internal.load;
 
-import dev.transforms.runtime.internal.load.SourceFile;
+import dev.transforms.runtime.spi.SourceFile;
 import dev.transforms.singlenode.arrow.ArrowSchemas;
 import java.io.IOException;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package dev.transforms.spark.internal.advice;
 
-import dev.transforms.runtime.internal.engine.TransformRun;
+import dev.transforms.runtime.spi.TransformRun;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;

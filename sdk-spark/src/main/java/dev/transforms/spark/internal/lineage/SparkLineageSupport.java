@@ -1,7 +1,7 @@
 package dev.transforms.spark.internal.lineage;
 
-import dev.transforms.runtime.internal.engine.TransformRun;
 import dev.transforms.runtime.internal.lineage.RunLineage;
+import dev.transforms.runtime.spi.TransformRun;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;

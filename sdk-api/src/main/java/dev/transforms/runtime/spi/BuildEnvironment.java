@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.engine;
+package dev.transforms.runtime.spi;
 
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
@@ -6,6 +6,8 @@ import dev.transforms.runtime.internal.catalog.TableResolver;
 
 /**
  * What one build shares with its engines.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  *
  * @param buildId the build's identifier, unique per build
  * @param config the configuration
@@ -19,34 +21,6 @@ import dev.transforms.runtime.internal.catalog.TableResolver;
 public record BuildEnvironment(String buildId, TransformsConfig config, Catalogs catalogs, TableResolver resolver,
     int threads, dev.transforms.runtime.BuildCancellation cancellation,
     dev.transforms.runtime.internal.lineage.BuildLineage lineage) {
-
-  /**
-   * The environment of a build without lineage.
-   *
-   * @param buildId the build's identifier
-   * @param config the configuration
-   * @param catalogs the Iceberg catalogs
-   * @param resolver turns dataset paths into tables
-   * @param threads how many transforms run at once, at most
-   * @param cancellation cancels the build
-   */
-  public BuildEnvironment(String buildId, TransformsConfig config, Catalogs catalogs, TableResolver resolver,
-      int threads, dev.transforms.runtime.BuildCancellation cancellation) {
-    this(buildId, config, catalogs, resolver, threads, cancellation,
-        dev.transforms.runtime.internal.lineage.BuildLineage.OFF);
-  }
-
-  /**
-   * The environment of a build that runs one transform at a time.
-   *
-   * @param buildId the build's identifier
-   * @param config the configuration
-   * @param catalogs the Iceberg catalogs
-   * @param resolver turns dataset paths into tables
-   */
-  public BuildEnvironment(String buildId, TransformsConfig config, Catalogs catalogs, TableResolver resolver) {
-    this(buildId, config, catalogs, resolver, 1, new dev.transforms.runtime.BuildCancellation());
-  }
 
   /** Checks the number of threads. */
   public BuildEnvironment {

@@ -1,10 +1,12 @@
-package dev.transforms.runtime.internal.engine;
+package dev.transforms.runtime.spi;
 
 import java.util.OptionalLong;
 import org.apache.iceberg.Table;
 
 /**
  * An output as a transform left it, before publication: what data expectations are evaluated on.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  *
  * @param output the bound output
  * @param table the output table ({@code main} still holds the previous version)

@@ -1,9 +1,11 @@
-package dev.transforms.runtime.internal.engine;
+package dev.transforms.runtime.spi;
 
 /**
  * Plugs an engine into the runtime. Implementations are found with {@link java.util.ServiceLoader}
- * (list the class in {@code META-INF/services/dev.transforms.runtime.internal.engine.EngineProvider}), so
+ * (list the class in {@code META-INF/services/dev.transforms.runtime.spi.EngineProvider}), so
  * {@code sdk-api} knows no engine.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  */
 public interface EngineProvider {
 

@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.load;
+package dev.transforms.runtime.spi;
 
 import dev.transforms.api.BadRowsException;
 import java.util.List;
@@ -8,10 +8,12 @@ import org.apache.iceberg.Table;
 
 /**
  * Reads files and writes their rows as data files of a table: the part of a load that depends on an
- * engine. The runtime ({@link TableLoad}) does the rest: it resolves the table, stages and publishes.
+ * engine. The runtime does the rest: it resolves the table, stages and publishes.
  *
  * <p>Implementations are found with {@link java.util.ServiceLoader}; the single-node engine
  * ({@code dev.transforms:sdk-single-node}) provides one.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  */
 public interface LoadEngine {
 
@@ -33,7 +35,7 @@ public interface LoadEngine {
    * @param text how CSV files are laid out
    * @return the guessed schema, every column optional
    */
-  Schema inferSchema(List<SourceFile> files, LoadRequest.TextOptions text);
+  Schema inferSchema(List<SourceFile> files, TextOptions text);
 
   /**
    * Checks what can be checked of the files without reading their rows, before a load touches a table:
@@ -47,7 +49,7 @@ public interface LoadEngine {
    * @param text how CSV files are laid out
    * @throws dev.transforms.api.InvalidLoadException naming the file, and the line where there is one
    */
-  default void check(Schema columns, List<SourceFile> files, LoadRequest.TextOptions text) {}
+  default void check(Schema columns, List<SourceFile> files, TextOptions text) {}
 
   /**
    * Reads every row of the files and writes them as new data files of the table, without committing
@@ -63,6 +65,6 @@ public interface LoadEngine {
    * @throws BadRowsException listing the rows that do not fit (file, line and field), after every file
    *     was read; the data files written are deleted then
    */
-  List<DataFile> write(Table table, Schema columns, List<SourceFile> files, LoadRequest.TextOptions text,
+  List<DataFile> write(Table table, Schema columns, List<SourceFile> files, TextOptions text,
       LoadListener listener);
 }

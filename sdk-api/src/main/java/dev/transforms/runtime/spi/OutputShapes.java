@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.engine;
+package dev.transforms.runtime.spi;
 
 import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.SchemaMismatchException;
@@ -18,6 +18,8 @@ import org.apache.iceberg.Table;
  * build takes the written columns (and the partitioning it asks for); an incremental build changes the
  * schema only as the output's {@link SchemaChangePolicy} allows, and never the partitioning. The
  * change is staged: readers see it when the run publishes, with the rows.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  */
 public final class OutputShapes {
 

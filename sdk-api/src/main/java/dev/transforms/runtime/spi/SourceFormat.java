@@ -1,11 +1,15 @@
-package dev.transforms.runtime.internal.load;
+package dev.transforms.runtime.spi;
 
 import dev.transforms.api.InvalidLoadException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 
-/** The formats a load reads. */
+/**
+ * The formats a load reads.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
+ */
 public enum SourceFormat {
   /** Comma-separated values (RFC 4180 quoting), a header line naming the columns unless told otherwise. */
   CSV,

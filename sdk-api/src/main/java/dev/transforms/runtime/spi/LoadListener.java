@@ -1,6 +1,10 @@
-package dev.transforms.runtime.internal.load;
+package dev.transforms.runtime.spi;
 
-/** Hears how far a load has read, for progress on large files. */
+/**
+ * Hears how far a load has read, for progress on large files.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
+ */
 public interface LoadListener {
 
   /** A listener that ignores everything. */

@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.engine;
+package dev.transforms.runtime.spi;
 
 import dev.transforms.api.PublishConflictException;
 import java.util.Map;
@@ -20,6 +20,8 @@ import org.apache.iceberg.Table;
  * rows, in one commit; its writes go to the {@code main} of the staged table. Two builds racing to
  * create one output: the second one's publish fails with {@link PublishConflictException}, and
  * nothing of it remains.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  */
 public interface OutputStaging {
 

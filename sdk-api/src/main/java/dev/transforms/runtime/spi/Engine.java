@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.engine;
+package dev.transforms.runtime.spi;
 
 /**
  * Runs transforms of one kind for one build.
@@ -9,6 +9,8 @@ package dev.transforms.runtime.internal.engine;
  * makes sure that every write it issues lands on {@link TransformRun#stagingBranch()} of existing
  * output tables, stamped with {@link TransformRun#commitProperties()}. Publication (the fast-forward of
  * each output's {@code main}) and the report are the runtime's.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  */
 public interface Engine extends AutoCloseable {
 

@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.load;
+package dev.transforms.runtime.spi;
 
 import dev.transforms.api.InvalidLoadException;
 import java.nio.file.Files;
@@ -7,6 +7,8 @@ import java.util.Optional;
 
 /**
  * One file a load reads, with its format.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  *
  * @param path the file
  * @param format its format

@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.engine;
+package dev.transforms.runtime.spi;
 
 import dev.transforms.api.PublishConflictException;
 import dev.transforms.api.SchemaChangePolicy;
@@ -18,6 +18,8 @@ import java.util.NoSuchElementException;
 /**
  * One transform about to run in one build: what an {@link Engine} needs to build the handles and
  * invoke the method.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  */
 public final class TransformRun {
 
@@ -31,56 +33,6 @@ public final class TransformRun {
   private final Map<String, String> commitProperties;
   private final RunAdvisories advisories;
   private final int lane;
-
-  /**
-   * Creates a run; the runtime does this.
-   *
-   * @param build the build's shared environment
-   * @param spec the validated transform
-   * @param target the instance the method is invoked on, or {@code null} for a static method
-   * @param inputs the bound inputs, in signature order
-   * @param outputs the bound outputs, in signature order
-   * @param decision whether this build is incremental, and why
-   * @param staging where the run's writes to its outputs go until they are published
-   * @param commitProperties the snapshot summary properties every commit to an output carries
-   */
-  public TransformRun(
-      BuildEnvironment build,
-      TransformSpec spec,
-      Object target,
-      List<BoundInput> inputs,
-      List<BoundOutput> outputs,
-      IncrementalDecision decision,
-      OutputStaging staging,
-      Map<String, String> commitProperties) {
-    this(build, spec, target, inputs, outputs, decision, staging, commitProperties, RunAdvisories.off(spec.name()));
-  }
-
-  /**
-   * Creates a run with its advisories; the runtime does this.
-   *
-   * @param build the build's shared environment
-   * @param spec the validated transform
-   * @param target the instance the method is invoked on, or {@code null} for a static method
-   * @param inputs the bound inputs, in signature order
-   * @param outputs the bound outputs, in signature order
-   * @param decision whether this build is incremental, and why
-   * @param staging where the run's writes to its outputs go until they are published
-   * @param commitProperties the snapshot summary properties every commit to an output carries
-   * @param advisories where engines record the advisories they find, with the run's level
-   */
-  public TransformRun(
-      BuildEnvironment build,
-      TransformSpec spec,
-      Object target,
-      List<BoundInput> inputs,
-      List<BoundOutput> outputs,
-      IncrementalDecision decision,
-      OutputStaging staging,
-      Map<String, String> commitProperties,
-      RunAdvisories advisories) {
-    this(build, spec, target, inputs, outputs, decision, staging, commitProperties, advisories, 0);
-  }
 
   /**
    * Creates a run with its advisories, in one lane of the build; the runtime does this.

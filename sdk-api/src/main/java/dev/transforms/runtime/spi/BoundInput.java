@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.engine;
+package dev.transforms.runtime.spi;
 
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.internal.spec.DatasetKind;
@@ -10,6 +10,8 @@ import org.apache.iceberg.Table;
 
 /**
  * An input parameter bound to its dataset for one build.
+ *
+ * <p>Engine SPI: it changes only as the {@linkplain dev.transforms.runtime.spi package} promises.
  *
  * @param parameter the validated parameter
  * @param resolved the catalog table the path resolves to

@@ -1,0 +1,45 @@
+package dev.transforms.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.EvaluationResult;
+import dev.transforms.architecture.cycle.first.First;
+import dev.transforms.architecture.cycle.second.Second;
+import dev.transforms.spark.archfixture.UsesInternals;
+import org.junit.jupiter.api.Test;
+
+/** The rules fail on what they forbid: each is run, unfrozen, on a small class that breaks it. */
+class RulesCatchViolationsTest {
+
+  @Test
+  void anEngineClassThatUsesARuntimeInternalIsReported() {
+    JavaClasses fixture = new ClassFileImporter().importClasses(UsesInternals.class);
+
+    EvaluationResult result = ArchitectureRules.noInternalImports().evaluate(fixture);
+
+    assertThat(result.getFailureReport().getDetails()).containsExactly(
+        "dev.transforms.spark.archfixture.UsesInternals imports dev.transforms.runtime.internal.catalog.Catalogs");
+  }
+
+  @Test
+  void twoPackagesThatImportEachOtherAreACycle() {
+    JavaClasses fixture = new ClassFileImporter().importClasses(First.class, Second.class);
+
+    EvaluationResult result = ArchitectureRules.noPackageCycles().evaluate(fixture);
+
+    assertThat(result.getFailureReport().getDetails()).singleElement().satisfies(cycle -> assertThat(
+        SameCycle.path(cycle)).contains("architecture.cycle.first").contains("architecture.cycle.second"));
+  }
+
+  @Test
+  void aKnownCycleWithAnotherCallIsStillKnown() {
+    String stored = "Cycle detected: Slice a -> \n                Slice b -> \n                Slice a\n"
+        + "  1. Dependencies of Slice a\n    - Method <x.A.f()> calls method <y.B.g()> in (A.java:3)";
+    String actual = stored.replace("f()", "h()");
+
+    assertThat(new SameCycle().matches(actual, stored)).isTrue();
+    assertThat(new SameCycle().matches(actual.replace("Slice b", "Slice c"), stored)).isFalse();
+  }
+}
