@@ -1,8 +1,12 @@
 package dev.transforms.spark;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.row_number;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
 
 import dev.transforms.runtime.internal.changes.ChangeRange;
 import java.util.ArrayList;
@@ -10,13 +14,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -34,8 +38,18 @@ import org.apache.spark.sql.types.StructType;
  * change no row and are skipped, except the oldest snapshot kept after an expiry, which inserts every
  * row it holds whatever its operation. The same semantics as the single-node {@code Changelog}: both read
  * the history through {@code ChangeRange}.
+ *
+ * <p>However many snapshots the range holds, the changes are one plan of three shuffles: the rows of every
+ * step, before and after it, are windowed by position (live on one side only), by their values (a
+ * carried-over copy cancels) and by key (updates).
  */
 public final class SparkChanges {
+
+  /** The side of its step a row is on: live before the step only. */
+  private static final int DELETED = -1;
+  /** Live after the step only. */
+  private static final int INSERTED = 1;
+  private static final String SIDE = "_changes_side";
 
   private SparkChanges() {}
 
@@ -58,38 +72,35 @@ public final class SparkChanges {
         : ChangeRange.steps(table, fromExclusive, toInclusive);
     StructType current = session.table(identifier).schema();
     String[] columns = current.fieldNames();
-    Dataset<Row> all = null;
-    for (ChangeRange.Step step : steps) {
-      Snapshot snapshot = step.snapshot();
-      int ordinal = step.ordinal();
-      Dataset<Row> after = located(TableReads.atSnapshot(session, identifier, snapshot.snapshotId()), current);
-      Dataset<Row> before = step.comparedWith().isEmpty() ? TableReads.emptyLike(session, after)
-          : located(TableReads.atSnapshot(session, identifier, step.comparedWith().getAsLong()), current);
-      Dataset<Row> deleted = withoutPosition(notIn(before, after), columns);
-      Dataset<Row> inserted = withoutPosition(notIn(after, before), columns);
-      Dataset<Row> realDeletes = minus(deleted, inserted, columns);
-      Dataset<Row> realInserts = minus(inserted, deleted, columns);
-      Dataset<Row> changes = label(realDeletes, realInserts, identifierColumns, columns)
-          .withColumn("_change_ordinal", lit(ordinal))
-          .withColumn("_commit_snapshot_id", lit(snapshot.snapshotId()));
-      all = all == null ? changes : all.unionByName(changes);
-    }
-    if (all == null) {
-      Dataset<Row> none = session.table(identifier).limit(0)
+    if (steps.isEmpty()) {
+      return session.table(identifier).limit(0)
           .withColumn("_change_type", lit("INSERT"))
           .withColumn("_change_ordinal", lit(0))
           .withColumn("_commit_snapshot_id", lit(0L));
-      return none;
     }
-    return all;
+    // Every step's rows before and after it, in one frame: the three windows below then each shuffle
+    // once for all steps (a frame per step, joined and unioned, planned hundreds of stages).
+    Dataset<Row> sides = null;
+    for (ChangeRange.Step step : steps) {
+      Dataset<Row> after = side(TableReads.atSnapshot(session, identifier, step.snapshot().snapshotId()), current,
+          INSERTED, step);
+      sides = sides == null ? after : sides.unionByName(after);
+      if (step.comparedWith().isPresent()) {
+        sides = sides.unionByName(side(TableReads.atSnapshot(session, identifier, step.comparedWith().getAsLong()),
+            current, DELETED, step));
+      }
+    }
+    return label(carriedOverDropped(positionsOnOneSide(sides), columns), identifierColumns, columns)
+        .select(outputColumns(columns));
   }
 
   /**
-   * A snapshot's rows in the table's current columns, with their file and position. Spark 4.1 reads an
-   * older snapshot in the schema it was written with (3.5 in the current one): a column added since reads
-   * as null, as it does in the current snapshot's older files, and every column takes its current type.
+   * A snapshot's rows in the table's current columns, with their file and position, which side of the
+   * step they are on, and the step. Spark 4.1 reads an older snapshot in the schema it was written with
+   * (3.5 in the current one): a column added since reads as null, as it does in the current snapshot's
+   * older files, and every column takes its current type.
    */
-  private static Dataset<Row> located(Dataset<Row> frame, StructType current) {
+  private static Dataset<Row> side(Dataset<Row> frame, StructType current, int side, ChangeRange.Step step) {
     Set<String> present = Set.of(frame.columns());
     List<Column> selected = new ArrayList<>();
     for (StructField field : current.fields()) {
@@ -98,59 +109,71 @@ public final class SparkChanges {
     }
     selected.add(col("_file"));
     selected.add(col("_pos"));
+    selected.add(lit(side).as(SIDE));
+    selected.add(lit(step.ordinal()).as("_change_ordinal"));
+    selected.add(lit(step.snapshot().snapshotId()).as("_commit_snapshot_id"));
     return frame.select(selected.toArray(Column[]::new));
   }
 
-  private static Dataset<Row> withoutPosition(Dataset<Row> frame, String[] columns) {
-    return frame.select(Arrays.stream(columns).map(c -> col(quote(c))).toArray(Column[]::new));
+  /**
+   * The rows whose file and position are live on one side of their step only: deleted before it, or
+   * inserted by it. A file never changes, so a position live on both sides is the same row.
+   */
+  private static Dataset<Row> positionsOnOneSide(Dataset<Row> sides) {
+    WindowSpec position = Window.partitionBy(col("_change_ordinal"), col("_file"), col("_pos"));
+    return sides.withColumn("_changes_live", count(lit(1)).over(position))
+        .where(col("_changes_live").equalTo(1))
+        .drop("_changes_live");
   }
 
-  /** The rows of {@code rows} minus as many equal rows as {@code others} holds (a multiset difference). */
-  private static Dataset<Row> minus(Dataset<Row> rows, Dataset<Row> others, String[] columns) {
-    Column[] all = Arrays.stream(columns).map(c -> col(quote(c))).toArray(Column[]::new);
-    Dataset<Row> left = rows.withColumn("_copy", row_number().over(Window.partitionBy(all).orderBy(lit(1))));
-    Dataset<Row> right = others.withColumn("_copy", row_number().over(Window.partitionBy(all).orderBy(lit(1))));
-    Column same = left.col("_copy").equalTo(right.col("_copy"));
-    for (String column : columns) {
-      same = same.and(left.col(quote(column)).eqNullSafe(right.col(quote(column))));
-    }
-    return left.join(right, same, "left_anti").drop("_copy");
+  /**
+   * Drops the rows a rewrite carried over: within a step, a deleted row equal in every column to an
+   * inserted one cancels it, copy for copy (a multiset difference; nulls equal nulls).
+   */
+  private static Dataset<Row> carriedOverDropped(Dataset<Row> rows, String[] columns) {
+    List<Column> content = new ArrayList<>();
+    content.add(col("_change_ordinal"));
+    Arrays.stream(columns).map(c -> col(quote(c))).forEach(content::add);
+    WindowSpec same = Window.partitionBy(content.toArray(Column[]::new));
+    List<Column> sameOnSide = new ArrayList<>(content);
+    sameOnSide.add(col(SIDE));
+    WindowSpec copies = Window.partitionBy(sameOnSide.toArray(Column[]::new)).orderBy(col("_file"), col("_pos"));
+    Column deleted = col(SIDE).equalTo(DELETED);
+    Column others = when(deleted, sum(when(col(SIDE).equalTo(INSERTED), 1).otherwise(0)).over(same))
+        .otherwise(sum(when(deleted, 1).otherwise(0)).over(same));
+    return rows.withColumn("_changes_copy", row_number().over(copies))
+        .withColumn("_changes_others", others)
+        .where(col("_changes_copy").gt(col("_changes_others")))
+        .drop("_changes_copy", "_changes_others");
   }
 
-  /** Deletes and inserts, paired into updates where a key has both. */
-  private static Dataset<Row> label(Dataset<Row> deletes, Dataset<Row> inserts, List<String> keys, String[] columns) {
+  /** Deletes and inserts, paired into updates where a key has both within a step. */
+  private static Dataset<Row> label(Dataset<Row> rows, List<String> keys, String[] columns) {
+    Column deleted = col(SIDE).equalTo(DELETED);
     if (keys.isEmpty()) {
-      return deletes.withColumn("_change_type", lit("DELETE"))
-          .unionByName(inserts.withColumn("_change_type", lit("INSERT")));
+      return rows.withColumn("_change_type", when(deleted, lit("DELETE")).otherwise(lit("INSERT")));
     }
-    Dataset<Row> deletedKeys = deletes.select(keys.stream().map(k -> col(quote(k))).toArray(Column[]::new));
-    Dataset<Row> insertedKeys = inserts.select(keys.stream().map(k -> col(quote(k))).toArray(Column[]::new));
-    Dataset<Row> before = semi(deletes, insertedKeys, keys, "left_semi").withColumn("_change_type", lit("UPDATE_BEFORE"));
-    Dataset<Row> after = semi(inserts, deletedKeys, keys, "left_semi").withColumn("_change_type", lit("UPDATE_AFTER"));
-    Dataset<Row> deleted = semi(deletes, insertedKeys, keys, "left_anti").withColumn("_change_type", lit("DELETE"));
-    Dataset<Row> inserted = semi(inserts, deletedKeys, keys, "left_anti").withColumn("_change_type", lit("INSERT"));
-    return before.unionByName(after).unionByName(deleted).unionByName(inserted);
+    List<Column> key = new ArrayList<>();
+    key.add(col("_change_ordinal"));
+    keys.stream().map(k -> col(quote(k))).forEach(key::add);
+    WindowSpec sameKey = Window.partitionBy(key.toArray(Column[]::new));
+    Column keyDeleted = max(when(deleted, 1).otherwise(0)).over(sameKey).equalTo(1);
+    Column keyInserted = max(when(deleted, 0).otherwise(1)).over(sameKey).equalTo(1);
+    Column type = when(deleted, when(keyInserted, lit("UPDATE_BEFORE")).otherwise(lit("DELETE")))
+        .otherwise(when(keyDeleted, lit("UPDATE_AFTER")).otherwise(lit("INSERT")));
+    return rows.withColumn("_change_type", type);
   }
 
-  private static Dataset<Row> semi(Dataset<Row> rows, Dataset<Row> keys, List<String> columns, String how) {
-    Column same = null;
-    for (String column : columns) {
-      Column one = rows.col(quote(column)).eqNullSafe(keys.col(quote(column)));
-      same = same == null ? one : same.and(one);
-    }
-    return rows.join(keys, same, how);
+  private static Column[] outputColumns(String[] columns) {
+    List<Column> out = new ArrayList<>();
+    Arrays.stream(columns).map(c -> col(quote(c))).forEach(out::add);
+    out.add(col("_change_type"));
+    out.add(col("_change_ordinal"));
+    out.add(col("_commit_snapshot_id"));
+    return out.toArray(Column[]::new);
   }
 
   private static String quote(String column) {
     return "`" + column.replace("`", "``") + "`";
   }
-
-  /** The rows of {@code rows} at a file and position where {@code others} has no row. */
-  private static Dataset<Row> notIn(Dataset<Row> rows, Dataset<Row> others) {
-    Dataset<Row> positions = others.select(col("_file").as("_other_file"), col("_pos").as("_other_pos"));
-    Column same = rows.col("_file").equalTo(positions.col("_other_file"))
-        .and(rows.col("_pos").equalTo(positions.col("_other_pos")));
-    return rows.join(positions, same, "left_anti");
-  }
-
 }
