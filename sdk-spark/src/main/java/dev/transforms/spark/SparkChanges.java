@@ -4,7 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 
-import dev.transforms.runtime.internal.changes.ChangeRange;
+import dev.transforms.runtime.spi.ChangeRange;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
