@@ -6,7 +6,6 @@ import dev.transforms.api.TableOutput;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.build.BuildSettings;
-import dev.transforms.runtime.internal.incremental.IncrementalDecision;
 import java.lang.reflect.InvocationTargetException;
 import java.util.List;
 import java.util.Map;

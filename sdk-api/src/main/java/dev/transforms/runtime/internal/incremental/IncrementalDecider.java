@@ -3,6 +3,7 @@ package dev.transforms.runtime.internal.incremental;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.internal.schema.SchemaDiff;
 import dev.transforms.runtime.spi.ChangeRange;
+import dev.transforms.runtime.spi.IncrementalDecision;
 import dev.transforms.runtime.spi.IncrementalSpec;
 import dev.transforms.runtime.spi.TransformSpec;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.incremental;
+package dev.transforms.runtime.spi;
 
 /**
  * Whether a build of a transform runs incrementally, and the reason when it does not.
