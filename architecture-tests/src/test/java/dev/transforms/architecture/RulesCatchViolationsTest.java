@@ -8,6 +8,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import dev.transforms.architecture.cycle.first.First;
 import dev.transforms.architecture.cycle.second.Second;
 import dev.transforms.spark.archfixture.UsesInternals;
+import dev.transforms.testing.archfixture.UsesCommandLine;
 import org.junit.jupiter.api.Test;
 
 /** The rules fail on what they forbid: each is run, unfrozen, on a small class that breaks it. */
@@ -21,6 +22,16 @@ class RulesCatchViolationsTest {
 
     assertThat(result.getFailureReport().getDetails()).containsExactly(
         "dev.transforms.spark.archfixture.UsesInternals imports dev.transforms.runtime.internal.catalog.Catalogs");
+  }
+
+  @Test
+  void aTestingKitClassThatUsesTheCommandLineIsReported() {
+    JavaClasses fixture = new ClassFileImporter().importClasses(UsesCommandLine.class);
+
+    EvaluationResult result = ArchitectureRules.noInternalImports().evaluate(fixture);
+
+    assertThat(result.getFailureReport().getDetails()).containsExactly(
+        "dev.transforms.testing.archfixture.UsesCommandLine imports dev.transforms.cli.TransformsCli");
   }
 
   @Test

@@ -2,7 +2,7 @@ package dev.transforms.benchmarks;
 
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.commit.CommittedFiles;
+import dev.transforms.runtime.spi.CommittedFiles;
 import dev.transforms.singlenode.edits.RowEdits;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.apache.spark.sql.functions.lit;
 
 import dev.transforms.cli.TransformsCli;
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.spark.SparkSessions;
 import java.io.BufferedWriter;
 import java.io.IOException;

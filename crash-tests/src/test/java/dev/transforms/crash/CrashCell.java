@@ -2,8 +2,8 @@ package dev.transforms.crash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.transforms.runtime.internal.publish.CrashPoints;
 import dev.transforms.runtime.internal.publish.StagingMarks;
+import dev.transforms.runtime.spi.CrashPoints;
 import dev.transforms.testing.BuildResult;
 import dev.transforms.testing.Row;
 import dev.transforms.testing.TestWarehouse;

@@ -6,7 +6,7 @@ import dev.transforms.api.ReadMode;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.internal.publish.CrashPoints;
+import dev.transforms.runtime.spi.CrashPoints;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;
 import dev.transforms.singlenode.SingleNodeTransformContext;

@@ -1,8 +1,8 @@
 package dev.transforms.examples;
 
 import dev.transforms.cli.TransformsCli;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.spark.SparkSessions;
 import java.util.ArrayList;
 import java.util.List;

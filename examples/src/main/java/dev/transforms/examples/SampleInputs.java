@@ -1,8 +1,8 @@
 package dev.transforms.examples;
 
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.spark.SparkSessions;
 import java.io.IOException;
 import java.io.UncheckedIOException;

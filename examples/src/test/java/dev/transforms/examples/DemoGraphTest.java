@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.cli.TransformsCli;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

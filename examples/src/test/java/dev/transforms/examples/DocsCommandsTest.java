@@ -3,8 +3,8 @@ package dev.transforms.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.cli.TransformsCli;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
 import dev.transforms.spark.SparkSessions;
 import dev.transforms.testing.TestWarehouse;

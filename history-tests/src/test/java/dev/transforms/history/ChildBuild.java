@@ -3,7 +3,7 @@ package dev.transforms.history;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.publish.CrashPoints;
+import dev.transforms.runtime.spi.CrashPoints;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -10,8 +10,8 @@ import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.CauseChain;
-import dev.transforms.runtime.internal.build.Counts;
 import dev.transforms.runtime.internal.catalog.SharedStorageCheck;
+import dev.transforms.runtime.spi.Counts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -24,12 +24,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code transforms build}: runs transforms in dependency order and prints the report; records each

@@ -1,8 +1,8 @@
 package dev.transforms.cli;
 
-import dev.transforms.runtime.internal.build.Counts;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.Counts;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -3,9 +3,9 @@ package dev.transforms.cli;
 import dev.transforms.api.InvalidLoadException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.OutputWrites;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.load.LoadMode;
 import dev.transforms.runtime.internal.load.LoadRequest;
 import dev.transforms.runtime.internal.load.LoadedTable;
@@ -311,6 +311,6 @@ final class LoadCommand implements Callable<Integer> {
   }
 
   private static String rows(long count) {
-    return dev.transforms.runtime.internal.build.Counts.grouped(count, "row");
+    return dev.transforms.runtime.spi.Counts.grouped(count, "row");
   }
 }

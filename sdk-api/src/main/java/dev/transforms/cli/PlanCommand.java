@@ -1,10 +1,10 @@
 package dev.transforms.cli;
 
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.plan.BuildPlan;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +46,7 @@ final class PlanCommand implements Callable<Integer> {
         for (ParameterSpec p : spec.outputs()) {
           out.printf("     out  %s -> %s%n", p.requirePath(), resolver.resolve(p.requirePath()).sparkIdentifier());
           ListCommand.printChecks(out, p, "            ");
-          if (p.kind().orElse(null) == dev.transforms.runtime.internal.spec.DatasetKind.TABLE) {
+          if (p.kind().orElse(null) == dev.transforms.runtime.spi.DatasetKind.TABLE) {
             state.shape(spec, p).forEach(line -> out.printf("            %s%n", line));
           }
         }

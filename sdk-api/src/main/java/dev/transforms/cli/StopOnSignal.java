@@ -1,7 +1,7 @@
 package dev.transforms.cli;
 
 import dev.transforms.runtime.BuildCancellation;
-import dev.transforms.runtime.internal.logging.QuietLogging;
+import dev.transforms.runtime.spi.QuietLogging;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 

@@ -1,9 +1,7 @@
 package dev.transforms.runtime;
 
-import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.internal.build.CauseChain;
-import dev.transforms.runtime.internal.build.Counts;
-import dev.transforms.runtime.internal.catalog.SecretMasker;
+import dev.transforms.runtime.spi.Counts;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -79,8 +77,7 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
       result.checks().stream().filter(c -> c.outcome() != CheckResult.Outcome.PASSED)
           .forEach(c -> out.append("      check ").append(c.describe()).append('\n'));
       result.advisories().forEach(a -> out.append("      advisory ").append(a.describe()).append('\n'));
-      result.error().ifPresent(e -> out.append(CauseChain.of(e, SecretMasker.allLoaded())
-          .format("      error: ", "        ")));
+      result.errorText("      error: ", "        ").ifPresent(out::append);
     }
     return out.toString();
   }

@@ -1,7 +1,6 @@
 package dev.transforms.runtime;
 
 import dev.transforms.api.checks.Level;
-import dev.transforms.runtime.DatasetPath;
 import java.util.List;
 
 /**
@@ -65,8 +64,8 @@ public record CheckResult(DatasetPath output, String check, Level level, Outcome
     String status = outcome == Outcome.PASSED ? "passed" : level == Level.WARN ? "warned" : outcome == Outcome.ERROR
         ? "could not be evaluated" : "failed";
     return output + ": " + check + " " + status + (outcome == Outcome.FAILED && violations > 0 ? ", "
-        + dev.transforms.runtime.internal.build.Counts.of(violations, "row") + " "
-        + dev.transforms.runtime.internal.build.Counts.verb(violations, "violates", "violate") + " it" : "") + (detail.isEmpty() ? "" : " (" + detail + ")")
+        + dev.transforms.runtime.spi.Counts.of(violations, "row") + " "
+        + dev.transforms.runtime.spi.Counts.verb(violations, "violates", "violate") + " it" : "") + (detail.isEmpty() ? "" : " (" + detail + ")")
         + (examples.isEmpty() ? "" : "; e.g. " + String.join(" | ", examples));
   }
 }

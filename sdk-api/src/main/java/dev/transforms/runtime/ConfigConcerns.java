@@ -1,7 +1,6 @@
 package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.advice.AdvisorySettings;
 import dev.transforms.runtime.internal.build.BuildSettings;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
 import dev.transforms.runtime.internal.config.CatalogKeys;
@@ -12,11 +11,12 @@ import dev.transforms.runtime.internal.engine.SingleNodeSettings;
 import dev.transforms.runtime.internal.engine.SparkSettings;
 import dev.transforms.runtime.internal.lineage.LineageSettings;
 import dev.transforms.runtime.maintenance.MaintenancePolicies;
+import dev.transforms.runtime.spi.AdvisorySettings;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,6 +1,5 @@
 package dev.transforms.runtime;
 
-import dev.transforms.runtime.DatasetPath;
 import java.util.List;
 import java.util.OptionalLong;
 

@@ -1,6 +1,5 @@
 package dev.transforms.runtime;
 
-import dev.transforms.runtime.DatasetPath;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.catalog.Namespace;

@@ -1,6 +1,7 @@
 package dev.transforms.runtime;
 
-import dev.transforms.runtime.OutputWrites;
+import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.catalog.SecretMasker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -100,5 +101,16 @@ public record TransformResult(
    */
   public boolean succeeded() {
     return status == Status.SUCCEEDED || status == Status.UP_TO_DATE;
+  }
+
+  /**
+   * The error and each of its causes as the build report prints them, secrets masked.
+   *
+   * @param prefix what the first line starts with, such as {@code "error: "}
+   * @param indent what each cause's line starts with
+   * @return the lines, each ending in a line break; empty when the transform did not fail
+   */
+  public Optional<String> errorText(String prefix, String indent) {
+    return error.map(e -> CauseChain.of(e, SecretMasker.allLoaded()).format(prefix, indent));
   }
 }

@@ -2,9 +2,7 @@ package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.SchemaChangePolicy;
-import dev.transforms.runtime.internal.advice.AdvisorySettings;
 import dev.transforms.runtime.internal.build.BuildSettings;
-import dev.transforms.runtime.internal.catalog.Mount;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
 import dev.transforms.runtime.internal.config.CatalogKeys;
 import dev.transforms.runtime.internal.config.ConfigValues;
@@ -17,6 +15,7 @@ import dev.transforms.runtime.internal.engine.SingleNodeSettings;
 import dev.transforms.runtime.internal.engine.SparkSettings;
 import dev.transforms.runtime.internal.lineage.LineageSettings;
 import dev.transforms.runtime.maintenance.MaintenancePolicies;
+import dev.transforms.runtime.spi.AdvisorySettings;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;

@@ -40,7 +40,7 @@ class BuildReportFormatTest {
     assertThat(one.describe()).isEqualTo("/a/out: dated warned, 1 row violates it");
     assertThat(two.describe()).isEqualTo("/a/out: keyed failed, 2 rows violate it");
 
-    dev.transforms.runtime.internal.spec.CheckSpec.RowCount count = new dev.transforms.runtime.internal.spec.CheckSpec
+    dev.transforms.runtime.spi.CheckSpec.RowCount count = new dev.transforms.runtime.spi.CheckSpec
         .RowCount("count", dev.transforms.api.checks.Level.FAIL, 2, 10, 50, -1);
     assertThat(count.problems(OptionalLong.empty(), 1)).containsExactly("1 row, fewer than the minimum 2");
     assertThat(count.problems(OptionalLong.of(4), 1)).containsExactly("1 row, fewer than the minimum 2",

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.catalog.Mount;
 import dev.transforms.runtime.internal.config.EnvironmentOverrides;
 import java.nio.file.Files;
 import java.nio.file.Path;

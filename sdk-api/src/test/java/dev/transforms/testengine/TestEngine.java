@@ -2,12 +2,12 @@ package dev.transforms.testengine;
 
 import dev.transforms.api.Handle;
 import dev.transforms.api.IncrementalTransformContext;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.runtime.spi.BoundInput;
 import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.spi.BuildEnvironment;
 import dev.transforms.runtime.spi.Engine;
 import dev.transforms.runtime.spi.EngineProvider;
+import dev.transforms.runtime.spi.ParameterSpec;
 import dev.transforms.runtime.spi.TransformRun;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +112,7 @@ public final class TestEngine implements EngineProvider, Engine {
   /** Evaluates checks on the one column {@code id}: enough to test the audit without a real engine. */
   @Override
   public List<dev.transforms.runtime.CheckResult> evaluate(TransformRun run,
-      dev.transforms.runtime.spi.StagedOutput output, List<dev.transforms.runtime.internal.spec.CheckSpec> checks) {
+      dev.transforms.runtime.spi.StagedOutput output, List<dev.transforms.runtime.spi.CheckSpec> checks) {
     List<Long> ids = IdTables.ids(output.table(), output.stagedSnapshotId());
     long published = output.publishedSnapshotId().isPresent()
         ? IdTables.ids(output.table(), output.publishedSnapshotId().getAsLong()).size() : -1;
@@ -120,12 +120,12 @@ public final class TestEngine implements EngineProvider, Engine {
     List<dev.transforms.runtime.CheckResult> results = new java.util.ArrayList<>();
     for (var check : checks) {
       long violations;
-      if (check instanceof dev.transforms.runtime.internal.spec.CheckSpec.NotNull) {
+      if (check instanceof dev.transforms.runtime.spi.CheckSpec.NotNull) {
         violations = ids.stream().filter(java.util.Objects::isNull).count();
-      } else if (check instanceof dev.transforms.runtime.internal.spec.CheckSpec.PrimaryKey
-          || check instanceof dev.transforms.runtime.internal.spec.CheckSpec.Unique) {
+      } else if (check instanceof dev.transforms.runtime.spi.CheckSpec.PrimaryKey
+          || check instanceof dev.transforms.runtime.spi.CheckSpec.Unique) {
         violations = ids.size() - new java.util.HashSet<>(ids).size();
-      } else if (check instanceof dev.transforms.runtime.internal.spec.CheckSpec.RowCount r) {
+      } else if (check instanceof dev.transforms.runtime.spi.CheckSpec.RowCount r) {
         violations = ids.size() < r.min() || ids.size() > r.max()
             || (published > 0 && r.maxDropPercent() >= 0 && ids.size() < published * (1 - r.maxDropPercent() / 100))
             ? 1 : 0;

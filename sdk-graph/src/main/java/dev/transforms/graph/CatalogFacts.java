@@ -5,14 +5,14 @@ import dev.transforms.cli.report.LastBuilds.LastBuild;
 import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
-import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.catalog.TableResolver;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.incremental.Freshness;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
-import dev.transforms.runtime.internal.spec.DatasetKind;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.DatasetKind;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ public final class CatalogFacts implements NodeFacts {
     if (last != null) {
       status = last.status();
       lines.add(last.status().toLowerCase(java.util.Locale.ROOT) + " " + Html.seconds(last.duration()) + ", "
-          + dev.transforms.runtime.internal.build.Counts.of(last.rowsWritten(), "row"));
+          + dev.transforms.runtime.spi.Counts.of(last.rowsWritten(), "row"));
       details.put("last build", last.status() + (last.status().equals("SKIPPED") ? ""
           : last.incremental() ? ", incremental" : ", full"));
       details.put("started", last.started() + " (" + age(last.started()) + ")");
@@ -86,7 +86,7 @@ public final class CatalogFacts implements NodeFacts {
     } else if (state.isPresent()) {
       status = "PUBLISHED";
       long rows = rowsWrittenBy(spec, state.get().buildId());
-      lines.add("published, " + dev.transforms.runtime.internal.build.Counts.of(rows, "row"));
+      lines.add("published, " + dev.transforms.runtime.spi.Counts.of(rows, "row"));
       details.put("last build", "published (no build recorded in this warehouse)");
       details.put("rows written", Long.toString(rows));
     } else {
@@ -164,7 +164,7 @@ public final class CatalogFacts implements NodeFacts {
   String age(Instant then) {
     long seconds = Math.max(0, Duration.between(then, now).getSeconds());
     return seconds < 120 ? seconds + " s ago" : seconds < 7200 ? seconds / 60 + " min ago"
-        : seconds < 172800 ? seconds / 3600 + " h ago" : dev.transforms.runtime.internal.build.Counts.of(seconds / 86400, "day") + " ago";
+        : seconds < 172800 ? seconds / 3600 + " h ago" : dev.transforms.runtime.spi.Counts.of(seconds / 86400, "day") + " ago";
   }
 
   private Optional<Table> table(DatasetPath path) {

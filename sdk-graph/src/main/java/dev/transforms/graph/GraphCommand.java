@@ -3,10 +3,10 @@ package dev.transforms.graph;
 import dev.transforms.cli.TransformsCli;
 import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.cli.report.OutputFiles;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.catalog.TableResolver;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -85,8 +85,8 @@ public final class GraphCommand implements Callable<Integer> {
         throw new UncheckedIOException("Cannot write the graph to " + file, e);
       }
       long transforms = graph.nodes().stream().filter(n -> n.kind() == GraphNode.Kind.TRANSFORM).count();
-      parent.out().printf("Wrote the graph of %s and %s to %s%n", dev.transforms.runtime.internal.build.Counts.of(transforms, "transform"),
-          dev.transforms.runtime.internal.build.Counts.of(graph.nodes().size() - transforms, "dataset"), file);
+      parent.out().printf("Wrote the graph of %s and %s to %s%n", dev.transforms.runtime.spi.Counts.of(transforms, "transform"),
+          dev.transforms.runtime.spi.Counts.of(graph.nodes().size() - transforms, "dataset"), file);
     }
     parent.out().flush();
     return TransformsCli.OK;

@@ -1,7 +1,7 @@
 package dev.transforms.graph;
 
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

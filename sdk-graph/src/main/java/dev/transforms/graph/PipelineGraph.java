@@ -1,8 +1,8 @@
 package dev.transforms.graph;
 
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -2,9 +2,9 @@ package dev.transforms.graph;
 
 import dev.transforms.api.Handle;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.spec.DatasetKind;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.DatasetKind;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;

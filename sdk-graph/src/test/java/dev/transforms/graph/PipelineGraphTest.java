@@ -3,7 +3,7 @@ package dev.transforms.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

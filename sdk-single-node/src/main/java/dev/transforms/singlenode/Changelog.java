@@ -1,7 +1,7 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.internal.changes.ChangeRange;
+import dev.transforms.runtime.spi.ChangeRange;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.internal.changes.SnapshotDiff;
 import java.util.ArrayDeque;

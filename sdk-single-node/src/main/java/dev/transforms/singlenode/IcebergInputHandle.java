@@ -2,10 +2,10 @@ package dev.transforms.singlenode;
 
 import dev.transforms.api.ReadMode;
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.internal.advice.AdvisoryRule;
-import dev.transforms.runtime.internal.advice.RunAdvisories;
-import dev.transforms.runtime.internal.changes.ChangeRange;
+import dev.transforms.runtime.spi.AdvisoryRule;
 import dev.transforms.runtime.spi.BoundInput;
+import dev.transforms.runtime.spi.ChangeRange;
+import dev.transforms.runtime.spi.RunAdvisories;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.filter.RowFilter;

@@ -1,7 +1,7 @@
 package dev.transforms.singlenode;
 
-import dev.transforms.runtime.internal.commit.CommittedFiles;
 import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.CommittedFiles;
 import dev.transforms.runtime.spi.OutputShapes;
 import dev.transforms.runtime.spi.TransformRun;
 import dev.transforms.singlenode.arrow.ArrowSchemas;

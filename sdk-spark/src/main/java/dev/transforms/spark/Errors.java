@@ -2,8 +2,8 @@ package dev.transforms.spark;
 
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.ResolvedTable;
-import dev.transforms.runtime.internal.spec.DatasetKind;
 import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.DatasetKind;
 import dev.transforms.runtime.spi.TransformRun;
 import java.util.List;
 import java.util.Locale;

@@ -3,10 +3,10 @@ package dev.transforms.spark;
 import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.ResolvedTable;
-import dev.transforms.runtime.internal.catalog.Locations;
-import dev.transforms.runtime.internal.publish.CrashPoints;
-import dev.transforms.runtime.internal.publish.FolderPublisher;
 import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.CrashPoints;
+import dev.transforms.runtime.spi.Locations;
+import dev.transforms.runtime.spi.StagedFolder;
 import dev.transforms.runtime.spi.TransformRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +22,7 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * An {@code @Output} of files, written to a version folder of this build and published by an atomic
- * swap of the dataset's link when the transform returns ({@link FolderPublisher}).
+ * swap of the dataset's link when the transform returns ({@link StagedFolder}).
  */
 final class FileOutputHandle implements TransformOutput {
   private final SparkSession session;
@@ -30,7 +30,7 @@ final class FileOutputHandle implements TransformOutput {
   private final BoundOutput output;
   private final RunScope scope;
   private final Path location;
-  private final FolderPublisher folder;
+  private final StagedFolder folder;
   private StructType writtenSchema;
 
   FileOutputHandle(SparkSession session, TransformRun run, BoundOutput output, RunScope scope) {
@@ -39,7 +39,7 @@ final class FileOutputHandle implements TransformOutput {
     this.output = output;
     this.scope = scope;
     this.location = output.fileLocation().orElseThrow();
-    this.folder = FolderPublisher.stage(location, run.build().buildId());
+    this.folder = StagedFolder.stage(location, run.build().buildId());
     folder.recovered().forEach(run.staging()::recovered);
     scope.stageFiles(this);
     if (Files.isDirectory(location)) {

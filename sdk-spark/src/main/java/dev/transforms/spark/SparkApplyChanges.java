@@ -3,7 +3,7 @@ package dev.transforms.spark;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
-import dev.transforms.runtime.internal.changes.KeyFold;
+import dev.transforms.runtime.spi.KeyFold;
 import java.io.Serializable;
 import java.sql.Timestamp;
 import java.util.ArrayList;

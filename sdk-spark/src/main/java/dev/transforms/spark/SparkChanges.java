@@ -8,7 +8,7 @@ import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
-import dev.transforms.runtime.internal.changes.ChangeRange;
+import dev.transforms.runtime.spi.ChangeRange;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.transforms.spark;
 
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.spec.CheckSpec;
+import dev.transforms.runtime.spi.CheckSpec;
 import dev.transforms.runtime.spi.StagedOutput;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -3,11 +3,11 @@ package dev.transforms.spark;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.BuildCancellation;
-import dev.transforms.runtime.internal.advice.FileSizes;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.spi.BuildEnvironment;
 import dev.transforms.runtime.spi.Engine;
+import dev.transforms.runtime.spi.FileSizes;
+import dev.transforms.runtime.spi.ParameterSpec;
 import dev.transforms.runtime.spi.TransformRun;
 import dev.transforms.spark.internal.advice.SparkAdvice;
 import java.util.ArrayList;
@@ -234,7 +234,7 @@ final class SparkEngine implements Engine {
 
   @Override
   public List<dev.transforms.runtime.CheckResult> evaluate(TransformRun run,
-      dev.transforms.runtime.spi.StagedOutput output, List<dev.transforms.runtime.internal.spec.CheckSpec> checks) {
+      dev.transforms.runtime.spi.StagedOutput output, List<dev.transforms.runtime.spi.CheckSpec> checks) {
     // The staged outputs are the run's until it publishes: a new one exists for its session only.
     SparkSession session = session(run.lane());
     RunningOutputs running = RunningOutputs.register(run);

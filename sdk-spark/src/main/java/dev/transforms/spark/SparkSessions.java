@@ -1,7 +1,7 @@
 package dev.transforms.spark;
 
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.logging.QuietLogging;
+import dev.transforms.runtime.spi.QuietLogging;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

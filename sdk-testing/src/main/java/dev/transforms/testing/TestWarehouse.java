@@ -3,9 +3,7 @@ package dev.transforms.testing;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.build.BuildRunner;
-import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.commit.CommittedFiles;
+import dev.transforms.runtime.spi.CommittedFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,6 +26,8 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
 
@@ -37,7 +37,7 @@ import org.apache.iceberg.types.Types;
  * they wrote.
  *
  * <p>Get one by declaring a {@code TestWarehouse} field or test parameter in a class annotated
- * {@link TransformsTest}, which also closes it. Builds go through {@link BuildRunner}, the code path of
+ * {@link TransformsTest}, which also closes it. Builds go through {@link Transforms#build}, the code path of
  * the command line. A warehouse made with a constructor is the caller's to close, and a Spark build on
  * it starts a session that lives until the JVM exits: prefer the annotation.
  *
@@ -197,7 +197,7 @@ public final class TestWarehouse implements AutoCloseable {
     rows.forEach(row -> TableRows.toRecord(schema, row));
     ResolvedTable resolved = resolve(path);
     Catalog catalog = catalog(path);
-    Catalogs.createNamespaceIfMissing(catalog, resolved.identifier().namespace());
+    createNamespace(catalog, resolved.identifier().namespace());
     Table table = catalog.createTable(resolved.identifier(), schema, spec, properties);
     remember(List.of(path));
     if (!rows.isEmpty()) {
@@ -250,6 +250,18 @@ public final class TestWarehouse implements AutoCloseable {
     CommittedFiles.check(overwrite, table, files);
     overwrite.commit();
     return table(path);
+  }
+
+  /** Creates each missing level of a namespace, outer first; a catalog without namespaces needs none. */
+  private static void createNamespace(Catalog catalog, Namespace namespace) {
+    if (catalog instanceof SupportsNamespaces namespaces) {
+      for (int depth = 1; depth <= namespace.levels().length; depth++) {
+        Namespace level = Namespace.of(Arrays.copyOf(namespace.levels(), depth));
+        if (!namespaces.namespaceExists(level)) {
+          namespaces.createNamespace(level);
+        }
+      }
+    }
   }
 
   private static void commit(Table table, List<DataFile> files) {

@@ -3,8 +3,6 @@ package dev.transforms.testing;
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.internal.build.CauseChain;
-import dev.transforms.runtime.internal.catalog.SecretMasker;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -25,8 +23,8 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
 
   private String describe() {
     return actual.transform() + " " + actual.status() + " (" + (actual.incremental() ? "incremental" : "full")
-        + ", " + actual.reason() + ")" + actual.error()
-            .map(e -> "\n" + CauseChain.of(e, SecretMasker.allLoaded()).format("  ", "  ")).orElse("");
+        + ", " + actual.reason() + ")" + actual.errorText("  ", "  ")
+            .map(text -> "\n" + text).orElse("");
   }
 
   private TransformResultAssert hasStatus(TransformResult.Status status) {
@@ -181,7 +179,7 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
             actual.outputs().stream().map(o -> o.path().toString()).toList()));
     if (writes.rowsAdded() != rows) {
       throw failureWithActualExpected(writes.rowsAdded(), rows, "Expecting transform %s to add %s to %s but it "
-          + "added %d", actual.transform(), dev.transforms.runtime.internal.build.Counts.of(rows, "row"), output, writes.rowsAdded());
+          + "added %d", actual.transform(), dev.transforms.runtime.spi.Counts.of(rows, "row"), output, writes.rowsAdded());
     }
     return myself;
   }
@@ -201,10 +199,10 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
   public TransformResultAssert failedCheck(String check, long violations) {
     CheckResult result = check(check);
     if (result.outcome() == CheckResult.Outcome.PASSED || result.violations() != violations) {
-      throw failureWithActualExpected(result.describe(), check + " failed, " + dev.transforms.runtime.internal.build.Counts.of(violations, "row") + " "
-          + dev.transforms.runtime.internal.build.Counts.verb(violations, "violates", "violate") + " it",
+      throw failureWithActualExpected(result.describe(), check + " failed, " + dev.transforms.runtime.spi.Counts.of(violations, "row") + " "
+          + dev.transforms.runtime.spi.Counts.verb(violations, "violates", "violate") + " it",
           "Expecting check %s of transform %s to fail with %s but: %s", check, actual.transform(),
-          dev.transforms.runtime.internal.build.Counts.of(violations, "violating row"), result.describe());
+          dev.transforms.runtime.spi.Counts.of(violations, "violating row"), result.describe());
     }
     return myself;
   }

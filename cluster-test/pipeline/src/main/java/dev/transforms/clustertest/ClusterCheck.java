@@ -2,9 +2,9 @@ package dev.transforms.clustertest;
 
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.catalog.TableResolver;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

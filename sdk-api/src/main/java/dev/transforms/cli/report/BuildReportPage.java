@@ -3,14 +3,14 @@ package dev.transforms.cli.report;
 import static dev.transforms.cli.report.Html.escape;
 import static dev.transforms.cli.report.Html.seconds;
 
-import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.Advisory;
+import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.internal.build.CauseChain;
-import dev.transforms.runtime.internal.build.Counts;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
+import dev.transforms.runtime.spi.Counts;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,7 +1,7 @@
 package dev.transforms.runtime.maintenance;
 
+import dev.transforms.runtime.Mount;
 import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.catalog.Mount;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

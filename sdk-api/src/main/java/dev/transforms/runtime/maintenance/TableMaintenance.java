@@ -4,9 +4,9 @@ import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.MaintenanceRefusedException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.publish.BuildLease;
 import dev.transforms.runtime.internal.publish.StagingMarks;
 import java.time.Duration;
@@ -303,7 +303,7 @@ public final class TableMaintenance implements AutoCloseable {
     ExpireSnapshots expire = table.expireSnapshots().expireOlderThan(oldest);
     candidates.forEach(expire::expireSnapshotId);
     expire.commit();
-    say.accept("expire: " + dev.transforms.runtime.internal.build.Counts.of(candidates.size(), "snapshot") + " expired " + candidates);
+    say.accept("expire: " + dev.transforms.runtime.spi.Counts.of(candidates.size(), "snapshot") + " expired " + candidates);
     return List.of(List.copyOf(candidates), kept);
   }
 

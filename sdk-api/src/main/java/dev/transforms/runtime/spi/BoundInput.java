@@ -1,8 +1,6 @@
 package dev.transforms.runtime.spi;
 
 import dev.transforms.runtime.ResolvedTable;
-import dev.transforms.runtime.internal.spec.DatasetKind;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalLong;

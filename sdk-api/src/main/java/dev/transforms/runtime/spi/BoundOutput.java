@@ -1,7 +1,6 @@
 package dev.transforms.runtime.spi;
 
 import dev.transforms.runtime.ResolvedTable;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.apache.iceberg.Table;

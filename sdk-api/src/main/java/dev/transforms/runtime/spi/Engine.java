@@ -34,7 +34,7 @@ public interface Engine extends AutoCloseable {
    * @return one result per check, in the order given
    */
   default java.util.List<dev.transforms.runtime.CheckResult> evaluate(TransformRun run, StagedOutput output,
-      java.util.List<dev.transforms.runtime.internal.spec.CheckSpec> checks) {
+      java.util.List<dev.transforms.runtime.spi.CheckSpec> checks) {
     return checks.stream().map(check -> new dev.transforms.runtime.CheckResult(
         output.output().parameter().requirePath(), check.name(), check.level(),
         dev.transforms.runtime.CheckResult.Outcome.ERROR, 0, java.util.List.of(),

@@ -6,12 +6,23 @@
  * {@link dev.transforms.runtime.spi.OutputStaging} its writes go to. Table maintenance's engine interface is
  * {@link dev.transforms.runtime.maintenance.MaintenanceEngine}, public already.
  *
+ * <p>Beside them, what an engine reads and uses on the way: the transform as validated
+ * ({@link dev.transforms.runtime.spi.TransformSpec}, {@link dev.transforms.runtime.spi.ParameterSpec},
+ * {@link dev.transforms.runtime.spi.CheckSpec}, {@link dev.transforms.runtime.spi.IncrementalSpec},
+ * {@link dev.transforms.runtime.spi.DatasetKind}), the {@link dev.transforms.runtime.spi.IncrementalDecision},
+ * the changes to apply ({@link dev.transforms.runtime.spi.ChangeRange}, {@link dev.transforms.runtime.spi.KeyFold}),
+ * advisories ({@link dev.transforms.runtime.spi.AdvisoryRule}, {@link dev.transforms.runtime.spi.AdvisorySettings},
+ * {@link dev.transforms.runtime.spi.RunAdvisories}, {@link dev.transforms.runtime.spi.FileSizes}), commits
+ * ({@link dev.transforms.runtime.spi.CommitRetry}, {@link dev.transforms.runtime.spi.CommittedFiles}), file outputs
+ * ({@link dev.transforms.runtime.spi.StagedFolder}, {@link dev.transforms.runtime.spi.Locations}), lineage
+ * ({@link dev.transforms.runtime.spi.RunLineage}), crash points, quiet logging and counted nouns.
+ *
  * <p><b>Compatibility.</b> Published for engines, the SDK's own and others'; not for transforms. A patch
  * release changes nothing here. A minor release may add (a default method, a value's accessor, a type);
  * it removes or changes a signature only after the previous minor release deprecated it and its notes
  * said so. A major release may change anything. The runtime creates the values (records and
- * {@code TransformRun}): engines read them, and construct them only in tests. Signatures that still name
- * {@code dev.transforms.runtime.internal} types (the transform's spec, the incremental decision,
- * advisories, catalogs, lineage) fall outside this promise until those types are published too.
+ * {@code TransformRun}): engines read them, and construct them only in tests. One signature still names an
+ * internal type, {@code AdvisorySettings.of(ConfigValues)}, which the runtime calls; it falls outside this
+ * promise.
  */
 package dev.transforms.runtime.spi;

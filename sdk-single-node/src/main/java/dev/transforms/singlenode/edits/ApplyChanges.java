@@ -1,8 +1,8 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.runtime.internal.changes.KeyFold;
-import dev.transforms.singlenode.Changelog;
+import dev.transforms.runtime.spi.KeyFold;
 import dev.transforms.singlenode.Changelog.Change;
+import dev.transforms.singlenode.Changelog;
 import dev.transforms.singlenode.IcebergOutput;
 import dev.transforms.singlenode.SingleNodeTransformContext;
 import dev.transforms.singlenode.arrow.ArrowRecords;

@@ -1,7 +1,7 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.runtime.internal.commit.CommittedFiles;
 import dev.transforms.runtime.maintenance.CompactionResult;
+import dev.transforms.runtime.spi.CommittedFiles;
 import dev.transforms.singlenode.internal.maintenance.FileOrderedReads;
 import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.read.LiveRows;

@@ -1,7 +1,7 @@
 package dev.transforms.singlenode.edits;
 
-import dev.transforms.runtime.internal.commit.CommitRetry;
-import dev.transforms.runtime.internal.commit.CommittedFiles;
+import dev.transforms.runtime.spi.CommitRetry;
+import dev.transforms.runtime.spi.CommittedFiles;
 import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;

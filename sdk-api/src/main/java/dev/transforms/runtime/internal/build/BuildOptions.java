@@ -1,7 +1,7 @@
 package dev.transforms.runtime.internal.build;
 
 import dev.transforms.runtime.internal.plan.BuildPlan;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.util.Set;
 import java.util.stream.Collectors;
 

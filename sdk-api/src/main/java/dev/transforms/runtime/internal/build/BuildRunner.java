@@ -10,34 +10,34 @@ import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.OutputWrites;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.advice.AdvisorySettings;
-import dev.transforms.runtime.internal.advice.FileSizes;
-import dev.transforms.runtime.internal.advice.RunAdvisories;
 import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.engine.EngineRegistry;
 import dev.transforms.runtime.internal.incremental.CodeFingerprint;
 import dev.transforms.runtime.internal.incremental.FileFingerprint;
 import dev.transforms.runtime.internal.incremental.Freshness;
 import dev.transforms.runtime.internal.incremental.IncrementalDecider;
-import dev.transforms.runtime.internal.incremental.IncrementalDecision;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.lineage.BuildLineage;
 import dev.transforms.runtime.internal.lineage.DatasetFacts;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.publish.BuildRecovery;
-import dev.transforms.runtime.internal.publish.CrashPoints;
 import dev.transforms.runtime.internal.publish.OutputPublisher;
-import dev.transforms.runtime.internal.spec.IncrementalSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.AdvisorySettings;
 import dev.transforms.runtime.spi.BoundInput;
 import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.spi.BuildEnvironment;
+import dev.transforms.runtime.spi.CrashPoints;
 import dev.transforms.runtime.spi.Engine;
 import dev.transforms.runtime.spi.EngineProvider;
+import dev.transforms.runtime.spi.FileSizes;
+import dev.transforms.runtime.spi.IncrementalDecision;
+import dev.transforms.runtime.spi.IncrementalSpec;
+import dev.transforms.runtime.spi.RunAdvisories;
 import dev.transforms.runtime.spi.TransformRun;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.lang.reflect.Modifier;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -153,14 +153,14 @@ public final class BuildRunner implements AutoCloseable {
     long start = System.nanoTime();
     String buildId = HexFormat.of().formatHex(randomBytes());
     BuildLineage lineage = BuildLineage.start(config, resolver, plan.transforms(), buildId);
-    BuildEnvironment environment = new BuildEnvironment(buildId, config, catalogs, resolver,
-        Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation, lineage);
+    BuildEnvironment environment = new BuildEnvironment(buildId, config,
+        Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation, lineage::run);
     AdvisorySettings advice = AdvisorySettings.of(config.values());
     List<TransformResult> results = List.of();
     try (EngineRegistry engines = providers == null ? new EngineRegistry(environment, loader)
         : new EngineRegistry(environment, providers)) {
       results = BuildScheduler.run(plan, options, cancellation, lineage.listener(listener),
-          (spec, lane) -> runOne(environment, engines, spec, advice, options.full().contains(spec.name()),
+          (spec, lane) -> runOne(environment, lineage, engines, spec, advice, options.full().contains(spec.name()),
               options.forced().contains(spec.name()) || options.full().contains(spec.name()), lane));
     } finally {
       // The build's last event, then at most openlineage.timeout for what is still queued.
@@ -175,8 +175,8 @@ public final class BuildRunner implements AutoCloseable {
     return bytes;
   }
 
-  private TransformResult runOne(BuildEnvironment environment, EngineRegistry engines, TransformSpec spec,
-      AdvisorySettings advice, boolean full, boolean forced, int lane) {
+  private TransformResult runOne(BuildEnvironment environment, BuildLineage lineage, EngineRegistry engines,
+      TransformSpec spec, AdvisorySettings advice, boolean full, boolean forced, int lane) {
     long start = System.nanoTime();
     RunAdvisories advisories = new RunAdvisories(spec.name(),
         advice.levelFor(spec.method().getAnnotation(Transform.class)), advice);
@@ -187,7 +187,6 @@ public final class BuildRunner implements AutoCloseable {
     try {
       List<TransformTables.LoadedInput> loaded = tables.inputs(spec);
       List<BoundOutput> outputs = tables.outputs(spec);
-      BuildLineage lineage = environment.lineage();
       if (lineage.enabled()) {
         lineage.started(spec.name(), inputFacts(loaded), outputFacts(outputs));
       }

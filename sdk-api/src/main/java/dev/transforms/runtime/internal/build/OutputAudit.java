@@ -6,8 +6,9 @@ import dev.transforms.api.checks.CheckOutcome;
 import dev.transforms.api.checks.OutputCheck;
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.spec.CheckSpec;
 import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.CheckSpec;
+import dev.transforms.runtime.spi.Counts;
 import dev.transforms.runtime.spi.Engine;
 import dev.transforms.runtime.spi.StagedOutput;
 import dev.transforms.runtime.spi.TransformRun;
@@ -161,7 +162,7 @@ final class OutputAudit {
       if (s.snapshotId() == base.getAsLong()) {
         return true;
       }
-      if (!dev.transforms.runtime.internal.changes.ChangeRange.keepsEarlierRows(s)) {
+      if (!dev.transforms.runtime.spi.ChangeRange.keepsEarlierRows(s)) {
         return false;
       }
     }

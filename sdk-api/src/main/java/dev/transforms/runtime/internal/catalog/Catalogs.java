@@ -2,7 +2,7 @@ package dev.transforms.runtime.internal.catalog;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.commit.CommitRetry;
+import dev.transforms.runtime.spi.CommitRetry;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.transforms.runtime.internal.config;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.catalog.Locations;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
+import dev.transforms.runtime.spi.Locations;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashSet;

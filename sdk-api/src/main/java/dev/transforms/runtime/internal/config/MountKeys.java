@@ -3,7 +3,7 @@ package dev.transforms.runtime.internal.config;
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.InvalidPathException;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.catalog.Mount;
+import dev.transforms.runtime.Mount;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

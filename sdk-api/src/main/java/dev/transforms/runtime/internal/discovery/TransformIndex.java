@@ -2,8 +2,8 @@ package dev.transforms.runtime.internal.discovery;
 
 import dev.transforms.api.InvalidTransformException;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.internal.spec.TransformSpec;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

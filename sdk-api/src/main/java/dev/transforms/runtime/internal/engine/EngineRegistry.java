@@ -1,11 +1,11 @@
 package dev.transforms.runtime.internal.engine;
 
 import dev.transforms.api.EngineNotFoundException;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
 import dev.transforms.runtime.spi.BuildEnvironment;
 import dev.transforms.runtime.spi.Engine;
 import dev.transforms.runtime.spi.EngineProvider;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -85,7 +85,7 @@ public final class CodeFingerprint {
    * @param config the configuration
    * @return a short hex digest; empty if the class file cannot be read
    */
-  public static String of(dev.transforms.runtime.internal.spec.TransformSpec spec,
+  public static String of(dev.transforms.runtime.spi.TransformSpec spec,
       dev.transforms.runtime.TransformsConfig config) {
     Map<String, String> settings = new TreeMap<>();
     boolean spark = spec.engine().equals("spark");

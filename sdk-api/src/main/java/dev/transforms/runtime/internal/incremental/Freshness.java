@@ -1,10 +1,10 @@
 package dev.transforms.runtime.internal.incremental;
 
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.spec.DatasetKind;
-import dev.transforms.runtime.internal.spec.IncrementalSpec;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.DatasetKind;
+import dev.transforms.runtime.spi.IncrementalSpec;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,11 @@
 package dev.transforms.runtime.internal.incremental;
 
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.changes.ChangeRange;
 import dev.transforms.runtime.internal.schema.SchemaDiff;
-import dev.transforms.runtime.internal.spec.IncrementalSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.ChangeRange;
+import dev.transforms.runtime.spi.IncrementalDecision;
+import dev.transforms.runtime.spi.IncrementalSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

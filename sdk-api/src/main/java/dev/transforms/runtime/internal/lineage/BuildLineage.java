@@ -1,10 +1,11 @@
 package dev.transforms.runtime.internal.lineage;
 
 import dev.transforms.runtime.BuildListener;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.catalog.TableResolver;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.RunLineage;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;

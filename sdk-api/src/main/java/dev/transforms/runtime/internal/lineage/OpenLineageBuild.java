@@ -8,14 +8,15 @@ import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.ResolvedTable;
+import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.CauseChain;
 import dev.transforms.runtime.internal.catalog.SecretMasker;
-import dev.transforms.runtime.internal.catalog.TableResolver;
-import dev.transforms.runtime.internal.spec.DatasetKind;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.DatasetKind;
+import dev.transforms.runtime.spi.ParameterSpec;
+import dev.transforms.runtime.spi.RunLineage;
+import dev.transforms.runtime.spi.TransformSpec;
 import io.openlineage.client.OpenLineage;
 import io.openlineage.client.OpenLineageClientUtils;
 import java.io.InputStream;
@@ -177,7 +178,7 @@ final class OpenLineageBuild implements BuildLineage {
           .map(r -> r.transform() + " " + r.status().name()).toList();
       emitter.emitBuild(buildEvent(unsuccessful.isEmpty() ? OpenLineage.RunEvent.EventType.COMPLETE
           : OpenLineage.RunEvent.EventType.FAIL, unsuccessful.isEmpty() ? Optional.empty()
-          : Optional.of(unsuccessful.size() + " of " + dev.transforms.runtime.internal.build.Counts.of(results.size(),
+          : Optional.of(unsuccessful.size() + " of " + dev.transforms.runtime.spi.Counts.of(results.size(),
               "transform") + " did not succeed: "
               + String.join(", ", unsuccessful))));
     } catch (RuntimeException | LinkageError e) {

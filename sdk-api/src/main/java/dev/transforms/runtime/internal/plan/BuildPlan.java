@@ -2,7 +2,7 @@ package dev.transforms.runtime.internal.plan;
 
 import dev.transforms.api.PlanException;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;

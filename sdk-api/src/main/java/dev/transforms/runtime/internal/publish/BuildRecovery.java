@@ -1,8 +1,9 @@
 package dev.transforms.runtime.internal.publish;
 
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.commit.CommitRetry;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.spi.CommitRetry;
+import dev.transforms.runtime.spi.CrashPoints;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.transforms.runtime.internal.publish;
 
+import dev.transforms.runtime.spi.CrashPoints;
+import dev.transforms.runtime.spi.StagedFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +32,7 @@ import java.util.stream.Stream;
  * aside, and deletes the version folders, leases and links of dead builds, never the version the
  * dataset points to nor what a running build is writing.
  */
-public final class FolderPublisher {
+public final class FolderPublisher implements StagedFolder {
 
   private static final String LEASE_SUFFIX = ".lease";
   private static final String LEGACY_PREFIX = "previous-";
@@ -75,6 +77,7 @@ public final class FolderPublisher {
    *
    * @return the version folder of this build (it need not exist yet)
    */
+  @Override
   public Path stagingFolder() {
     return staging;
   }
@@ -84,6 +87,7 @@ public final class FolderPublisher {
    *
    * @return the notes
    */
+  @Override
   public List<String> recovered() {
     return List.copyOf(recovered);
   }
@@ -92,6 +96,7 @@ public final class FolderPublisher {
    * Makes the staged files the dataset's content in one atomic rename of the link, then deletes the
    * previous version. Does nothing if the build wrote no files.
    */
+  @Override
   public void publish() {
     if (!Files.isDirectory(staging)) {
       discard();
@@ -123,6 +128,7 @@ public final class FolderPublisher {
   }
 
   /** Deletes this build's version folder and lease. Safe to call more than once. */
+  @Override
   public void discard() {
     try {
       Optional<Path> current = target();

@@ -9,6 +9,7 @@ import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.CrashPoints;
 import dev.transforms.runtime.spi.OutputStaging;
 import java.util.LinkedHashMap;
 import java.util.List;

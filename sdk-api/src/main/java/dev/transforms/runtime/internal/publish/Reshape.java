@@ -1,6 +1,7 @@
 package dev.transforms.runtime.internal.publish;
 
-import dev.transforms.runtime.internal.commit.CommitRetry;
+import dev.transforms.runtime.spi.CommitRetry;
+import dev.transforms.runtime.spi.CrashPoints;
 import java.util.Optional;
 import java.util.function.IntUnaryOperator;
 import java.util.stream.Collectors;

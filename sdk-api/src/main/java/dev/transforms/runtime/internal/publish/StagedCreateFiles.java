@@ -1,6 +1,7 @@
 package dev.transforms.runtime.internal.publish;
 
-import dev.transforms.runtime.internal.catalog.Locations;
+import dev.transforms.runtime.spi.CrashPoints;
+import dev.transforms.runtime.spi.Locations;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

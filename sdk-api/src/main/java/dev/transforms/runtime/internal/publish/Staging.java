@@ -4,6 +4,7 @@ import dev.transforms.api.PublishConflictException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.spi.BoundOutput;
+import dev.transforms.runtime.spi.CrashPoints;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.transforms.runtime.internal.publish;
 
-import dev.transforms.runtime.internal.commit.CommitRetry;
+import dev.transforms.runtime.spi.CommitRetry;
 import java.util.function.Consumer;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;

@@ -1,8 +1,8 @@
 package dev.transforms.runtime.internal.validate;
 
 import dev.transforms.api.checks.Level;
-import dev.transforms.runtime.internal.spec.CheckSpec;
 import dev.transforms.runtime.internal.validate.ParameterModel.CheckModel;
+import dev.transforms.runtime.spi.CheckSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

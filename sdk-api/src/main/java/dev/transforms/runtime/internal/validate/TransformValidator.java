@@ -3,11 +3,11 @@ package dev.transforms.runtime.internal.validate;
 import dev.transforms.api.Handle;
 import dev.transforms.api.InvalidPathException;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.spec.DatasetKind;
-import dev.transforms.runtime.internal.spec.IncrementalSpec;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.runtime.internal.validate.ParameterModel.HandleModel;
 import dev.transforms.runtime.internal.validate.ParameterModel.PathModel;
+import dev.transforms.runtime.spi.DatasetKind;
+import dev.transforms.runtime.spi.IncrementalSpec;
+import dev.transforms.runtime.spi.ParameterSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -117,7 +117,7 @@ public final class TransformValidator {
         continue;
       }
       DatasetKind kind = path.annotation().startsWith("Table") ? DatasetKind.TABLE : DatasetKind.FILES;
-      List<dev.transforms.runtime.internal.spec.CheckSpec> checks = List.of();
+      List<dev.transforms.runtime.spi.CheckSpec> checks = List.of();
       if (!parameter.checks().isEmpty()) {
         if (!path.annotation().equals("TableOutput")) {
           problems.add(Problem.onParameter(parameter.index(), where + " is a @" + path.annotation() + " and cannot "

@@ -1,7 +1,7 @@
 package dev.transforms.runtime.internal.validate;
 
-import dev.transforms.runtime.internal.spec.IncrementalSpec;
-import dev.transforms.runtime.internal.spec.ParameterSpec;
+import dev.transforms.runtime.spi.IncrementalSpec;
+import dev.transforms.runtime.spi.ParameterSpec;
 import java.util.List;
 import java.util.Optional;
 

@@ -158,7 +158,7 @@ public class BuildRunnerTest {
   }
 
   private BuildReport build(Class<?>... classes) {
-    List<dev.transforms.runtime.internal.spec.TransformSpec> specs = new ArrayList<>();
+    List<dev.transforms.runtime.spi.TransformSpec> specs = new ArrayList<>();
     for (Class<?> type : classes) {
       specs.addAll(ReflectiveModels.transformsOf(type));
     }

@@ -6,7 +6,7 @@ import dev.transforms.runtime.BuildCancellation;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.internal.plan.BuildPlan;
-import dev.transforms.runtime.internal.spec.TransformSpec;
+import dev.transforms.runtime.spi.TransformSpec;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -21,6 +21,7 @@ import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
+import dev.transforms.runtime.spi.Counts;
 import dev.transforms.testengine.IdTables;
 import dev.transforms.testengine.TestInput;
 import dev.transforms.testengine.TestOutput;
@@ -93,9 +94,9 @@ public class ExpectationsTest {
 
   /** Runs a transform even when up to date: these tests change what it writes between builds by hand. */
   private TransformResult build(Class<?> type) {
-    List<dev.transforms.runtime.internal.spec.TransformSpec> specs = ReflectiveModels.transformsOf(type);
+    List<dev.transforms.runtime.spi.TransformSpec> specs = ReflectiveModels.transformsOf(type);
     return runner.run(BuildPlan.of(specs), BuildListener.NONE, new BuildOptions(java.util.Set.of(),
-        java.util.Set.copyOf(specs.stream().map(dev.transforms.runtime.internal.spec.TransformSpec::name).toList())))
+        java.util.Set.copyOf(specs.stream().map(dev.transforms.runtime.spi.TransformSpec::name).toList())))
         .results().get(0);
   }
 

@@ -20,7 +20,7 @@ class SettingsImportsTest {
 
   @Test
   void noSettingsClassImportsTransformsConfig() throws IOException {
-    List<Path> files = new ArrayList<>(List.of(MAIN.resolve("internal/advice/AdvisorySettings.java"),
+    List<Path> files = new ArrayList<>(List.of(MAIN.resolve("spi/AdvisorySettings.java"),
         MAIN.resolve("internal/lineage/LineageSettings.java"), MAIN.resolve("internal/build/BuildSettings.java"),
         MAIN.resolve("internal/engine/DuckDbSettings.java"), MAIN.resolve("internal/engine/SparkSettings.java"),
         MAIN.resolve("internal/engine/SingleNodeSettings.java"), MAIN.resolve("maintenance/MaintenancePolicies.java")));

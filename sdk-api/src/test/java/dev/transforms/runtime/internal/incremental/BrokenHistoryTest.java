@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.changes.ChangeRange;
+import dev.transforms.runtime.spi.ChangeRange;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.iceberg.DataFiles;

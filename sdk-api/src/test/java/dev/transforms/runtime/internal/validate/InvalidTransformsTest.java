@@ -231,7 +231,7 @@ class InvalidTransformsTest {
     try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
       var spec = ReflectiveModels.transformsOf(Class.forName("cases.Checked", false, loader)).get(0);
       var checks = spec.outputs().get(0).checks();
-      assertThat(checks).extracting(dev.transforms.runtime.internal.spec.CheckSpec::name).containsExactly(
+      assertThat(checks).extracting(dev.transforms.runtime.spi.CheckSpec::name).containsExactly(
           "primary key (id)", "not null (id, status)", "row count (at least 1, at most 10.0% fewer)",
           "status in [open, paid]", "kind in [a]", "0 <= amount", "column amount decimal(10,2)", "amount >= 0");
       assertThat(checks.get(4).level()).isEqualTo(dev.transforms.api.checks.Level.WARN);

@@ -3,7 +3,7 @@ package dev.transforms.singlenode.internal.checks;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.spec.CheckSpec;
+import dev.transforms.runtime.spi.CheckSpec;
 import dev.transforms.runtime.spi.StagedOutput;
 import dev.transforms.singlenode.filter.RowFilter;
 import dev.transforms.singlenode.internal.parquet.ParquetRowCursor;

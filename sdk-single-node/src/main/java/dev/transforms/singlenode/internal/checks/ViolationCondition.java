@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.internal.checks;
 
-import dev.transforms.runtime.internal.spec.CheckSpec;
+import dev.transforms.runtime.spi.CheckSpec;
 import dev.transforms.singlenode.filter.RowFilter;
 import dev.transforms.singlenode.filter.SqlNulls;
 import java.util.ArrayList;

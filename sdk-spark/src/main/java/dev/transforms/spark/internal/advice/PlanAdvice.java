@@ -1,9 +1,9 @@
 package dev.transforms.spark.internal.advice;
 
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.advice.AdvisoryRule;
-import dev.transforms.runtime.internal.advice.AdvisorySettings;
-import dev.transforms.runtime.internal.advice.RunAdvisories;
+import dev.transforms.runtime.spi.AdvisoryRule;
+import dev.transforms.runtime.spi.AdvisorySettings;
+import dev.transforms.runtime.spi.RunAdvisories;
 import dev.transforms.runtime.spi.TransformRun;
 import dev.transforms.spark.internal.ScalaCollections;
 import java.util.ArrayList;

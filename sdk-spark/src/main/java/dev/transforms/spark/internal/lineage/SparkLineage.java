@@ -1,6 +1,6 @@
 package dev.transforms.spark.internal.lineage;
 
-import dev.transforms.runtime.internal.lineage.RunLineage;
+import dev.transforms.runtime.spi.RunLineage;
 import io.openlineage.spark.agent.OpenLineageSparkListener;
 import java.util.Map;
 import java.util.WeakHashMap;

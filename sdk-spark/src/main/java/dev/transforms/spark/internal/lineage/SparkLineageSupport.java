@@ -1,6 +1,6 @@
 package dev.transforms.spark.internal.lineage;
 
-import dev.transforms.runtime.internal.lineage.RunLineage;
+import dev.transforms.runtime.spi.RunLineage;
 import dev.transforms.runtime.spi.TransformRun;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
@@ -29,7 +29,7 @@ public final class SparkLineageSupport {
    *     {@code openlineage-spark} is not on the classpath
    */
   public static AutoCloseable start(SparkSession session, TransformRun run) {
-    Optional<RunLineage> lineage = run.build().lineage().run(run.spec().name());
+    Optional<RunLineage> lineage = run.build().lineage().apply(run.spec().name());
     if (lineage.isEmpty() || !available() || !namesDatasetsOf(run)) {
       return null;
     }

@@ -1,7 +1,0 @@
-/**
- * Validated descriptions of transforms, their parameters and their checks.
- *
- * <p><b>Internal.</b> Not API: it may change in any release. What users may import is listed in
- * {@code docs/architecture.md}.
- */
-package dev.transforms.runtime.internal.spec;
