@@ -8,6 +8,8 @@ import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.catalog.TableResolver;
 import dev.transforms.runtime.internal.incremental.IncrementalDecider;
 import dev.transforms.runtime.internal.incremental.IncrementalDecision;
+import dev.transforms.runtime.internal.publish.BranchView;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.publish.OutputPublisher;
 import dev.transforms.runtime.internal.spec.DatasetKind;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
@@ -43,12 +45,16 @@ final class TransformTables {
     this.resolver = resolver;
   }
 
-  /** Resolves and loads every input, pinning each table's current snapshot. */
-  List<LoadedInput> inputs(TransformSpec spec) {
+  /**
+   * Resolves and loads every input, pinning each table's current snapshot (on a branch build, the head
+   * of the branch it is read at, and the table as {@link BranchView#input} shows it there).
+   */
+  List<LoadedInput> inputs(TransformSpec spec, BuildBranch branch) {
     List<LoadedInput> loaded = new ArrayList<>();
     for (ParameterSpec parameter : spec.inputs()) {
       ResolvedTable resolved = resolver.resolve(parameter.requirePath());
-      Optional<Table> table = loadInput(spec, parameter, resolved, catalogs.catalog(resolved.catalog()));
+      Optional<Table> table = loadInput(spec, parameter, resolved, catalogs.catalog(resolved.catalog()))
+          .map(t -> BranchView.input(t, branch.inputRef(t, parameter.requirePath().toString())));
       Optional<Path> files = table.isPresent() ? Optional.empty() : Optional.of(fileLocation(spec, parameter));
       OptionalLong snapshot = table.map(TransformTables::currentSnapshot).orElse(OptionalLong.empty());
       loaded.add(new LoadedInput(parameter, resolved, table, files, snapshot));
