@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -53,11 +54,13 @@ final class TransformTables {
     List<LoadedInput> loaded = new ArrayList<>();
     for (ParameterSpec parameter : spec.inputs()) {
       ResolvedTable resolved = resolver.resolve(parameter.requirePath());
-      Optional<Table> table = loadInput(spec, parameter, resolved, catalogs.catalog(resolved.catalog()))
-          .map(t -> BranchView.input(t, branch.inputRef(t, parameter.requirePath().toString())));
+      Optional<Table> catalogTable = loadInput(spec, parameter, resolved, catalogs.catalog(resolved.catalog()));
+      String ref = catalogTable.map(t -> branch.inputRef(t, parameter.requirePath().toString()))
+          .orElse(SnapshotRef.MAIN_BRANCH);
+      Optional<Table> table = catalogTable.map(t -> BranchView.input(t, ref));
       Optional<Path> files = table.isPresent() ? Optional.empty() : Optional.of(fileLocation(spec, parameter));
       OptionalLong snapshot = table.map(TransformTables::currentSnapshot).orElse(OptionalLong.empty());
-      loaded.add(new LoadedInput(parameter, resolved, table, files, snapshot));
+      loaded.add(new LoadedInput(parameter, resolved, table, files, snapshot, ref));
     }
     return loaded;
   }
@@ -94,7 +97,7 @@ final class TransformTables {
           && input.table().map(t -> t.snapshot(stamped.getAsLong()) != null).orElse(false);
       boolean snapshotInput = spec.incremental().map(o -> o.snapshotInputs().contains(path)).orElse(false);
       inputs.add(new BoundInput(input.parameter(), input.resolved(), input.table(), input.files(), input.snapshot(),
-          exists ? stamped : OptionalLong.empty(), decision.incremental() && !snapshotInput));
+          exists ? stamped : OptionalLong.empty(), decision.incremental() && !snapshotInput, input.branch()));
     }
     return inputs;
   }
@@ -152,7 +155,7 @@ final class TransformTables {
     return snapshot == null ? OptionalLong.empty() : OptionalLong.of(snapshot.snapshotId());
   }
 
-  /** An input resolved and loaded, before the incremental decision completes its binding. */
+  /** An input resolved and loaded, before the incremental decision completes its binding; read at {@code branch}. */
   record LoadedInput(ParameterSpec parameter, ResolvedTable resolved, Optional<Table> table,
-      Optional<Path> files, OptionalLong snapshot) {}
+      Optional<Path> files, OptionalLong snapshot, String branch) {}
 }
