@@ -1,7 +1,7 @@
 package dev.transforms.cli;
 
 import dev.transforms.runtime.Transforms;
-import dev.transforms.runtime.internal.publish.BuildBranch;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +34,7 @@ final class BranchCommand implements Callable<Integer> {
   /** Refuses, as a usage error naming the argument, a branch name no build can use. */
   static void checkName(CommandLine.Model.CommandSpec spec, String branch) {
     try {
-      BuildBranch.checkName(branch);
+      BuildOptions.checkBranchName(branch);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -11,7 +11,6 @@ import dev.transforms.runtime.internal.engine.DuckDbSettings;
 import dev.transforms.runtime.internal.engine.SingleNodeSettings;
 import dev.transforms.runtime.internal.engine.SparkSettings;
 import dev.transforms.runtime.internal.lineage.LineageSettings;
-import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.maintenance.MaintenancePolicies;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -48,14 +47,14 @@ final class ConfigConcerns {
           || key.equals(AdvisorySettings.LEVEL) || key.startsWith(AdvisorySettings.LEVEL + ".")
           || key.startsWith(LineageSettings.PREFIX) || key.startsWith(DuckDbSettings.PREFIX)
           || key.equals(BuildSettings.THREADS) || key.equals(BuildSettings.ON_SCHEMA_CHANGE)
-          || key.equals(SingleNodeSettings.MEMORY_LIMIT) || key.equals(BuildBranch.FALLBACKS);
+          || key.equals(SingleNodeSettings.MEMORY_LIMIT) || key.equals(BuildSettings.BRANCH_FALLBACKS);
       if (!core && !owned) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
             + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, "
             + "advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet, "
             + BuildSettings.ON_SCHEMA_CHANGE + ", " + BuildSettings.THREADS + ", " + SingleNodeSettings.MEMORY_LIMIT
-            + ", " + BuildBranch.FALLBACKS
+            + ", " + BuildSettings.BRANCH_FALLBACKS
             + ", openlineage.* and spark.*");
       }
     }
@@ -83,7 +82,6 @@ final class ConfigConcerns {
       SingleNodeSettings.of(values);
       AdvisorySettings.of(values);
       LineageSettings.of(values);
-      BuildBranch.named("check", values);
     } catch (ConfigurationException e) {
       Matcher key = Pattern.compile("[Cc]onfiguration key '([^']+)'").matcher(String.valueOf(e.getMessage()));
       if (!key.find() || e.getMessage().contains("(set by ") || values.origin(key.group(1)).isEmpty()) {

@@ -1,11 +1,10 @@
 package dev.transforms.runtime;
 
+import dev.transforms.runtime.internal.build.BranchOutputs;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
 import dev.transforms.runtime.internal.plan.BuildPlan;
-import dev.transforms.runtime.internal.publish.BranchPromotion;
-import dev.transforms.runtime.internal.publish.BuildBranch;
-import dev.transforms.runtime.internal.publish.OutputPublisher;
 import dev.transforms.runtime.internal.spec.DatasetKind;
 import dev.transforms.runtime.internal.spec.ParameterSpec;
 import dev.transforms.runtime.internal.spec.TransformSpec;
@@ -104,10 +103,7 @@ public final class Transforms implements AutoCloseable {
    * @return each branch with the paths of the outputs that have it, by name
    */
   public java.util.Map<String, List<String>> branches(Selection selection) {
-    java.util.Map<String, List<String>> named = new java.util.TreeMap<>();
-    BranchPromotion.list(outputTables(selection)).forEach((branch, paths) ->
-        named.put(branch, paths.stream().map(DatasetPath::toString).toList()));
-    return named;
+    return outputsOf(selection).branches();
   }
 
   /**
@@ -123,13 +119,7 @@ public final class Transforms implements AutoCloseable {
    *     the branch was cut; nothing is promoted
    */
   public List<String> promote(Selection selection, String branch) {
-    BuildBranch target = new BuildBranch(BuildBranch.checkName(branch), List.of());
-    List<OutputPublisher.Output> outputs = new ArrayList<>();
-    outputTables(selection).forEach((path, table) -> {
-      ResolvedTable resolved = runner.resolver().resolve(path);
-      outputs.add(new OutputPublisher.Output(path, resolved, runner.catalogs().catalog(resolved.catalog()), table));
-    });
-    return BranchPromotion.promote(target, outputs).stream().map(DatasetPath::toString).toList();
+    return outputsOf(selection).promote(branch);
   }
 
   /**
@@ -142,21 +132,11 @@ public final class Transforms implements AutoCloseable {
    * @throws IllegalArgumentException naming the branch, if no build could have used that name
    */
   public List<String> dropBranch(Selection selection, String branch) {
-    BuildBranch target = new BuildBranch(BuildBranch.checkName(branch), List.of());
-    return BranchPromotion.drop(target, outputTables(selection)).stream().map(DatasetPath::toString).toList();
+    return outputsOf(selection).drop(branch);
   }
 
-  /** The table outputs of a selection that exist, by path. */
-  private java.util.Map<DatasetPath, org.apache.iceberg.Table> outputTables(Selection selection) {
-    java.util.Map<DatasetPath, org.apache.iceberg.Table> tables = new java.util.LinkedHashMap<>();
-    for (String output : selection.tableOutputs()) {
-      ResolvedTable resolved = resolve(output);
-      Catalog catalog = runner.catalogs().catalog(resolved.catalog());
-      if (catalog.tableExists(resolved.identifier())) {
-        tables.put(DatasetPath.of(output), catalog.loadTable(resolved.identifier()));
-      }
-    }
-    return tables;
+  private BranchOutputs outputsOf(Selection selection) {
+    return new BranchOutputs(runner.catalogs(), runner.resolver(), selection.tableOutputs());
   }
 
   /**
@@ -388,7 +368,7 @@ public final class Transforms implements AutoCloseable {
      */
     public Selection branch(String name) {
       return new Selection(transforms, names, listener, full, force, threads, failFast, cancellation,
-          BuildBranch.checkName(name));
+          BuildOptions.checkBranchName(name));
     }
 
     /**
@@ -430,14 +410,12 @@ public final class Transforms implements AutoCloseable {
      * What a build of this selection is asked: the transforms it builds in full, those it forces, how
      * many run at once (the configuration's number unless set), whether it fails fast.
      */
-    dev.transforms.runtime.internal.build.BuildOptions options(BuildPlan plan, TransformsConfig config) {
+    BuildOptions options(BuildPlan plan, TransformsConfig config) {
       Set<String> named = names.isEmpty()
           ? new java.util.LinkedHashSet<>(plan.transforms().stream().map(TransformSpec::name).toList())
           : BuildPlan.resolve(transforms, names);
-      return new dev.transforms.runtime.internal.build.BuildOptions(full ? named : Set.of(), force ? named : Set.of(),
-          threads > 0 ? threads : config.buildThreads(), failFast, branch == null
-              ? BuildBranch.MAIN
-              : BuildBranch.named(branch, config.values()));
+      return new BuildOptions(full ? named : Set.of(), force ? named : Set.of(),
+          threads > 0 ? threads : config.buildThreads(), failFast).withBranch(branch, config.values());
     }
   }
 }

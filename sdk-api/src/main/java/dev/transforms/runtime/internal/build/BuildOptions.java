@@ -76,6 +76,30 @@ public record BuildOptions(Set<String> full, Set<String> forced, int threads, bo
   }
 
   /**
+   * These options on the branch a person named, or on {@code main}.
+   *
+   * @param name the branch's name; null for {@code main}
+   * @param values the configuration's values, for the branch's fallbacks
+   * @return the new options
+   * @throws IllegalArgumentException naming the branch, if no build can use that name
+   */
+  public BuildOptions withBranch(String name, dev.transforms.runtime.internal.config.ConfigValues values) {
+    return withBranch(name == null ? BuildBranch.MAIN
+        : BuildBranch.named(name, BuildSettings.branchFallbacks(values)));
+  }
+
+  /**
+   * Checks a branch name a person gave.
+   *
+   * @param name the name
+   * @return the name
+   * @throws IllegalArgumentException naming the branch, if no build can use it (see {@link BuildBranch#checkName})
+   */
+  public static String checkBranchName(String name) {
+    return BuildBranch.checkName(name);
+  }
+
+  /**
    * These options on a branch.
    *
    * @param on the branch the build reads and publishes

@@ -2,7 +2,6 @@ package dev.transforms.runtime.internal.publish;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.DatasetNotFoundException;
-import dev.transforms.runtime.internal.config.ConfigValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,12 +44,12 @@ public record BuildBranch(String name, List<String> fallbacks) {
    * A branch a person names, with the fallbacks the configuration sets.
    *
    * @param name the branch's name
-   * @param values the configuration's values ({@value #FALLBACKS})
+   * @param fallbacks the fallbacks, as {@link #fallbacks(String)} reads them
    * @return the branch
    * @throws IllegalArgumentException naming the branch, if the name is not one a branch build may use
    */
-  public static BuildBranch named(String name, ConfigValues values) {
-    return new BuildBranch(checkName(name), fallbacks(values));
+  public static BuildBranch named(String name, List<String> fallbacks) {
+    return new BuildBranch(checkName(name), fallbacks);
   }
 
   /**
@@ -78,8 +77,14 @@ public record BuildBranch(String name, List<String> fallbacks) {
     return name;
   }
 
-  private static List<String> fallbacks(ConfigValues values) {
-    String configured = values.get(FALLBACKS).orElse(SnapshotRef.MAIN_BRANCH);
+  /**
+   * Reads the value of {@value #FALLBACKS}.
+   *
+   * @param configured the value: branch names separated by commas
+   * @return the names, in order
+   * @throws ConfigurationException naming the key, if it names no branch or one no build can use
+   */
+  public static List<String> fallbacks(String configured) {
     List<String> names = new ArrayList<>();
     for (String part : configured.split(",")) {
       String branch = part.strip();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.ConfigurationException;
+import dev.transforms.runtime.internal.build.BuildSettings;
 import dev.transforms.runtime.internal.config.ConfigValues;
 import java.util.List;
 import java.util.Map;
@@ -14,18 +15,18 @@ class BuildBranchTest {
 
   @Test
   void fallbacksAreMainUnlessSetAndReadInOrder() {
-    assertThat(BuildBranch.named("dev", ConfigValues.of(Map.of(), "test")).fallbacks()).containsExactly("main");
-    assertThat(BuildBranch.named("dev", ConfigValues.of(Map.of("branch.fallbacks", " staging , main"), "test"))
-        .fallbacks()).containsExactly("staging", "main");
+    assertThat(BuildSettings.branchFallbacks(ConfigValues.of(Map.of(), "test"))).containsExactly("main");
+    assertThat(BuildSettings.branchFallbacks(ConfigValues.of(Map.of("branch.fallbacks", " staging , main"), "test")))
+        .containsExactly("staging", "main");
   }
 
   @Test
   void aFallbackNoBuildCouldUseIsAConfigurationErrorNamingTheKey() {
-    assertThatThrownBy(() -> BuildBranch.named("dev",
+    assertThatThrownBy(() -> BuildSettings.of(
         ConfigValues.of(Map.of("branch.fallbacks", "main,transforms_ab12"), "test")))
         .isInstanceOf(ConfigurationException.class).hasMessageContaining("branch.fallbacks")
         .hasMessageContaining("'transforms_ab12'");
-    assertThatThrownBy(() -> BuildBranch.named("dev", ConfigValues.of(Map.of("branch.fallbacks", " , "), "test")))
+    assertThatThrownBy(() -> BuildBranch.fallbacks(" , "))
         .isInstanceOf(ConfigurationException.class).hasMessageContaining("names no branch");
   }
 
