@@ -9,13 +9,20 @@ import java.util.List;
 
 /**
  * The build a crash test kills: runs in its own JVM, started with {@code -Dtransforms.crash-point=...}
- * (and {@code -Dcrash.threads=N} to run N transforms at once), builds the given transform classes on a
- * warehouse and prints the report. Arguments: the warehouse folder, then the transform classes.
+ * (and {@code -Dcrash.threads=N} to run N transforms at once, {@code -Dcrash.branch=NAME} to build on a
+ * branch, {@code -Dcrash.promote=NAME} to promote a branch instead of building), builds the given transform
+ * classes on a warehouse and prints the report. Arguments: the warehouse folder, then the transform classes.
  */
 public final class CrashChild {
 
   /** The system property that sets how many transforms the build runs at once. */
   static final String THREADS = "crash.threads";
+
+  /** The system property that makes the build a branch build of the branch it names. */
+  static final String BRANCH = "crash.branch";
+
+  /** The system property that makes the child promote the branch it names instead of building. */
+  static final String PROMOTE = "crash.promote";
 
   private CrashChild() {}
 
@@ -34,6 +41,14 @@ public final class CrashChild {
     BuildReport report;
     try (Transforms transforms = Transforms.open(config)) {
       Transforms.Selection selection = Transforms.Selection.of(classes);
+      if (System.getProperty(PROMOTE) != null) {
+        System.out.println("promoted " + transforms.promote(selection, System.getProperty(PROMOTE)));
+        System.out.flush();
+        System.exit(0);
+      }
+      if (System.getProperty(BRANCH) != null) {
+        selection = selection.branch(System.getProperty(BRANCH));
+      }
       String threads = System.getProperty(THREADS);
       report = transforms.build(threads == null ? selection : selection.threads(Integer.parseInt(threads)));
     }

@@ -40,6 +40,7 @@ import picocli.CommandLine;
     footer = {"", "Examples:",
         "  transforms build",
         "  transforms build CleanOrders.cleanOrders --report build.html",
+        "  transforms build --branch new-totals",
         "  transforms build --config team.properties --verbose"})
 final class BuildCommand implements Callable<Integer> {
   @ParentCommand TransformsCli parent;
@@ -70,8 +71,16 @@ final class BuildCommand implements Callable<Integer> {
       + "finish and publish or discard as usual.")
   boolean failFast;
 
+  @Option(names = "--branch", paramLabel = "NAME", description = "Build on branch NAME: read each input at NAME "
+      + "where it has it, else along branch.fallbacks (main unless set), and publish every output to its branch "
+      + "NAME; main is untouched. Then: transforms promote NAME, or transforms branch drop NAME.")
+  String branch;
+
   @Override
   public Integer call() {
+    if (branch != null) {
+      BranchCommand.checkName(spec, branch);
+    }
     TransformsConfig config = parent.loadConfig();
     PrintWriter out = parent.out();
     Optional<Path> reportPath = Optional.ofNullable(reportFile).map(f -> parent.workingDirectory().resolve(f));
@@ -88,11 +97,12 @@ final class BuildCommand implements Callable<Integer> {
         selection = force ? selection.force() : selection;
         selection = threads != null ? selection.threads(threads) : selection;
         selection = failFast ? selection.failFast() : selection;
+        selection = branch != null ? selection.branch(branch) : selection;
         report = transforms.build(selection.listener(new BuildListener() {
           @Override
           public void planned(List<String> transforms) {
-            out.printf("Building %s with catalogs %s (warehouse %s)%n", Counts.of(transforms.size(), "transform"),
-                config.catalogs().keySet(), config.warehouse());
+            out.printf("Building %s%s with catalogs %s (warehouse %s)%n", Counts.of(transforms.size(), "transform"),
+                branch == null ? "" : " on branch " + branch, config.catalogs().keySet(), config.warehouse());
             out.flush();
           }
 

@@ -56,6 +56,8 @@ import picocli.CommandLine;
         ListCommand.class,
         PlanCommand.class,
         BuildCommand.class,
+        PromoteCommand.class,
+        BranchCommand.class,
         ShowCommand.class,
         LoadCommand.class,
         MaintainCommand.class,

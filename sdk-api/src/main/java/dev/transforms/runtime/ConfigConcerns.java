@@ -47,13 +47,14 @@ final class ConfigConcerns {
           || key.equals(AdvisorySettings.LEVEL) || key.startsWith(AdvisorySettings.LEVEL + ".")
           || key.startsWith(LineageSettings.PREFIX) || key.startsWith(DuckDbSettings.PREFIX)
           || key.equals(BuildSettings.THREADS) || key.equals(BuildSettings.ON_SCHEMA_CHANGE)
-          || key.equals(SingleNodeSettings.MEMORY_LIMIT);
+          || key.equals(SingleNodeSettings.MEMORY_LIMIT) || key.equals(BuildSettings.BRANCH_FALLBACKS);
       if (!core && !owned) {
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
             + source.map(Path::toString).orElse("the environment")
             + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, "
             + "advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet, "
             + BuildSettings.ON_SCHEMA_CHANGE + ", " + BuildSettings.THREADS + ", " + SingleNodeSettings.MEMORY_LIMIT
+            + ", " + BuildSettings.BRANCH_FALLBACKS
             + ", openlineage.* and spark.*");
       }
     }

@@ -1,5 +1,7 @@
 package dev.transforms.runtime;
 
+import dev.transforms.runtime.internal.build.BranchOutputs;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
 import dev.transforms.runtime.internal.plan.BuildPlan;
@@ -94,6 +96,50 @@ public final class Transforms implements AutoCloseable {
   }
 
   /**
+   * The branches built on the outputs of a selection ({@code transforms branch list}): every branch but
+   * {@code main} and the SDK's own staging branches.
+   *
+   * @param selection whose table outputs to look at
+   * @return each branch with the paths of the outputs that have it, by name
+   */
+  public java.util.Map<String, List<String>> branches(Selection selection) {
+    return outputsOf(selection).branches();
+  }
+
+  /**
+   * Promotes a branch ({@code transforms promote NAME}): every output of the selection built on it gets
+   * its {@code main} fast-forwarded to the branch, with the state the branch's builds stored, and the
+   * branch removed. All the tables are checked first; see {@code docs/branches.md}.
+   *
+   * @param selection whose table outputs to promote
+   * @param branch the branch
+   * @return the paths promoted
+   * @throws IllegalArgumentException naming the branch, if no build could have used that name
+   * @throws dev.transforms.api.PublishConflictException naming the tables where {@code main} moved since
+   *     the branch was cut; nothing is promoted
+   */
+  public List<String> promote(Selection selection, String branch) {
+    return outputsOf(selection).promote(branch);
+  }
+
+  /**
+   * Drops a branch ({@code transforms branch drop NAME}) from every output of the selection that has it,
+   * with the snapshots and files only it holds and the state its builds stored. {@code main} is untouched.
+   *
+   * @param selection whose table outputs to drop it from
+   * @param branch the branch
+   * @return the paths it was dropped from
+   * @throws IllegalArgumentException naming the branch, if no build could have used that name
+   */
+  public List<String> dropBranch(Selection selection, String branch) {
+    return outputsOf(selection).drop(branch);
+  }
+
+  private BranchOutputs outputsOf(Selection selection) {
+    return new BranchOutputs(runner.catalogs(), runner.resolver(), selection.tableOutputs());
+  }
+
+  /**
    * The catalog table a dataset path resolves to under this configuration.
    *
    * @param path a dataset path, such as {@code /Examples/iceberg/row-updates}
@@ -160,9 +206,10 @@ public final class Transforms implements AutoCloseable {
     private final int threads;
     private final boolean failFast;
     private final BuildCancellation cancellation;
+    private final String branch;
 
     private Selection(List<TransformSpec> transforms, List<String> names, BuildListener listener, boolean full,
-        boolean force, int threads, boolean failFast, BuildCancellation cancellation) {
+        boolean force, int threads, boolean failFast, BuildCancellation cancellation, String branch) {
       this.transforms = List.copyOf(transforms);
       this.names = List.copyOf(names);
       this.listener = listener;
@@ -171,10 +218,11 @@ public final class Transforms implements AutoCloseable {
       this.threads = threads;
       this.failFast = failFast;
       this.cancellation = cancellation;
+      this.branch = branch;
     }
 
     private static Selection of(List<TransformSpec> transforms) {
-      return new Selection(transforms, List.of(), BuildListener.NONE, false, false, 0, false, null);
+      return new Selection(transforms, List.of(), BuildListener.NONE, false, false, 0, false, null, null);
     }
 
     /**
@@ -227,7 +275,7 @@ public final class Transforms implements AutoCloseable {
      */
     public Selection only(Collection<String> transformNames) {
       return new Selection(transforms, List.copyOf(transformNames), listener, full, force, threads, failFast,
-          cancellation);
+          cancellation, branch);
     }
 
     /**
@@ -238,7 +286,7 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection full() {
-      return new Selection(transforms, names, listener, true, force, threads, failFast, cancellation);
+      return new Selection(transforms, names, listener, true, force, threads, failFast, cancellation, branch);
     }
 
     /**
@@ -250,7 +298,7 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection force() {
-      return new Selection(transforms, names, listener, full, true, threads, failFast, cancellation);
+      return new Selection(transforms, names, listener, full, true, threads, failFast, cancellation, branch);
     }
 
     /**
@@ -261,7 +309,7 @@ public final class Transforms implements AutoCloseable {
      */
     public Selection listener(BuildListener progress) {
       return new Selection(transforms, names, Objects.requireNonNull(progress, "listener"), full, force, threads,
-          failFast, cancellation);
+          failFast, cancellation, branch);
     }
 
     /**
@@ -278,7 +326,7 @@ public final class Transforms implements AutoCloseable {
       if (count < 1) {
         throw new IllegalArgumentException("threads must be at least 1, not " + count);
       }
-      return new Selection(transforms, names, listener, full, force, count, failFast, cancellation);
+      return new Selection(transforms, names, listener, full, force, count, failFast, cancellation, branch);
     }
 
     /**
@@ -289,7 +337,7 @@ public final class Transforms implements AutoCloseable {
      * @return a new selection
      */
     public Selection failFast() {
-      return new Selection(transforms, names, listener, full, force, threads, true, cancellation);
+      return new Selection(transforms, names, listener, full, force, threads, true, cancellation, branch);
     }
 
     /**
@@ -301,7 +349,26 @@ public final class Transforms implements AutoCloseable {
      */
     public Selection cancellation(BuildCancellation token) {
       return new Selection(transforms, names, listener, full, force, threads, failFast,
-          Objects.requireNonNull(token, "cancellation"));
+          Objects.requireNonNull(token, "cancellation"), branch);
+    }
+
+    /**
+     * Builds on a branch ({@code transforms build --branch NAME}): each input is read at branch
+     * {@code NAME} where its table has it, else at the first of the configuration's
+     * {@code branch.fallbacks} it has ({@code main} unless set); each output is published to its branch
+     * {@code NAME}, cut from its {@code main} on the branch's first build. Readers of {@code main} see
+     * nothing of it: no rows, no schema change, no new table (an output that does not exist yet fails
+     * the transform). Up-to-date skipping and incremental state are kept per branch. See
+     * {@code docs/branches.md}.
+     *
+     * @param name the branch
+     * @return a new selection
+     * @throws IllegalArgumentException naming the branch, if it is {@code main}, starts with the SDK's
+     *     staging prefix {@code transforms_}, or is not 1 to 64 letters, digits, {@code -} or {@code _}
+     */
+    public Selection branch(String name) {
+      return new Selection(transforms, names, listener, full, force, threads, failFast, cancellation,
+          BuildOptions.checkBranchName(name));
     }
 
     /**
@@ -343,12 +410,12 @@ public final class Transforms implements AutoCloseable {
      * What a build of this selection is asked: the transforms it builds in full, those it forces, how
      * many run at once (the configuration's number unless set), whether it fails fast.
      */
-    dev.transforms.runtime.internal.build.BuildOptions options(BuildPlan plan, TransformsConfig config) {
+    BuildOptions options(BuildPlan plan, TransformsConfig config) {
       Set<String> named = names.isEmpty()
           ? new java.util.LinkedHashSet<>(plan.transforms().stream().map(TransformSpec::name).toList())
           : BuildPlan.resolve(transforms, names);
-      return new dev.transforms.runtime.internal.build.BuildOptions(full ? named : Set.of(), force ? named : Set.of(),
-          threads > 0 ? threads : config.buildThreads(), failFast);
+      return new BuildOptions(full ? named : Set.of(), force ? named : Set.of(),
+          threads > 0 ? threads : config.buildThreads(), failFast).withBranch(branch, config.values());
     }
   }
 }

@@ -1,11 +1,13 @@
 package dev.transforms.spark;
 
 import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.spi.BoundInput;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.iceberg.HistoryEntry;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.Dataset;
@@ -27,8 +29,18 @@ final class TableInputHandle implements TableTransformInput {
     return input.table().orElseThrow();
   }
 
+  /**
+   * The table's identifier, read at the branch this build reads it at: the table itself on {@code main},
+   * its {@code branch_NAME} on a branch build that reads the input at branch {@code NAME}.
+   */
   @Override
   public String identifier() {
+    return input.branch().equals(SnapshotRef.MAIN_BRANCH) ? tableIdentifier()
+        : tableIdentifier() + "." + ResolvedTable.quote("branch_" + input.branch());
+  }
+
+  /** The table itself, for reads pinned to a snapshot id (which a branch identifier does not take). */
+  private String tableIdentifier() {
     return input.resolved().sparkIdentifier();
   }
 
@@ -39,13 +51,13 @@ final class TableInputHandle implements TableTransformInput {
 
   @Override
   public String identifierLiteral() {
-    return TableReads.literal(identifier());
+    return TableReads.literal(tableIdentifier());
   }
 
   @Override
   public Dataset<Row> dataframe() {
     OptionalLong current = input.currentSnapshotId();
-    return current.isPresent() ? TableReads.atSnapshot(session, identifier(), current.getAsLong())
+    return current.isPresent() ? TableReads.atSnapshot(session, tableIdentifier(), current.getAsLong())
         : session.table(identifier());
   }
 
@@ -58,7 +70,7 @@ final class TableInputHandle implements TableTransformInput {
             + describeHistory(table));
       }
     });
-    return TableReads.atSnapshot(session, identifier(), snapshotId);
+    return TableReads.atSnapshot(session, tableIdentifier(), snapshotId);
   }
 
   @Override
@@ -73,7 +85,7 @@ final class TableInputHandle implements TableTransformInput {
           + ") has no snapshot at or before " + Instant.ofEpochMilli(epochMillis) + " to travel back to; "
           + describeHistory(table) + ". Older snapshots were expired, or the table did not exist yet", e);
     }
-    return TableReads.atSnapshot(session, identifier(), snapshot);
+    return TableReads.atSnapshot(session, tableIdentifier(), snapshot);
   }
 
   /** When the history of a table's main branch starts. */
@@ -105,9 +117,10 @@ final class TableInputHandle implements TableTransformInput {
       }
     }
     if (input.currentSnapshotId().isEmpty()) {
-      return SparkChanges.between(session, identifier(), table, OptionalLong.empty(), -1L, List.of(identifierColumns));
+      return SparkChanges.between(session, tableIdentifier(), table, OptionalLong.empty(), -1L,
+          List.of(identifierColumns));
     }
-    return SparkChanges.between(session, identifier(), table,
+    return SparkChanges.between(session, tableIdentifier(), table,
         input.readsAdded() ? input.previousSnapshotId() : OptionalLong.empty(),
         input.currentSnapshotId().getAsLong(), List.of(identifierColumns));
   }

@@ -13,7 +13,8 @@ import org.apache.spark.sql.Row;
  * <p>{@link #dataframe()} reads the snapshot the runtime pinned when the transform started, so every
  * read of the build sees the same data and the build records exactly what it consumed. The
  * {@link #identifier()} names the table itself in Spark SQL: statements that use it read the table's
- * {@code main} as it is when they run.
+ * {@code main} as it is when they run (on a branch build, the branch the input is read at, as
+ * {@code ...`branch_NAME`}: see {@code docs/branches.md}).
  */
 @Handle(engine = "spark", role = Handle.Role.INPUT, paths = {TableInput.class}, artifact = "dev.transforms:sdk-spark")
 public interface TableTransformInput {

@@ -169,6 +169,39 @@ public final class TestWarehouse implements AutoCloseable {
   }
 
   /**
+   * Every row of the table at a path on a branch, such as one a branch build published to
+   * ({@code build(Transforms.Selection.of(...).branch("dev"))}; see {@code docs/branches.md}).
+   *
+   * @param path a dataset path
+   * @param branch the branch, or {@code main}
+   * @return the rows
+   * @throws IllegalArgumentException naming the table and the branch, if the table has no such branch
+   */
+  public List<Row> rows(String path, String branch) {
+    Table table = table(path);
+    org.apache.iceberg.SnapshotRef ref = table.refs().get(branch);
+    if (ref == null) {
+      throw new IllegalArgumentException("Table " + path + " has no branch " + branch + "; it has "
+          + new java.util.TreeSet<>(table.refs().keySet()));
+    }
+    return TableRows.read(table, ref.snapshotId());
+  }
+
+  /**
+   * Promotes a branch as {@code transforms promote NAME} does: every output of the selection built on it
+   * gets its {@code main} fast-forwarded to the branch.
+   *
+   * @param selection the transforms whose outputs to promote
+   * @param branch the branch
+   * @return the paths promoted
+   * @throws dev.transforms.api.PublishConflictException naming the tables where {@code main} moved since
+   *     the branch was cut; nothing is promoted
+   */
+  public List<String> promote(Transforms.Selection selection, String branch) {
+    return transforms.promote(selection, branch);
+  }
+
+  /**
    * Creates an unpartitioned table holding rows.
    *
    * @param path the dataset path
@@ -301,6 +334,7 @@ public final class TestWarehouse implements AutoCloseable {
    * <pre>{@code
    * warehouse.build(Transforms.Selection.of(EditRows.class).force()).assertSucceeded();
    * warehouse.build(Transforms.Selection.of(Pipeline.class).threads(1)).assertSucceeded();
+   * warehouse.build(Transforms.Selection.of(Pipeline.class).branch("dev")).assertSucceeded();
    * }</pre>
    *
    * @param selection which transforms, and how to build them

@@ -1,6 +1,7 @@
 package dev.transforms.runtime.internal.build;
 
 import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.spi.TransformSpec;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -15,8 +16,9 @@ import java.util.stream.Collectors;
  * @param forced the names of the transforms that run even when up to date
  * @param threads how many transforms run at once, at most; 1 runs them one by one in plan order
  * @param failFast whether a failure stops the build from starting other transforms
+ * @param branch the branch the build reads and publishes ({@link BuildBranch#MAIN} for an ordinary build)
  */
-public record BuildOptions(Set<String> full, Set<String> forced, int threads, boolean failFast) {
+public record BuildOptions(Set<String> full, Set<String> forced, int threads, boolean failFast, BuildBranch branch) {
 
   /** Nothing asked: one transform at a time, as its state says; up-to-date ones are skipped. */
   public static final BuildOptions NONE = new BuildOptions(Set.of(), Set.of(), 1, false);
@@ -29,6 +31,18 @@ public record BuildOptions(Set<String> full, Set<String> forced, int threads, bo
    */
   public BuildOptions(Set<String> full, Set<String> forced) {
     this(full, forced, 1, false);
+  }
+
+  /**
+   * Options of an ordinary build of {@code main}.
+   *
+   * @param full the names of the transforms that build in full
+   * @param forced the names of the transforms that run even when up to date
+   * @param threads how many transforms run at once, at most
+   * @param failFast whether a failure stops the build from starting other transforms
+   */
+  public BuildOptions(Set<String> full, Set<String> forced, int threads, boolean failFast) {
+    this(full, forced, threads, failFast, BuildBranch.MAIN);
   }
 
   /**
@@ -45,6 +59,7 @@ public record BuildOptions(Set<String> full, Set<String> forced, int threads, bo
   public BuildOptions {
     full = Set.copyOf(full);
     forced = Set.copyOf(forced);
+    java.util.Objects.requireNonNull(branch, "branch");
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1, not " + threads);
     }
@@ -57,7 +72,41 @@ public record BuildOptions(Set<String> full, Set<String> forced, int threads, bo
    * @return the new options
    */
   public BuildOptions withThreads(int count) {
-    return new BuildOptions(full, forced, count, failFast);
+    return new BuildOptions(full, forced, count, failFast, branch);
+  }
+
+  /**
+   * These options on the branch a person named, or on {@code main}.
+   *
+   * @param name the branch's name; null for {@code main}
+   * @param values the configuration's values, for the branch's fallbacks
+   * @return the new options
+   * @throws IllegalArgumentException naming the branch, if no build can use that name
+   */
+  public BuildOptions withBranch(String name, dev.transforms.runtime.internal.config.ConfigValues values) {
+    return withBranch(name == null ? BuildBranch.MAIN
+        : BuildBranch.named(name, BuildSettings.branchFallbacks(values)));
+  }
+
+  /**
+   * Checks a branch name a person gave.
+   *
+   * @param name the name
+   * @return the name
+   * @throws IllegalArgumentException naming the branch, if no build can use it (see {@link BuildBranch#checkName})
+   */
+  public static String checkBranchName(String name) {
+    return BuildBranch.checkName(name);
+  }
+
+  /**
+   * These options on a branch.
+   *
+   * @param on the branch the build reads and publishes
+   * @return the new options
+   */
+  public BuildOptions withBranch(BuildBranch on) {
+    return new BuildOptions(full, forced, threads, failFast, on);
   }
 
   /**
@@ -67,6 +116,6 @@ public record BuildOptions(Set<String> full, Set<String> forced, int threads, bo
    * @return the new options
    */
   public BuildOptions withFailFast(boolean stop) {
-    return new BuildOptions(full, forced, threads, stop);
+    return new BuildOptions(full, forced, threads, stop, branch);
   }
 }

@@ -23,6 +23,8 @@ import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.lineage.BuildLineage;
 import dev.transforms.runtime.internal.lineage.DatasetFacts;
 import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.internal.publish.BranchView;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.publish.BuildRecovery;
 import dev.transforms.runtime.internal.publish.OutputPublisher;
 import dev.transforms.runtime.spi.AdvisorySettings;
@@ -161,7 +163,8 @@ public final class BuildRunner implements AutoCloseable {
         : new EngineRegistry(environment, providers)) {
       results = BuildScheduler.run(plan, options, cancellation, lineage.listener(listener),
           (spec, lane) -> runOne(environment, lineage, engines, spec, advice, options.full().contains(spec.name()),
-              options.forced().contains(spec.name()) || options.full().contains(spec.name()), lane));
+              options.forced().contains(spec.name()) || options.full().contains(spec.name()), lane,
+              options.branch()));
     } finally {
       // The build's last event, then at most openlineage.timeout for what is still queued.
       lineage.finish(results);
@@ -176,7 +179,7 @@ public final class BuildRunner implements AutoCloseable {
   }
 
   private TransformResult runOne(BuildEnvironment environment, BuildLineage lineage, EngineRegistry engines,
-      TransformSpec spec, AdvisorySettings advice, boolean full, boolean forced, int lane) {
+      TransformSpec spec, AdvisorySettings advice, boolean full, boolean forced, int lane, BuildBranch branch) {
     long start = System.nanoTime();
     RunAdvisories advisories = new RunAdvisories(spec.name(),
         advice.levelFor(spec.method().getAnnotation(Transform.class)), advice);
@@ -185,7 +188,7 @@ public final class BuildRunner implements AutoCloseable {
     List<String> notes = List.of();
     List<CheckResult> checks = List.of();
     try {
-      List<TransformTables.LoadedInput> loaded = tables.inputs(spec);
+      List<TransformTables.LoadedInput> loaded = tables.inputs(spec, branch);
       List<BoundOutput> outputs = tables.outputs(spec);
       if (lineage.enabled()) {
         lineage.started(spec.name(), inputFacts(loaded), outputFacts(outputs));
@@ -204,7 +207,8 @@ public final class BuildRunner implements AutoCloseable {
         });
       }
       Map<DatasetPath, Table> existingOutputs = new LinkedHashMap<>();
-      outputs.forEach(o -> o.existing().ifPresent(t -> existingOutputs.put(o.parameter().requirePath(), t)));
+      outputs.forEach(o -> o.existing().ifPresent(t -> existingOutputs.put(o.parameter().requirePath(),
+          BranchView.output(t, branch))));
       int outputTables = (int) outputs.stream().filter(o -> o.fileLocation().isEmpty()).count();
       IncrementalDecider.StoredState stored = IncrementalDecider.storedState(spec.name(), existingOutputs, outputTables);
       Map<DatasetPath, String> files = new LinkedHashMap<>();
@@ -235,7 +239,7 @@ public final class BuildRunner implements AutoCloseable {
       IncrementalState state = new IncrementalState(spec.name(),
           options.map(IncrementalSpec::semanticVersion).orElse(1), environment.buildId(), current, code, files);
 
-      publisher = OutputPublisher.stage(spec.name(), environment.buildId(), tables.staged(outputs));
+      publisher = OutputPublisher.stage(spec.name(), environment.buildId(), tables.staged(outputs), branch);
       Object target = Modifier.isStatic(spec.method().getModifiers()) ? null : instantiate(spec);
       TransformRun run = new TransformRun(environment, spec, target, inputs, outputs, decision, publisher,
           IncrementalState.provenance(spec.name(), environment.buildId()), advisories, lane);

@@ -3,6 +3,7 @@ package dev.transforms.runtime.internal.build;
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.runtime.internal.config.ConfigValues;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import java.util.Locale;
 
 /**
@@ -21,6 +22,9 @@ public record BuildSettings(int configuredThreads, SchemaChangePolicy onSchemaCh
   /** The key of the schema-change policy ({@code fail}, {@code append_new_columns}, {@code sync_all_columns}). */
   public static final String ON_SCHEMA_CHANGE = "build.on-schema-change";
 
+  /** The key of the branches a branch build falls back to for inputs without its branch. */
+  public static final String BRANCH_FALLBACKS = BuildBranch.FALLBACKS;
+
   /** The most transforms a build runs at once by default, however many cores the machine has. */
   public static final int DEFAULT_MAX_THREADS = 8;
 
@@ -36,7 +40,20 @@ public record BuildSettings(int configuredThreads, SchemaChangePolicy onSchemaCh
     int threads = values.get(THREADS).map(v -> threads(v, values.origin(THREADS))).orElse(0);
     SchemaChangePolicy policy = values.get(ON_SCHEMA_CHANGE).map(v -> policy(v, values.origin(ON_SCHEMA_CHANGE)))
         .orElse(SchemaChangePolicy.FAIL);
+    branchFallbacks(values);
     return new BuildSettings(threads, policy);
+  }
+
+  /**
+   * The branches a branch build reads an input at, in order, when the input has no branch of the build's
+   * name ({@value #BRANCH_FALLBACKS}; {@code main} unless set).
+   *
+   * @param values the configuration's values
+   * @return the branch names
+   * @throws ConfigurationException naming the key, if it names no branch or one no build can use
+   */
+  public static java.util.List<String> branchFallbacks(ConfigValues values) {
+    return BuildBranch.fallbacks(values.get(BRANCH_FALLBACKS).orElse(org.apache.iceberg.SnapshotRef.MAIN_BRANCH));
   }
 
   /**

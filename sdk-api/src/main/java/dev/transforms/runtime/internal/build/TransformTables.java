@@ -7,6 +7,8 @@ import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.incremental.IncrementalDecider;
+import dev.transforms.runtime.internal.publish.BranchView;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.publish.OutputPublisher;
 import dev.transforms.runtime.spi.BoundInput;
 import dev.transforms.runtime.spi.BoundOutput;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -43,15 +46,21 @@ final class TransformTables {
     this.resolver = resolver;
   }
 
-  /** Resolves and loads every input, pinning each table's current snapshot. */
-  List<LoadedInput> inputs(TransformSpec spec) {
+  /**
+   * Resolves and loads every input, pinning each table's current snapshot (on a branch build, the head
+   * of the branch it is read at, and the table as {@link BranchView#input} shows it there).
+   */
+  List<LoadedInput> inputs(TransformSpec spec, BuildBranch branch) {
     List<LoadedInput> loaded = new ArrayList<>();
     for (ParameterSpec parameter : spec.inputs()) {
       ResolvedTable resolved = resolver.resolve(parameter.requirePath());
-      Optional<Table> table = loadInput(spec, parameter, resolved, catalogs.catalog(resolved.catalog()));
+      Optional<Table> catalogTable = loadInput(spec, parameter, resolved, catalogs.catalog(resolved.catalog()));
+      String ref = catalogTable.map(t -> branch.inputRef(t, parameter.requirePath().toString()))
+          .orElse(SnapshotRef.MAIN_BRANCH);
+      Optional<Table> table = catalogTable.map(t -> BranchView.input(t, ref));
       Optional<Path> files = table.isPresent() ? Optional.empty() : Optional.of(fileLocation(spec, parameter));
       OptionalLong snapshot = table.map(TransformTables::currentSnapshot).orElse(OptionalLong.empty());
-      loaded.add(new LoadedInput(parameter, resolved, table, files, snapshot));
+      loaded.add(new LoadedInput(parameter, resolved, table, files, snapshot, ref));
     }
     return loaded;
   }
@@ -88,7 +97,7 @@ final class TransformTables {
           && input.table().map(t -> t.snapshot(stamped.getAsLong()) != null).orElse(false);
       boolean snapshotInput = spec.incremental().map(o -> o.snapshotInputs().contains(path)).orElse(false);
       inputs.add(new BoundInput(input.parameter(), input.resolved(), input.table(), input.files(), input.snapshot(),
-          exists ? stamped : OptionalLong.empty(), decision.incremental() && !snapshotInput));
+          exists ? stamped : OptionalLong.empty(), decision.incremental() && !snapshotInput, input.branch()));
     }
     return inputs;
   }
@@ -146,7 +155,7 @@ final class TransformTables {
     return snapshot == null ? OptionalLong.empty() : OptionalLong.of(snapshot.snapshotId());
   }
 
-  /** An input resolved and loaded, before the incremental decision completes its binding. */
+  /** An input resolved and loaded, before the incremental decision completes its binding; read at {@code branch}. */
   record LoadedInput(ParameterSpec parameter, ResolvedTable resolved, Optional<Table> table,
-      Optional<Path> files, OptionalLong snapshot) {}
+      Optional<Path> files, OptionalLong snapshot, String branch) {}
 }

@@ -80,7 +80,22 @@ public final class OutputPublisher implements OutputStaging {
    * @return the publisher that publishes or discards them
    */
   public static OutputPublisher stage(String transform, String buildId, List<Output> outputs) {
-    OutputPublisher publisher = new OutputPublisher(new Staging(transform, buildId));
+    return stage(transform, buildId, outputs, BuildBranch.MAIN);
+  }
+
+  /**
+   * Cuts the staging branch, with this build's lease, on each output that exists, from the branch the
+   * build publishes (from {@code main} where that branch is not on the output yet).
+   *
+   * @param transform the transform's name, for messages
+   * @param buildId the build's id
+   * @param outputs every output table of the transform, with its catalog and, if it exists, the table
+   * @param target the branch the build publishes
+   * @return the publisher that publishes or discards them
+   * @throws TransformsException if a branch build would create an output (nothing is staged)
+   */
+  public static OutputPublisher stage(String transform, String buildId, List<Output> outputs, BuildBranch target) {
+    OutputPublisher publisher = new OutputPublisher(new Staging(transform, buildId, target));
     try {
       outputs.forEach(publisher.staging::stage);
     } catch (RuntimeException e) {

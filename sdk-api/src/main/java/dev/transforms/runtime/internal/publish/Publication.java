@@ -46,7 +46,7 @@ final class Publication {
     this.transform = staging.transform;
     this.buildId = staging.buildId;
     this.branch = staging.branch;
-    this.checks = new PublishChecks(transform, branch);
+    this.checks = new PublishChecks(transform, branch, staging.target);
     this.discard = discard;
   }
 
@@ -137,18 +137,18 @@ final class Publication {
     TableOperations operations = entry.operations.catalogOperations();
     CommitRetry.onConflict(TableCommits.ATTEMPTS).run(() -> {
       TableMetadata base = operations.refresh();
-      requireMain(base, entry);
-      TableMetadata updated = PublishedMetadata.published(base, buildId, branch, state, extra);
+      requireMain(base, entry, staging.target);
+      TableMetadata updated = PublishedMetadata.published(base, buildId, branch, staging.target, state, extra);
       operations.commit(base, updated);
       PublishedMetadata.deleteDroppedManifestLists(operations, base, updated);
       entry.table.refresh();
     });
   }
 
-  private static void requireMain(TableMetadata base, RunOutput entry) {
-    Snapshot main = base.currentSnapshot();
+  private static void requireMain(TableMetadata base, RunOutput entry, BuildBranch target) {
+    Snapshot main = target.head(base);
     if (!Objects.equals(main == null ? null : main.snapshotId(), entry.base)) {
-      throw new ValidationException("main moved from snapshot %s to %s", entry.base,
+      throw new ValidationException("%s moved from snapshot %s to %s", target.name(), entry.base,
           main == null ? null : main.snapshotId());
     }
   }
@@ -180,10 +180,10 @@ final class Publication {
         continue;
       }
       TableMetadata base = entry.operations.catalogOperations().refresh();
-      requireMain(base, entry);
+      requireMain(base, entry, staging.target);
       Map<String, String> properties = extra.getOrDefault(entry.output.path(), Map.of());
       commits.add(TableCommit.create(entry.output.resolved().identifier(), base,
-          PublishedMetadata.published(base, buildId, branch, state, properties)));
+          PublishedMetadata.published(base, buildId, branch, staging.target, state, properties)));
     }
     catalog.commitTransaction(commits);
     for (RunOutput entry : staging.entries()) {

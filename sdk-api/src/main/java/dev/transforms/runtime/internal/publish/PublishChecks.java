@@ -11,9 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 
 /**
  * What the publication checks of every output before it publishes any: whatever fails here fails the
@@ -21,8 +23,9 @@ import org.apache.iceberg.Table;
  *
  * @param transform the transform's name, for messages
  * @param branch the build's staging branch
+ * @param target the branch the build publishes
  */
-record PublishChecks(String transform, String branch) {
+record PublishChecks(String transform, String branch, BuildBranch target) {
 
   /**
    * Checks that an existing output can be published: its {@code main} did not move, its branch is there,
@@ -34,12 +37,20 @@ record PublishChecks(String transform, String branch) {
     }
     Table table = entry.table;
     table.refresh();
-    Snapshot main = table.currentSnapshot();
+    TableMetadata metadata = ((HasTableOperations) table).operations().current();
+    Snapshot main = target.head(metadata);
     Long mainNow = main == null ? null : main.snapshotId();
     if (!Objects.equals(mainNow, entry.base)) {
       throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.describe()
+          + (target.isMain() ? "" : " on branch " + target.name())
           + " moved from snapshot " + entry.base + " to " + mainNow + " while the transform ran; nothing was "
           + "published. Build again to run on the new data.");
+    }
+    if (!target.isMain() && StagedShape.staged(metadata, StagingMarks.buildOfBranch(branch).orElseThrow()).isPresent()) {
+      throw new TransformsException("Cannot publish transform " + transform + " on branch " + target.name()
+          + ": it changes the schema, partitioning or properties of output " + entry.describe() + ", and Iceberg "
+          + "keeps those for the whole table, so readers of main would see the change. Make the change on main; "
+          + "nothing was published.");
     }
     if (!table.refs().containsKey(branch)) {
       throw new TransformsException("Staging branch " + branch + " of output " + entry.output.path()

@@ -37,18 +37,40 @@ final class PublishedMetadata {
    */
   static TableMetadata published(TableMetadata base, String buildId, String branch, IncrementalState state,
       Map<String, String> extra) {
+    return published(base, buildId, branch, BuildBranch.MAIN, state, extra);
+  }
+
+  /**
+   * The metadata of an output once a build's staging branch is published to the branch the build
+   * publishes: as {@link #published(TableMetadata, String, String, IncrementalState, Map)} for
+   * {@code main}; for a branch build, that branch at the staging branch's head (cut from {@code main}
+   * on its first build, even when the run changed no row), the state stored under the branch's keys,
+   * {@code main} and its state untouched.
+   *
+   * @param base the output's committed metadata
+   * @param buildId the build
+   * @param branch the build's staging branch
+   * @param target the branch the build publishes
+   * @param state the build's state
+   * @param extra further properties to store (how the checks came out)
+   * @return the metadata to commit over {@code base}
+   * @throws ValidationException if the staging branch is gone or does not descend from the target
+   */
+  static TableMetadata published(TableMetadata base, String buildId, String branch, BuildBranch target,
+      IncrementalState state, Map<String, String> extra) {
     SnapshotRef ref = base.ref(branch);
     if (ref == null) {
       throw new ValidationException("staging branch %s disappeared", branch);
     }
-    Snapshot main = base.currentSnapshot();
+    Snapshot main = target.head(base);
     boolean descends = main == null;
     for (Snapshot s = base.snapshot(ref.snapshotId()); s != null && !descends;
         s = s.parentId() == null ? null : base.snapshot(s.parentId())) {
       descends = s.snapshotId() == main.snapshotId();
     }
     if (!descends) {
-      throw new ValidationException("cannot fast-forward main to %s: main is not an ancestor of it", branch);
+      throw new ValidationException("cannot fast-forward %s to %s: %s is not an ancestor of it", target.name(), branch,
+          target.name());
     }
     List<Snapshot> staged = new ArrayList<>();
     for (Snapshot s = base.snapshot(ref.snapshotId()); s != null && (main == null || s.snapshotId() != main.snapshotId());
@@ -59,7 +81,9 @@ final class PublishedMetadata {
     boolean changesRows = staged.stream().anyMatch(PublishedMetadata::changesRows);
     TableMetadata.Builder builder = TableMetadata.buildFrom(base);
     if (changesRows) {
-      builder.setBranchSnapshot(ref.snapshotId(), SnapshotRef.MAIN_BRANCH);
+      builder.setBranchSnapshot(ref.snapshotId(), target.name());
+    } else if (!target.isMain() && main != null && base.ref(target.name()) == null) {
+      builder.setBranchSnapshot(main.snapshotId(), target.name()); // the branch is cut where main is
     }
     builder.removeRef(branch);
     if (!changesRows && !staged.isEmpty()) {
@@ -69,9 +93,13 @@ final class PublishedMetadata {
     if (shape.isPresent() && !shape.get().appliesTo(base)) {
       throw new ValidationException("the schema, spec or sort order build %s staged is gone from the table", buildId);
     }
-    shape.ifPresent(s -> s.applyTo(builder, base));
-    Map<String, String> next = stateProperties(state, changesRows ? base.snapshot(ref.snapshotId()) : main, extra);
-    Set<String> removed = staleStateKeys(base.properties(), next);
+    if (target.isMain()) {
+      shape.ifPresent(s -> s.applyTo(builder, base));
+    }
+    Map<String, String> next = new LinkedHashMap<>();
+    stateProperties(state, changesRows ? base.snapshot(ref.snapshotId()) : main, extra)
+        .forEach((key, value) -> next.put(target.stateKey(key), value));
+    Set<String> removed = staleStateKeys(base.properties(), next, target);
     removed.add(StagingMarks.leaseKey(buildId));
     removed.add(StagedShape.key(buildId));
     removed.retainAll(base.properties().keySet());
@@ -121,10 +149,13 @@ final class PublishedMetadata {
     return next;
   }
 
-  private static Set<String> staleStateKeys(Map<String, String> current, Map<String, String> next) {
+  private static Set<String> staleStateKeys(Map<String, String> current, Map<String, String> next,
+      BuildBranch target) {
     Set<String> stale = new LinkedHashSet<>();
     for (String key : current.keySet()) {
-      boolean owned = key.startsWith(IncrementalState.PREFIX) || key.startsWith(OutputPublisher.CHECKS_PREFIX);
+      boolean owned = target.isMain()
+          ? key.startsWith(IncrementalState.PREFIX) || key.startsWith(OutputPublisher.CHECKS_PREFIX)
+          : target.ownsKey(key);
       if (owned && !next.containsKey(key)) {
         stale.add(key);
       }

@@ -1,6 +1,7 @@
 package dev.transforms.runtime.internal.publish;
 
 import dev.transforms.api.PublishConflictException;
+import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.spi.BoundOutput;
@@ -26,7 +27,8 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
 
 /**
  * The first step of the publish protocol: a transform's outputs as one build stages them. Each output
- * that exists gets the build's staging branch, cut from {@code main}, and its {@link BuildLease lease},
+ * that exists gets the build's staging branch, cut from {@code main} (or from the branch a branch build
+ * publishes, once it exists on the output), and its {@link BuildLease lease},
  * in one commit; a new output is created in this process only ({@link StagedCreateOperations}), its files
  * beside a lease file. While the run lasts, the leases are renewed in the background, so that other
  * builds do not take the run's marks for a dead build's.
@@ -42,14 +44,17 @@ final class Staging {
   final String transform;
   final String buildId;
   final String branch;
+  /** The branch the build publishes: {@code main}, or the one a branch build names. */
+  final BuildBranch target;
   private volatile BuildLease lease;
   private final Map<DatasetPath, RunOutput> staged = new LinkedHashMap<>();
   private final List<String> recovered = new CopyOnWriteArrayList<>();
   private ScheduledFuture<?> renewal;
 
-  Staging(String transform, String buildId) {
+  Staging(String transform, String buildId, BuildBranch target) {
     this.transform = transform;
     this.buildId = buildId;
+    this.target = target;
     this.branch = StagingMarks.branch(buildId);
     this.lease = BuildLease.forThisProcess(buildId);
   }
@@ -59,17 +64,27 @@ final class Staging {
     RunOutput entry = new RunOutput(output);
     staged.put(output.path(), entry);
     if (output.existing() == null) {
+      if (!target.isMain()) {
+        throw new TransformsException("Output " + entry.describe() + " of transform " + transform + " does not exist "
+            + "on main, and a build of branch " + target.name() + " cannot create it: an Iceberg table belongs to its "
+            + "catalog, not to a branch, so readers of main would see the new table. Build " + transform + " on main "
+            + "first (its first build may write no rows), then on the branch. Nothing was written.");
+      }
       return;
     }
     Table table = output.existing();
     table.refresh();
-    Snapshot current = table.currentSnapshot();
+    Snapshot current = target.head(((HasTableOperations) table).operations().current());
     entry.base = current == null ? null : current.snapshotId();
     entry.baseSchema = table.schema();
     entry.baseSpec = table.spec();
     entry.shape = TableShape.of(table);
     TableCommits.commit(table, transaction -> {
-      transaction.manageSnapshots().createBranch(branch).commit();
+      if (current == null) {
+        transaction.manageSnapshots().createBranch(branch).commit();
+      } else {
+        transaction.manageSnapshots().createBranch(branch, current.snapshotId()).commit();
+      }
       transaction.updateProperties().set(StagingMarks.leaseKey(buildId), lease.encode()).commit();
     });
     entry.table = table;

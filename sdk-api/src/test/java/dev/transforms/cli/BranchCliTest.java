@@ -1,0 +1,96 @@
+package dev.transforms.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.testengine.IdTables;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code transforms build --branch}, {@code promote}, {@code branch list} and {@code branch drop} on the
+ * command line: a session from the first branch build to promote, and bad branch names refused as usage
+ * errors that name them, before anything is built.
+ */
+public class BranchCliTest {
+
+  @TempDir Path dir;
+
+  private TransformsCliTest.Run run(String... args) {
+    return TransformsCliTest.run(dir, args);
+  }
+
+  private String doubler() {
+    return TransformsCliTest.Doubler.class.getName();
+  }
+
+  /** The ids of a table at a branch; empty when it has no such branch. */
+  private java.util.List<Long> ids(String table, String branch) {
+    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(dir.resolve("warehouse")))) {
+      Table loaded = catalogs.catalog("local").loadTable(TableIdentifier.of("cli", table));
+      return loaded.refs().containsKey(branch) ? IdTables.ids(loaded, loaded.refs().get(branch).snapshotId())
+          : java.util.List.of();
+    }
+  }
+
+  @Test
+  void aSessionFromTheFirstBranchBuildToPromote() {
+    TransformsCliTest.seed(dir.resolve("warehouse"));
+    assertThat(run("--class", doubler(), "build").exitCode()).isZero();
+    try (Catalogs catalogs = new Catalogs(TransformsConfig.embedded(dir.resolve("warehouse")))) {
+      Table in = catalogs.catalog("local").loadTable(TableIdentifier.of("cli", "in"));
+      in.manageSnapshots().createBranch("dev").commit();
+      IdTables.append(in, "dev", Map.of(), 3);
+    }
+
+    TransformsCliTest.Run build = run("--class", doubler(), "build", "--branch", "dev");
+
+    assertThat(build.exitCode()).as(build.out() + build.err()).isZero();
+    assertThat(build.out()).contains("Building 1 transform on branch dev");
+    // The test engine's output appends what it writes: the branch holds main's rows and the new build's.
+    assertThat(ids("doubled", "dev")).containsExactly(2L, 2L, 4L, 4L, 6L);
+    assertThat(ids("doubled", "main")).containsExactly(2L, 4L);
+    assertThat(run("--class", doubler(), "branch", "list").out()).contains("dev  /cli/doubled");
+
+    TransformsCliTest.Run promote = run("--class", doubler(), "promote", "dev");
+
+    assertThat(promote.exitCode()).as(promote.err()).isZero();
+    assertThat(promote.out()).contains("Promoted branch dev: main of /cli/doubled");
+    assertThat(ids("doubled", "main")).containsExactly(2L, 2L, 4L, 4L, 6L);
+    assertThat(run("--class", doubler(), "branch", "list").out()).contains("No branch is built on the outputs");
+  }
+
+  @Test
+  void dropRemovesTheBranchAndLeavesMain() {
+    TransformsCliTest.seed(dir.resolve("warehouse"));
+    assertThat(run("--class", doubler(), "build").exitCode()).isZero();
+    assertThat(run("--class", doubler(), "build", "--branch", "dev", "--force").exitCode()).isZero();
+    assertThat(ids("doubled", "dev")).containsExactly(2L, 2L, 4L, 4L);
+
+    TransformsCliTest.Run drop = run("--class", doubler(), "branch", "drop", "dev");
+
+    assertThat(drop.exitCode()).as(drop.err()).isZero();
+    assertThat(drop.out()).contains("Dropped branch dev from /cli/doubled");
+    assertThat(ids("doubled", "dev")).isEmpty();
+    assertThat(ids("doubled", "main")).containsExactly(2L, 4L);
+  }
+
+  @Test
+  void badBranchNamesAreUsageErrorsNamingThem() {
+    TransformsCliTest.Run main = run("--class", doubler(), "build", "--branch", "main");
+    assertThat(main.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(main.err()).contains("Branch 'main'");
+    TransformsCliTest.Run staging = run("--class", doubler(), "promote", "transforms_0123");
+    assertThat(staging.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(staging.err()).contains("'transforms_0123'", "staging");
+    TransformsCliTest.Run spaces = run("--class", doubler(), "branch", "drop", "a b");
+    assertThat(spaces.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(spaces.err()).contains("'a b'");
+    assertThat(dir.resolve("warehouse")).doesNotExist();
+  }
+}
