@@ -112,12 +112,12 @@ final class ArrowPageDecoding {
       if (ids == null) {
         plainVariable(page, position, end, count, flags, chunk, part);
       } else {
-        dictionaryVariable(ids, count, flags, dictionary, part);
+        dictionaryVariable(ids, count, present, flags, dictionary, part);
       }
     } else if (ids == null) {
       plainFixed(page, position, end, count, present, flags, chunk, part);
     } else if (chunk.kind != Kind.BOOLEAN) {
-      dictionaryFixed(ids, count, flags, dictionary, chunk, part);
+      dictionaryFixed(ids, count, present, flags, dictionary, chunk, part);
     } else {
       throw new Unsupported("dictionary-encoded booleans in " + chunk.file);
     }
@@ -133,10 +133,11 @@ final class ArrowPageDecoding {
     if (dictionary == null) {
       throw new Unsupported("a dictionary-encoded page without a dictionary in " + chunk.file);
     }
-    if (buffers.ids == null || buffers.ids.length < present) {
-      buffers.ids = new int[present];
+    if (buffers.ids == null || buffers.ids.length < present + 1) {
+      buffers.ids = new int[present + 1];
     }
     int[] ids = buffers.ids;
+    ids[present] = 0; // read, never used, by the loops that look up a value for a null too
     if (present == 0) {
       return ids;
     }
@@ -146,11 +147,18 @@ final class ArrowPageDecoding {
           + " of " + chunk.file);
     }
     Hybrid.decode(page, position + 1, end, width, ids, present);
+    int last = dictionary.size() - 1;
+    int outside = 0; // negative once an id is negative or past the last
     for (int i = 0; i < present; i++) {
-      int id = ids[i];
-      if (id < 0 || id >= dictionary.size()) {
-        throw new IllegalStateException("Dictionary id " + id + " out of range " + dictionary.size()
-            + " in column " + chunk.descriptor + " of " + chunk.file);
+      outside |= ids[i] | (last - ids[i]);
+    }
+    if (outside < 0) {
+      for (int i = 0; i < present; i++) {
+        int id = ids[i];
+        if (id < 0 || id > last) {
+          throw new IllegalStateException("Dictionary id " + id + " out of range " + dictionary.size()
+              + " in column " + chunk.descriptor + " of " + chunk.file);
+        }
       }
     }
     return ids;
@@ -175,9 +183,23 @@ final class ArrowPageDecoding {
     part.length = length;
   }
 
-  static void dictionaryVariable(int[] ids, int count, byte[] flags, Dictionary dictionary, Part part) {
+  /**
+   * Writes dictionary-encoded strings or binaries, each copied from the dictionary by its id, after
+   * making room for all of the page's at once (their lengths summed first).
+   */
+  static void dictionaryVariable(int[] ids, int count, int present, byte[] flags, Dictionary dictionary,
+      Part part) {
     byte[] values = dictionary.bytes();
     int[] starts = dictionary.starts();
+    long total = 0;
+    for (int i = 0; i < present; i++) {
+      total += starts[ids[i] + 1] - starts[ids[i]];
+    }
+    if (total > Integer.MAX_VALUE - 2L * ArrowColumnPages.SLACK) {
+      throw new Unsupported("more than 2 GB of values in one part");
+    }
+    part.room((int) total + ArrowColumnPages.SLACK);
+    byte[] out = part.bytes;
     int[] ends = part.ends;
     int row = part.rows;
     int length = part.length;
@@ -186,11 +208,7 @@ final class ArrowPageDecoding {
       if (flags == null || flags[row + i] != 0) {
         int id = ids[next++];
         int n = starts[id + 1] - starts[id];
-        if (length + n + ArrowColumnPages.SLACK > part.bytes.length) {
-          part.length = length;
-          part.room(n + ArrowColumnPages.SLACK + (count - i) * 16);
-        }
-        copy(values, starts[id], part.bytes, length, n);
+        copy(values, starts[id], out, length, n);
         length += n;
       }
       ends[row + i] = length;
@@ -208,6 +226,10 @@ final class ArrowPageDecoding {
     long at = part.valuesAt + (long) part.rows * chunk.width;
     if (flags == null && chunk.stored == chunk.width) {
       MemoryUtil.copyToMemory(page, position, at, (long) count * chunk.width);
+      return;
+    }
+    if (flags != null && kind != Kind.FIXED_BYTES && kind != Kind.DECIMAL_FROM_BYTES) {
+      plainFixedWithNulls(page, position, count, present, flags, chunk, part, at);
       return;
     }
     int row = part.rows;
@@ -266,6 +288,52 @@ final class ArrowPageDecoding {
     }
   }
 
+  /**
+   * Plain ints, longs and decimals of a page with nulls, the flags of its rows in {@code flags}: each row
+   * reads the next value and keeps it or zero by its flag (0 or 1), which moves the position on or not,
+   * with no branch on the flag. A null reads the value after the last when there is one, or the last again.
+   */
+  static void plainFixedWithNulls(byte[] page, int position, int count, int present, byte[] flags, ArrowChunk chunk,
+      Part part, long at) {
+    if (present == 0) {
+      MemoryUtil.setMemory(at, (long) count * chunk.width, (byte) 0);
+      return;
+    }
+    int row = part.rows;
+    int last = page.length - chunk.stored; // not before position: the page holds the present values
+    switch (chunk.kind) {
+      case FOUR -> {
+        for (int i = 0; i < count; i++, at += 4) {
+          int flag = flags[row + i];
+          MemoryUtil.putInt(at, (int) ArrowColumnPages.INT.get(page, Math.min(position, last)) & -flag);
+          position += 4 & -flag;
+        }
+      }
+      case EIGHT -> {
+        for (int i = 0; i < count; i++, at += 8) {
+          int flag = flags[row + i];
+          MemoryUtil.putLong(at, (long) ArrowColumnPages.LONG.get(page, Math.min(position, last)) & -(long) flag);
+          position += 8 & -flag;
+        }
+      }
+      case DECIMAL_FROM_INT -> {
+        for (int i = 0; i < count; i++, at += 16) {
+          int flag = flags[row + i];
+          putDecimal(at, (int) ArrowColumnPages.INT.get(page, Math.min(position, last)) & -flag);
+          position += 4 & -flag;
+        }
+      }
+      case DECIMAL_FROM_LONG -> {
+        for (int i = 0; i < count; i++, at += 16) {
+          int flag = flags[row + i];
+          putDecimal(at, (long) ArrowColumnPages.LONG.get(page, Math.min(position, last)) & -(long) flag);
+          position += 8 & -flag;
+        }
+      }
+      default -> throw new IllegalArgumentException("not a plain int, long or decimal: " + chunk.kind);
+    }
+  }
+
   /** A fixed-length value: its bytes as they are, or a big-endian decimal as Arrow's 16 little-endian bytes. */
   static void putBytes(long at, byte[] from, int position, ArrowChunk chunk) {
     if (chunk.kind == Kind.FIXED_BYTES) {
@@ -294,10 +362,14 @@ final class ArrowPageDecoding {
   }
 
   /** Writes dictionary-encoded fixed-width values, each looked up by its id: a loop for each kind. */
-  static void dictionaryFixed(int[] ids, int count, byte[] flags, Dictionary dictionary, ArrowChunk chunk,
-      Part part) {
+  static void dictionaryFixed(int[] ids, int count, int present, byte[] flags, Dictionary dictionary,
+      ArrowChunk chunk, Part part) {
     long at = part.valuesAt + (long) part.rows * chunk.width;
     long[] values = dictionary.values();
+    if (flags != null && values != null) {
+      dictionaryFixedWithNulls(ids, count, present, flags, values, chunk, part, at);
+      return;
+    }
     int row = part.rows;
     int next = 0;
     switch (chunk.kind) {
@@ -325,6 +397,45 @@ final class ArrowPageDecoding {
           }
         }
       }
+    }
+  }
+
+  /**
+   * Dictionary-encoded ints, longs and decimals of a page with nulls: each row looks up the next id's
+   * value and keeps it or zero by its flag (0 or 1), which moves on to the next id or not, with no branch
+   * on the flag; the place after the last id holds a valid id ({@link #ids}).
+   */
+  static void dictionaryFixedWithNulls(int[] ids, int count, int present, byte[] flags, long[] values,
+      ArrowChunk chunk, Part part, long at) {
+    if (present == 0) {
+      MemoryUtil.setMemory(at, (long) count * chunk.width, (byte) 0);
+      return;
+    }
+    int row = part.rows;
+    int next = 0;
+    switch (chunk.kind) {
+      case FOUR -> {
+        for (int i = 0; i < count; i++, at += 4) {
+          int flag = flags[row + i];
+          MemoryUtil.putInt(at, (int) values[ids[next]] & -flag);
+          next += flag;
+        }
+      }
+      case EIGHT -> {
+        for (int i = 0; i < count; i++, at += 8) {
+          int flag = flags[row + i];
+          MemoryUtil.putLong(at, values[ids[next]] & -(long) flag);
+          next += flag;
+        }
+      }
+      case DECIMAL_FROM_INT, DECIMAL_FROM_LONG -> {
+        for (int i = 0; i < count; i++, at += 16) {
+          int flag = flags[row + i];
+          putDecimal(at, values[ids[next]] & -(long) flag);
+          next += flag;
+        }
+      }
+      default -> throw new IllegalArgumentException("not an int, long or decimal: " + chunk.kind);
     }
   }
 
