@@ -185,7 +185,8 @@ final class ArrowPageDecoding {
 
   /**
    * Writes dictionary-encoded strings or binaries, each copied from the dictionary by its id, after
-   * making room for all of the page's at once (their lengths summed first).
+   * making room for all of the page's at once (their lengths summed first) and, when the part must grow,
+   * for as many bytes per row in the rest of the part.
    */
   static void dictionaryVariable(int[] ids, int count, int present, byte[] flags, Dictionary dictionary,
       Part part) {
@@ -198,7 +199,12 @@ final class ArrowPageDecoding {
     if (total > Integer.MAX_VALUE - 2L * ArrowColumnPages.SLACK) {
       throw new Unsupported("more than 2 GB of values in one part");
     }
-    part.room((int) total + ArrowColumnPages.SLACK);
+    if (part.length + total + ArrowColumnPages.SLACK > part.bytes.length) {
+      // the part grows once to this page's bytes per row times its rows left, rather than doubling page by page
+      long projected = count == 0 ? 0 : (long) ((double) total / count * (part.capacity - part.rows - count));
+      long wanted = Math.min(total + Math.max(0, projected), Integer.MAX_VALUE / 2 - part.length); // a guess: capped
+      part.room((int) Math.max(total, wanted) + ArrowColumnPages.SLACK);
+    }
     byte[] out = part.bytes;
     int[] ends = part.ends;
     int row = part.rows;
