@@ -14,7 +14,6 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.util.TransferPair;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
@@ -106,9 +105,7 @@ public final class ArrowBatchReader extends ArrowReader {
     List<FieldVector> from = decoded.getFieldVectors();
     List<FieldVector> to = root.getFieldVectors();
     for (int c = 0; c < to.size(); c++) {
-      to.get(c).clear(); // the last batch's buffers stay with whoever still holds them
-      TransferPair slice = from.get(c).makeTransferPair(to.get(c));
-      slice.splitAndTransfer(decodedAt, rows);
+      BatchSlice.cut(from.get(c), to.get(c), decodedAt, rows);
     }
     root.setRowCount(rows);
     decodedAt += rows;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.transforms.singlenode.internal.plan.ReadStrategy;
 import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import dev.transforms.runtime.Transforms;
+import dev.transforms.singlenode.arrow.ArrowBatchReader;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;
 import dev.transforms.singlenode.arrow.ArrowTableWriter;
@@ -25,7 +26,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.compare.Range;
+import org.apache.arrow.vector.compare.RangeEqualsVisitor;
 import org.apache.arrow.vector.compare.VectorEqualsVisitor;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
@@ -288,6 +292,57 @@ public class PagedColumnsReadTest {
       }
     }
     return files;
+  }
+
+  /**
+   * Pages without a value: every optional column null for whole pages at the start (where the
+   * dictionary-encoded pages are) and further on (where the plain pages are); each such row's value
+   * must read as a null holding zeros.
+   */
+  @Test
+  void pagesOfNullsOnlyReadAsNulls() throws IOException {
+    List<Record> rows = rows(ROWS);
+    for (int i = 0; i < ROWS; i++) {
+      if (i < 12_000 || (i >= 100_000 && i < 120_000)) {
+        for (int c = 1; c < SCHEMA.columns().size() - 1; c++) {
+          rows.get(i).set(c, null);
+        }
+      }
+    }
+    assertThat(sameRootBothWays(ArrowTableReader.of(table(rows, false)), ROWS)).as("the page decoder read it")
+        .isTrue();
+  }
+
+  /**
+   * {@code arrowReader} cuts its batches from each decoded file: batches of a multiple of eight rows and of
+   * any other size hold the rows of the whole read, in order, their strings' offsets starting at zero.
+   */
+  @Test
+  void batchesHoldTheRowsOfTheWholeRead() throws IOException {
+    Table table = table(rows(ROWS), false);
+    try (BufferAllocator allocator = new RootAllocator();
+        VectorSchemaRoot whole = ArrowTableReader.of(table).readAll(allocator)) {
+      for (int size : new int[] {65_536, 10_001}) {
+        long decoded = ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER);
+        int read = 0;
+        try (ArrowBatchReader batches = ArrowTableReader.of(table).batchSize(size).openBatches(allocator)) {
+          while (batches.loadNextBatch()) {
+            VectorSchemaRoot batch = batches.getVectorSchemaRoot();
+            for (int c = 0; c < whole.getFieldVectors().size(); c++) {
+              assertThat(new RangeEqualsVisitor(whole.getVector(c), batch.getVector(c))
+                  .rangeEquals(new Range(read, 0, batch.getRowCount())))
+                  .as("column %s of the batch at row %d of batches of %d", whole.getVector(c).getName(), read, size)
+                  .isTrue();
+            }
+            assertThat(((VarCharVector) batch.getVector("text")).getOffsetBuffer().getInt(0)).isZero();
+            read += batch.getRowCount();
+          }
+        }
+        assertThat(read).isEqualTo(ROWS);
+        assertThat(ReadPlanner.standard().reads(ReadStrategy.PAGE_DECODER)).as("the page decoder read it")
+            .isEqualTo(decoded + 1);
+      }
+    }
   }
 
   @Test

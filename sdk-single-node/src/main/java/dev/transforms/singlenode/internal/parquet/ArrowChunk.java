@@ -55,6 +55,19 @@ final class ArrowChunk {
     return dictionary;
   }
 
+  /**
+   * The chunk's dictionary, decoded from its page in bytes a unit read unless a unit decoded it already:
+   * each chunk's dictionary is decoded once, however many units its pages are cut into.
+   *
+   * @param at where the dictionary page's body starts in {@code bytes}
+   */
+  synchronized Dictionary dictionary(PageHeader header, byte[] bytes, int at) throws IOException {
+    if (dictionary == null) {
+      dictionary = Dictionary.of(header, bytes, at, this);
+    }
+    return dictionary;
+  }
+
   /** How a column's Parquet values become the Arrow vector's. */
   enum Kind {
     /** Strings and binary: values of their own lengths, and offsets. */

@@ -264,7 +264,7 @@ public final class ArrowColumnPages {
         }
         PageHeader header = pages.header();
         switch (header.getType()) {
-          case DICTIONARY_PAGE -> dictionary = ArrowChunk.Dictionary.of(header, bytes, pages.body(header), u.chunk());
+          case DICTIONARY_PAGE -> dictionary = u.chunk().dictionary(header, bytes, pages.body(header));
           case DATA_PAGE -> {
             if (dictionary == null && ArrowPageDecoding.usesDictionary(header.getData_page_header().getEncoding())) {
               dictionary = u.chunk().dictionary();

@@ -3,7 +3,6 @@ package dev.transforms.singlenode.internal.parquet;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.iceberg.shaded.org.apache.parquet.bytes.BytesInput;
 import org.apache.iceberg.shaded.org.apache.parquet.column.Encoding;
 import org.apache.iceberg.shaded.org.apache.parquet.format.DataPageHeader;
@@ -18,8 +17,9 @@ import dev.transforms.singlenode.internal.parquet.ArrowColumnPages.Unsupported;
 
 /**
  * Decodes the data pages of a column chunk into Arrow buffers ({@link ArrowColumnPages.Part}): definition
- * levels into validity flags, plain and dictionary-encoded values into fixed-width values or the bytes and
- * ends of strings and binaries, pages of format 1 and 2, uncompressed or decompressed first.
+ * levels into validity flags, plain and dictionary-encoded values into fixed-width values ({@link
+ * ArrowFixedValues}) or the bytes and ends of strings and binaries, pages of format 1 and 2, uncompressed or
+ * decompressed first.
  */
 final class ArrowPageDecoding {
 
@@ -112,12 +112,12 @@ final class ArrowPageDecoding {
       if (ids == null) {
         plainVariable(page, position, end, count, flags, chunk, part);
       } else {
-        dictionaryVariable(ids, count, flags, dictionary, part);
+        dictionaryVariable(ids, count, present, flags, dictionary, part);
       }
     } else if (ids == null) {
-      plainFixed(page, position, end, count, present, flags, chunk, part);
+      ArrowFixedValues.plain(page, position, end, count, present, flags, chunk, part);
     } else if (chunk.kind != Kind.BOOLEAN) {
-      dictionaryFixed(ids, count, flags, dictionary, chunk, part);
+      ArrowFixedValues.dictionary(ids, count, present, flags, dictionary, chunk, part);
     } else {
       throw new Unsupported("dictionary-encoded booleans in " + chunk.file);
     }
@@ -133,10 +133,11 @@ final class ArrowPageDecoding {
     if (dictionary == null) {
       throw new Unsupported("a dictionary-encoded page without a dictionary in " + chunk.file);
     }
-    if (buffers.ids == null || buffers.ids.length < present) {
-      buffers.ids = new int[present];
+    if (buffers.ids == null || buffers.ids.length < present + 1) {
+      buffers.ids = new int[present + 1];
     }
     int[] ids = buffers.ids;
+    ids[present] = 0; // read, never used, by the loops that look up a value for a null too
     if (present == 0) {
       return ids;
     }
@@ -146,11 +147,18 @@ final class ArrowPageDecoding {
           + " of " + chunk.file);
     }
     Hybrid.decode(page, position + 1, end, width, ids, present);
+    int last = dictionary.size() - 1;
+    int outside = 0; // negative once an id is negative or past the last
     for (int i = 0; i < present; i++) {
-      int id = ids[i];
-      if (id < 0 || id >= dictionary.size()) {
-        throw new IllegalStateException("Dictionary id " + id + " out of range " + dictionary.size()
-            + " in column " + chunk.descriptor + " of " + chunk.file);
+      outside |= ids[i] | (last - ids[i]);
+    }
+    if (outside < 0) {
+      for (int i = 0; i < present; i++) {
+        int id = ids[i];
+        if (id < 0 || id > last) {
+          throw new IllegalStateException("Dictionary id " + id + " out of range " + dictionary.size()
+              + " in column " + chunk.descriptor + " of " + chunk.file);
+        }
       }
     }
     return ids;
@@ -175,9 +183,29 @@ final class ArrowPageDecoding {
     part.length = length;
   }
 
-  static void dictionaryVariable(int[] ids, int count, byte[] flags, Dictionary dictionary, Part part) {
+  /**
+   * Writes dictionary-encoded strings or binaries, each copied from the dictionary by its id, after
+   * making room for all of the page's at once (their lengths summed first) and, when the part must grow,
+   * for as many bytes per row in the rest of the part.
+   */
+  static void dictionaryVariable(int[] ids, int count, int present, byte[] flags, Dictionary dictionary,
+      Part part) {
     byte[] values = dictionary.bytes();
     int[] starts = dictionary.starts();
+    long total = 0;
+    for (int i = 0; i < present; i++) {
+      total += starts[ids[i] + 1] - starts[ids[i]];
+    }
+    if (total > Integer.MAX_VALUE - 2L * ArrowColumnPages.SLACK) {
+      throw new Unsupported("more than 2 GB of values in one part");
+    }
+    if (part.length + total + ArrowColumnPages.SLACK > part.bytes.length) {
+      // the part grows once to this page's bytes per row times its rows left, rather than doubling page by page
+      long projected = count == 0 ? 0 : (long) ((double) total / count * (part.capacity - part.rows - count));
+      long wanted = Math.min(total + Math.max(0, projected), Integer.MAX_VALUE / 2 - part.length); // a guess: capped
+      part.room((int) Math.max(total, wanted) + ArrowColumnPages.SLACK);
+    }
+    byte[] out = part.bytes;
     int[] ends = part.ends;
     int row = part.rows;
     int length = part.length;
@@ -186,96 +214,12 @@ final class ArrowPageDecoding {
       if (flags == null || flags[row + i] != 0) {
         int id = ids[next++];
         int n = starts[id + 1] - starts[id];
-        if (length + n + ArrowColumnPages.SLACK > part.bytes.length) {
-          part.length = length;
-          part.room(n + ArrowColumnPages.SLACK + (count - i) * 16);
-        }
-        copy(values, starts[id], part.bytes, length, n);
+        copy(values, starts[id], out, length, n);
         length += n;
       }
       ends[row + i] = length;
     }
     part.length = length;
-  }
-
-  static void plainFixed(byte[] page, int position, int end, int count, int present, byte[] flags,
-      ArrowChunk chunk, Part part) {
-    Kind kind = chunk.kind;
-    if ((long) present * chunk.stored > end - position) {
-      throw new IllegalStateException("A page of column " + chunk.descriptor + " of " + chunk.file + " holds "
-          + (end - position) + " bytes for " + present + " values of " + chunk.stored);
-    }
-    long at = part.valuesAt + (long) part.rows * chunk.width;
-    if (flags == null && chunk.stored == chunk.width) {
-      MemoryUtil.copyToMemory(page, position, at, (long) count * chunk.width);
-      return;
-    }
-    int row = part.rows;
-    // a loop for each kind, so that none decides per value how to store it
-    switch (kind) {
-      case FOUR -> {
-        for (int i = 0; i < count; i++, at += 4) {
-          if (flags == null || flags[row + i] != 0) {
-            MemoryUtil.putInt(at, (int) ArrowColumnPages.INT.get(page, position));
-            position += 4;
-          } else {
-            MemoryUtil.putInt(at, 0);
-          }
-        }
-      }
-      case EIGHT -> {
-        for (int i = 0; i < count; i++, at += 8) {
-          if (flags == null || flags[row + i] != 0) {
-            MemoryUtil.putLong(at, (long) ArrowColumnPages.LONG.get(page, position));
-            position += 8;
-          } else {
-            MemoryUtil.putLong(at, 0);
-          }
-        }
-      }
-      case DECIMAL_FROM_INT -> {
-        for (int i = 0; i < count; i++, at += 16) {
-          if (flags == null || flags[row + i] != 0) {
-            putDecimal(at, (int) ArrowColumnPages.INT.get(page, position));
-            position += 4;
-          } else {
-            putDecimal(at, 0);
-          }
-        }
-      }
-      case DECIMAL_FROM_LONG -> {
-        for (int i = 0; i < count; i++, at += 16) {
-          if (flags == null || flags[row + i] != 0) {
-            putDecimal(at, (long) ArrowColumnPages.LONG.get(page, position));
-            position += 8;
-          } else {
-            putDecimal(at, 0);
-          }
-        }
-      }
-      default -> { // fixed-length bytes
-        for (int i = 0; i < count; i++, at += chunk.width) {
-          if (flags == null || flags[row + i] != 0) {
-            putBytes(at, page, position, chunk);
-            position += chunk.stored;
-          } else {
-            MemoryUtil.setMemory(at, chunk.width, (byte) 0);
-          }
-        }
-      }
-    }
-  }
-
-  /** A fixed-length value: its bytes as they are, or a big-endian decimal as Arrow's 16 little-endian bytes. */
-  static void putBytes(long at, byte[] from, int position, ArrowChunk chunk) {
-    if (chunk.kind == Kind.FIXED_BYTES) {
-      MemoryUtil.copyToMemory(from, position, at, chunk.stored);
-      return;
-    }
-    byte sign = from[position] < 0 ? (byte) -1 : 0;
-    for (int i = 0; i < 16; i++) {
-      MemoryUtil.putByte(at + i, i < chunk.stored ? from[position + chunk.stored - 1 - i] : sign);
-    }
   }
 
   /** Decodes plain booleans, one bit each, into the part's bytes, one per row (0 for a null). */
@@ -291,47 +235,6 @@ final class ArrowPageDecoding {
       out[part.rows + i] = value ? (byte) (page[position + (bit >>> 3)] >>> (bit & 7) & 1) : 0;
       bit += value ? 1 : 0;
     }
-  }
-
-  /** Writes dictionary-encoded fixed-width values, each looked up by its id: a loop for each kind. */
-  static void dictionaryFixed(int[] ids, int count, byte[] flags, Dictionary dictionary, ArrowChunk chunk,
-      Part part) {
-    long at = part.valuesAt + (long) part.rows * chunk.width;
-    long[] values = dictionary.values();
-    int row = part.rows;
-    int next = 0;
-    switch (chunk.kind) {
-      case FOUR -> {
-        for (int i = 0; i < count; i++, at += 4) {
-          MemoryUtil.putInt(at, flags == null || flags[row + i] != 0 ? (int) values[ids[next++]] : 0);
-        }
-      }
-      case EIGHT -> {
-        for (int i = 0; i < count; i++, at += 8) {
-          MemoryUtil.putLong(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
-        }
-      }
-      case DECIMAL_FROM_INT, DECIMAL_FROM_LONG -> {
-        for (int i = 0; i < count; i++, at += 16) {
-          putDecimal(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
-        }
-      }
-      default -> {
-        for (int i = 0; i < count; i++, at += chunk.width) {
-          if (flags == null || flags[row + i] != 0) {
-            putBytes(at, dictionary.bytes(), dictionary.starts()[ids[next++]], chunk);
-          } else {
-            MemoryUtil.setMemory(at, chunk.width, (byte) 0);
-          }
-        }
-      }
-    }
-  }
-
-  /** An unscaled decimal as Arrow's 16 bytes, little-endian: the value, then its sign through the high half. */
-  static void putDecimal(long at, long unscaled) {
-    MemoryUtil.putLong(at, unscaled);
-    MemoryUtil.putLong(at + 8, unscaled >> 63);
   }
 
   /**

@@ -97,7 +97,8 @@ final class Hybrid {
 
   /**
    * Decodes {@code count} values of up to 32 bits each from {@code bytes[start, end)} into
-   * {@code out}: a run-length run is a fill, a bit-packed value one 8-byte read, a shift and a mask.
+   * {@code out}: a run-length run is a fill, bit-packed values are {@linkplain #unpack unpacked} by 8-byte
+   * reads, shifts and masks.
    *
    * @throws IllegalStateException if the data ends before the values
    */
@@ -106,7 +107,6 @@ final class Hybrid {
     int position = start;
     int filled = 0;
     int valueBytes = (width + 7) / 8;
-    long mask = (1L << width) - 1;
     while (filled < count) {
       long headed = header(headers, position, end, filled, count);
       int header = (int) (headed >>> 32);
@@ -125,15 +125,42 @@ final class Hybrid {
         if (position + used > end) {
           throw new IllegalStateException("Bit-packed data ends after " + filled + " of " + count + " values");
         }
-        for (int i = filled; i < until; i++) {
-          long bit = (long) (i - filled) * width;
-          int at = position + (int) (bit >>> 3);
-          long word = at + 8 <= bytes.length ? (long) WORD.get(bytes, at) : tail(bytes, at);
-          out[i] = (int) ((word >>> (bit & 7)) & mask);
-        }
+        unpack(bytes, position, width, out, filled, until);
         position += (header >>> 1) * width;
         filled = until;
       }
+    }
+  }
+
+  /**
+   * Unpacks the bit-packed values {@code out[from, until)} from {@code bytes}, the first at {@code position}:
+   * values of up to eight bits a group of eight from one 8-byte read, wider ones each from its own read,
+   * the words read whole while they are within the array.
+   */
+  private static void unpack(byte[] bytes, int position, int width, int[] out, int from, int until) {
+    long mask = (1L << width) - 1;
+    int i = from;
+    if (width <= 8) {
+      // a group of eight values takes width bytes: one read while a whole word is there
+      for (int at = position; i + 8 <= until && at + 8 <= bytes.length; i += 8, at += width) {
+        long word = (long) WORD.get(bytes, at);
+        for (int k = 0; k < 8; k++) {
+          out[i + k] = (int) ((word >>> (k * width)) & mask);
+        }
+      }
+    } else {
+      long bit = 0;
+      for (int at = position; i < until && at + 8 <= bytes.length; i++) {
+        out[i] = (int) (((long) WORD.get(bytes, at) >>> (bit & 7)) & mask);
+        bit += width;
+        at = position + (int) (bit >>> 3);
+      }
+    }
+    for (; i < until; i++) { // the last values, near the array's end
+      long bit = (long) (i - from) * width;
+      int at = position + (int) (bit >>> 3);
+      long word = at + 8 <= bytes.length ? (long) WORD.get(bytes, at) : tail(bytes, at);
+      out[i] = (int) ((word >>> (bit & 7)) & mask);
     }
   }
 
