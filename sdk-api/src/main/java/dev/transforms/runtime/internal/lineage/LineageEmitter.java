@@ -47,7 +47,6 @@ final class LineageEmitter {
   private volatile boolean abandoned;
   private long queued;
   private long handled;
-  private long failed;
 
   LineageEmitter(Transport transport, String buildId, String target, Consumer<String> warnings) {
     this.transport = transport;
@@ -94,7 +93,6 @@ final class LineageEmitter {
     }
     synchronized (progress) {
       if (!queues.get(lane).offer(event)) {
-        failed++;
         warnOnce("the queue of " + CAPACITY + " events waiting to be sent is full (the receiver is slower than "
             + "the build); events are dropped");
         return;
@@ -117,9 +115,6 @@ final class LineageEmitter {
       try {
         transport.emit(event);
       } catch (Exception | LinkageError e) {
-        synchronized (progress) {
-          failed++;
-        }
         warnOnce(firstLine(e));
       }
       synchronized (progress) {
@@ -158,17 +153,6 @@ final class LineageEmitter {
       senders.forEach(Thread::interrupt);
     }
     queues.forEach(queue -> queue.offer(STOP));
-  }
-
-  /**
-   * Events sent without an error so far.
-   *
-   * @return the count
-   */
-  long sent() {
-    synchronized (progress) {
-      return handled - failed;
-    }
   }
 
   private void warnOnce(String why) {

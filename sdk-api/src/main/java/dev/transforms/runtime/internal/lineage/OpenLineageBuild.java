@@ -187,15 +187,6 @@ final class OpenLineageBuild implements BuildLineage {
     emitter.close(settings.timeout().toNanos());
   }
 
-  /**
-   * Events sent without error so far, for tests and benchmarks.
-   *
-   * @return the count
-   */
-  long sent() {
-    return emitter.sent();
-  }
-
   private RunState state(String transform) {
     return runs.computeIfAbsent(transform, t -> new RunState());
   }
