@@ -154,7 +154,7 @@ public final class BuildRunner implements AutoCloseable {
   public BuildReport run(BuildPlan plan, BuildListener listener, BuildOptions options, BuildCancellation cancellation) {
     long start = System.nanoTime();
     String buildId = HexFormat.of().formatHex(randomBytes());
-    BuildLineage lineage = BuildLineage.start(config, resolver, plan.transforms(), buildId);
+    BuildLineage lineage = BuildLineage.start(config, resolver, plan.transforms(), buildId, options.branch().name());
     BuildEnvironment environment = new BuildEnvironment(buildId, config,
         Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation, lineage::run);
     AdvisorySettings advice = AdvisorySettings.of(config.values());
@@ -191,7 +191,7 @@ public final class BuildRunner implements AutoCloseable {
       List<TransformTables.LoadedInput> loaded = tables.inputs(spec, branch);
       List<BoundOutput> outputs = tables.outputs(spec);
       if (lineage.enabled()) {
-        lineage.started(spec.name(), inputFacts(loaded), outputFacts(outputs));
+        lineage.started(spec.name(), inputFacts(loaded, branch), outputFacts(outputs, branch));
       }
 
       // What dead builds left on the outputs goes first: their branches, or the rest of their publication.
@@ -218,7 +218,7 @@ public final class BuildRunner implements AutoCloseable {
       Freshness freshness = Freshness.of(spec, stored, existingOutputs, current, files, code);
       if (freshness.upToDate() && !forced) {
         if (lineage.enabled()) {
-          lineage.published(spec.name(), outputFacts(outputs), Map.of());
+          lineage.published(spec.name(), outputFacts(outputs, branch), Map.of());
         }
         // Nothing to do: no engine is started, nothing is committed.
         return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.UP_TO_DATE, false,
@@ -265,7 +265,7 @@ public final class BuildRunner implements AutoCloseable {
       publisher = null;
       List<OutputWrites> writes = publishing.publish(state, OutputAudit.properties(checks), policies);
       if (lineage.enabled()) {
-        publishedFacts(lineage, spec, outputs, writes, publishing.published());
+        publishedFacts(lineage, spec, outputs, writes, publishing.published(), branch);
       }
       return new TransformResult(spec.name(), spec.engine(), TransformResult.Status.SUCCEEDED,
           decision.incremental(), why(decision, freshness, forced), writes, Duration.ofNanos(System.nanoTime() - start),
@@ -297,38 +297,46 @@ public final class BuildRunner implements AutoCloseable {
         + decision.reason();
   }
 
-  /** The inputs as lineage names them: tables at the snapshot pinned, or files. */
-  private static List<DatasetFacts> inputFacts(List<TransformTables.LoadedInput> loaded) {
+  /**
+   * The inputs as lineage names them: tables at the snapshot pinned, or files; on a branch build, each
+   * table with the branch it was read at.
+   */
+  private static List<DatasetFacts> inputFacts(List<TransformTables.LoadedInput> loaded, BuildBranch branch) {
     List<DatasetFacts> facts = new ArrayList<>();
     for (TransformTables.LoadedInput input : loaded) {
       DatasetPath path = input.parameter().requirePath();
       facts.add(input.table().map(t -> DatasetFacts.table(path, input.resolved(), DatasetFacts.schemaAt(t,
           input.snapshot()), input.snapshot()))
-          .orElseGet(() -> DatasetFacts.files(path, input.resolved(), input.files().orElseThrow())));
+          .orElseGet(() -> DatasetFacts.files(path, input.resolved(), input.files().orElseThrow()))
+          .onBranch(branch.isMain() ? null : input.branch()));
     }
     return facts;
   }
 
-  /** The outputs as they are before the run (or when up to date). */
-  private static List<DatasetFacts> outputFacts(List<BoundOutput> outputs) {
+  /** The outputs as they are before the run (or when up to date), on the build's branch. */
+  private static List<DatasetFacts> outputFacts(List<BoundOutput> outputs, BuildBranch branch) {
     List<DatasetFacts> facts = new ArrayList<>();
     for (BoundOutput output : outputs) {
       DatasetPath path = output.parameter().requirePath();
       if (output.fileLocation().isPresent()) {
         facts.add(DatasetFacts.files(path, output.resolved(), output.fileLocation().get()));
       } else if (output.existing().isPresent()) {
-        Table table = output.existing().get();
+        Table table = BranchView.output(output.existing().get(), branch);
         facts.add(DatasetFacts.table(path, output.resolved(), table.schema(), TransformTables.currentSnapshot(table)));
       } else {
         facts.add(DatasetFacts.named(path, output.resolved()));
       }
     }
-    return facts;
+    return onBranch(facts, branch);
+  }
+
+  private static List<DatasetFacts> onBranch(List<DatasetFacts> facts, BuildBranch branch) {
+    return branch.isMain() ? facts : facts.stream().map(f -> f.onBranch(branch.name())).toList();
   }
 
   /** The outputs as published: the schema readers see and the snapshot published. */
   private static void publishedFacts(BuildLineage lineage, TransformSpec spec, List<BoundOutput> outputs,
-      List<OutputWrites> writes, Map<DatasetPath, OutputPublisher.Published> published) {
+      List<OutputWrites> writes, Map<DatasetPath, OutputPublisher.Published> published, BuildBranch branch) {
     List<DatasetFacts> facts = new ArrayList<>();
     Map<DatasetPath, Long> bytes = new LinkedHashMap<>();
     for (BoundOutput output : outputs) {
@@ -349,7 +357,7 @@ public final class BuildRunner implements AutoCloseable {
         facts.add(DatasetFacts.named(path, output.resolved()));
       }
     }
-    lineage.published(spec.name(), facts, bytes);
+    lineage.published(spec.name(), onBranch(facts, branch), bytes);
   }
 
   /**

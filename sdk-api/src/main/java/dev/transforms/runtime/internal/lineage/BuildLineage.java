@@ -20,7 +20,9 @@ import java.util.function.Consumer;
  * it one run per transform, a {@code START} once its inputs are loaded and one of {@code COMPLETE} (after
  * its outputs were published, or when it was up to date), {@code FAIL} (with the error) or {@code ABORT}
  * (skipped, or cancelled) when it finished. Events are queued and sent on threads of the build's own;
- * the build's end waits for them at most {@code openlineage.timeout}.
+ * the build's end waits for them at most {@code openlineage.timeout}. A branch build's runs carry the tag
+ * {@code transforms.branch}, and each table its events name the {@code iceberg.branch} it was read at or
+ * published to.
  *
  * <p>Thread-safe: workers report what they loaded and published, the coordinator what finished.
  */
@@ -39,26 +41,28 @@ public interface BuildLineage {
    * @param resolver resolves dataset paths
    * @param transforms the transforms of the build, in plan order
    * @param buildId the build's identifier
+   * @param branch the branch the build reads and publishes; {@code main} for an ordinary build
    * @return the build's lineage, {@link #OFF} when lineage is off
    */
   static BuildLineage start(TransformsConfig config, TableResolver resolver, List<TransformSpec> transforms,
-      String buildId) {
-    return start(config, resolver, transforms, buildId, LineageEmitter.logWarnings());
+      String buildId, String branch) {
+    return start(config, resolver, transforms, buildId, branch, LineageEmitter.logWarnings());
   }
 
   /**
-   * As {@link #start(TransformsConfig, TableResolver, List, String)}, with the warnings going elsewhere,
-   * for tests.
+   * As {@link #start(TransformsConfig, TableResolver, List, String, String)}, with the warnings going
+   * elsewhere, for tests.
    *
    * @param config the configuration
    * @param resolver resolves dataset paths
    * @param transforms the transforms of the build, in plan order
    * @param buildId the build's identifier
+   * @param branch the branch the build reads and publishes; {@code main} for an ordinary build
    * @param warnings takes the build's one warning
    * @return the build's lineage
    */
   static BuildLineage start(TransformsConfig config, TableResolver resolver, List<TransformSpec> transforms,
-      String buildId, Consumer<String> warnings) {
+      String buildId, String branch, Consumer<String> warnings) {
     LineageSettings settings = LineageSettings.of(config.values());
     if (!settings.enabled()) {
       // Transport settings without the switch: the build's one lineage warning, so that silence is not taken
@@ -67,7 +71,7 @@ public interface BuildLineage {
       return OFF;
     }
     try {
-      return OpenLineageBuild.start(settings, config, resolver, transforms, buildId, warnings);
+      return OpenLineageBuild.start(settings, config, resolver, transforms, buildId, branch, warnings);
     } catch (LinkageError e) {
       // The classes of a build that skipped packaging (the client is shaded into the jar only).
       warnings.accept("OpenLineage: build " + buildId + " emits no events: the OpenLineage client is not on the "

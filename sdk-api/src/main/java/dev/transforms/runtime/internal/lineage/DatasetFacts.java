@@ -17,9 +17,11 @@ import org.apache.iceberg.Schema;
  * @param files where its files are, for file datasets
  * @param schema the table's schema at the snapshot read or published; empty when unknown
  * @param snapshot the snapshot read (inputs) or published (outputs); empty when none
+ * @param branch the Iceberg branch read (inputs) or published (outputs) on a branch build; empty on a
+ *     build of {@code main}
  */
 public record DatasetFacts(DatasetPath path, ResolvedTable table, boolean isTable, Optional<Path> files,
-    Optional<Schema> schema, OptionalLong snapshot) {
+    Optional<Schema> schema, OptionalLong snapshot, Optional<String> branch) {
 
   /**
    * A table known by its name only.
@@ -29,7 +31,8 @@ public record DatasetFacts(DatasetPath path, ResolvedTable table, boolean isTabl
    * @return the facts
    */
   public static DatasetFacts named(DatasetPath path, ResolvedTable table) {
-    return new DatasetFacts(path, table, true, Optional.empty(), Optional.empty(), OptionalLong.empty());
+    return new DatasetFacts(path, table, true, Optional.empty(), Optional.empty(), OptionalLong.empty(),
+        Optional.empty());
   }
 
   /**
@@ -41,7 +44,8 @@ public record DatasetFacts(DatasetPath path, ResolvedTable table, boolean isTabl
    * @return the facts
    */
   public static DatasetFacts files(DatasetPath path, ResolvedTable table, Path location) {
-    return new DatasetFacts(path, table, false, Optional.of(location), Optional.empty(), OptionalLong.empty());
+    return new DatasetFacts(path, table, false, Optional.of(location), Optional.empty(), OptionalLong.empty(),
+        Optional.empty());
   }
 
   /**
@@ -54,7 +58,22 @@ public record DatasetFacts(DatasetPath path, ResolvedTable table, boolean isTabl
    * @return the facts
    */
   public static DatasetFacts table(DatasetPath path, ResolvedTable resolved, Schema schema, OptionalLong snapshot) {
-    return new DatasetFacts(path, resolved, true, Optional.empty(), Optional.ofNullable(schema), snapshot);
+    return new DatasetFacts(path, resolved, true, Optional.empty(), Optional.ofNullable(schema), snapshot,
+        Optional.empty());
+  }
+
+  /**
+   * The same table as a branch build read or published it, at an Iceberg branch ({@code main} for an
+   * input read along the fallbacks to it); files have no branch.
+   *
+   * @param name the branch
+   * @return the facts naming the branch
+   */
+  public DatasetFacts onBranch(String name) {
+    if (!isTable || name == null) {
+      return this;
+    }
+    return new DatasetFacts(path, table, true, files, schema, snapshot, Optional.of(name));
   }
 
   /**

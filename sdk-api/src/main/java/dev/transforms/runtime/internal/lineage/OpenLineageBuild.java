@@ -1,7 +1,5 @@
 package dev.transforms.runtime.internal.lineage;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.transforms.api.checks.Level;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.CheckResult;
@@ -62,6 +60,7 @@ final class OpenLineageBuild implements BuildLineage {
   private final Map<String, TransformSpec> specs = new LinkedHashMap<>();
   private final String buildId;
   private final String buildJob;
+  private final String branch;
   private final UUID buildRunId = UUID.randomUUID();
   private final OpenLineage ol = new OpenLineage(PRODUCER);
   private final LineageEmitter emitter;
@@ -78,18 +77,19 @@ final class OpenLineageBuild implements BuildLineage {
   }
 
   private OpenLineageBuild(LineageSettings settings, TransformsConfig config, TableResolver resolver,
-      List<TransformSpec> transforms, String buildId, LineageEmitter emitter) {
+      List<TransformSpec> transforms, String buildId, String branch, LineageEmitter emitter) {
     this.settings = settings;
     this.config = config;
     this.resolver = resolver;
     transforms.forEach(spec -> specs.put(spec.name(), spec));
     this.buildId = buildId;
     this.buildJob = config.pipelineName();
+    this.branch = branch;
     this.emitter = emitter;
   }
 
   static BuildLineage start(LineageSettings settings, TransformsConfig config, TableResolver resolver,
-      List<TransformSpec> transforms, String buildId, Consumer<String> warnings) {
+      List<TransformSpec> transforms, String buildId, String branch, Consumer<String> warnings) {
     LineageEmitter emitter;
     try {
       emitter = new LineageEmitter(LineageTransports.shared(settings), buildId, settings.describeTarget(), warnings);
@@ -99,7 +99,8 @@ final class OpenLineageBuild implements BuildLineage {
               e.getMessage()))) + ". The build is not affected.");
       return OFF;
     }
-    OpenLineageBuild lineage = new OpenLineageBuild(settings, config, resolver, transforms, buildId, emitter);
+    OpenLineageBuild lineage = new OpenLineageBuild(settings, config, resolver, transforms, buildId, branch,
+        emitter);
     lineage.emitter.emitBuild(lineage.buildEvent(OpenLineage.RunEvent.EventType.START, Optional.empty()));
     return lineage;
   }
@@ -218,7 +219,7 @@ final class OpenLineageBuild implements BuildLineage {
     TransformSpec spec = specs.get(transform);
     if (spec != null) {
       run.inputs = named(spec.inputs());
-      run.outputs = named(spec.outputs());
+      run.outputs = named(spec.outputs()).stream().map(f -> f.onBranch(onBranch())).toList();
     }
     run.started = true;
     emitter.emit(runEvent(transform, run, OpenLineage.RunEvent.EventType.START, null));
@@ -239,7 +240,7 @@ final class OpenLineageBuild implements BuildLineage {
   private OpenLineage.RunEvent buildEvent(OpenLineage.RunEvent.EventType type, Optional<String> failure) {
     OpenLineage.RunFacetsBuilder facets = ol.newRunFacetsBuilder()
         .processing_engine(processingEngine())
-        .tags(ol.newTagsRunFacet(List.of(tag("transforms.build-id", buildId))));
+        .tags(ol.newTagsRunFacet(buildTags()));
     failure.ifPresent(message -> facets.errorMessage(ol.newErrorMessageRunFacet(message, "Java", null)));
     OpenLineage.JobFacets jobFacets = ol.newJobFacetsBuilder()
         .jobType(ol.newJobTypeJobFacet("BATCH", INTEGRATION, "PIPELINE", null)).build();
@@ -256,8 +257,7 @@ final class OpenLineageBuild implements BuildLineage {
   private OpenLineage.RunEvent runEvent(String transform, RunState run, OpenLineage.RunEvent.EventType type,
       TransformResult result) {
     TransformSpec spec = specs.get(transform);
-    List<OpenLineage.TagsRunFacetFields> tags = new ArrayList<>();
-    tags.add(tag("transforms.build-id", buildId));
+    List<OpenLineage.TagsRunFacetFields> tags = buildTags();
     if (spec != null) {
       tags.add(tag("transforms.engine", spec.engine()));
     }
@@ -296,7 +296,8 @@ final class OpenLineageBuild implements BuildLineage {
       inputs.add(ol.newInputDataset(name.namespace(), name.name(), datasetFacets(input, List.of()).build(), null));
     }
     List<DatasetFacts> outputFacts = complete && run.published != null ? run.published
-        : run.outputs.isEmpty() && spec != null ? named(spec.outputs()) : run.outputs;
+        : run.outputs.isEmpty() && spec != null ? named(spec.outputs()).stream().map(f -> f.onBranch(onBranch()))
+            .toList() : run.outputs;
     for (DatasetFacts output : outputFacts) {
       DatasetName name = name(output);
       List<CheckResult> checks = result == null ? List.of()
@@ -328,6 +329,8 @@ final class OpenLineageBuild implements BuildLineage {
   private OpenLineage.DatasetFacetsBuilder datasetFacets(DatasetFacts facts, List<CheckResult> checks) {
     OpenLineage.DatasetFacetsBuilder facets = ol.newDatasetFacetsBuilder();
     facts.schema().ifPresent(schema -> facets.schema(ol.newSchemaDatasetFacet(fields(schema.asStruct()))));
+    facts.branch().ifPresent(ref -> facets.tags(ol.newTagsDatasetFacet(List.of(
+        ol.newTagsDatasetFacetFields("iceberg.branch", ref, TAG_SOURCE, null)))));
     if (facts.snapshot().isPresent()) {
       facets.version(ol.newDatasetVersionDatasetFacet(Long.toString(facts.snapshot().getAsLong())));
     }
@@ -342,7 +345,8 @@ final class OpenLineageBuild implements BuildLineage {
                 : check.violations() + " violating row" + (check.violations() == 1 ? "" : "s"))
             .build());
       }
-      facets.put("dataQualityAssertions", new Assertions(ol.newDataQualityAssertionsDatasetFacet(assertions)));
+      facets.put("dataQualityAssertions", new OutputAssertionsFacet(
+          ol.newDataQualityAssertionsDatasetFacet(assertions)));
     }
     return facets;
   }
@@ -407,6 +411,21 @@ final class OpenLineageBuild implements BuildLineage {
     return text == null ? null : SecretMasker.allLoaded().mask(config.masker().mask(text));
   }
 
+  /** The tags of every run of the build: its id and, on a branch build, the branch. */
+  private List<OpenLineage.TagsRunFacetFields> buildTags() {
+    List<OpenLineage.TagsRunFacetFields> tags = new ArrayList<>();
+    tags.add(tag("transforms.build-id", buildId));
+    if (onBranch() != null) {
+      tags.add(tag("transforms.branch", branch));
+    }
+    return tags;
+  }
+
+  /** The build's branch; null for a build of {@code main}. */
+  private String onBranch() {
+    return branch == null || branch.equals(org.apache.iceberg.SnapshotRef.MAIN_BRANCH) ? null : branch;
+  }
+
   private OpenLineage.TagsRunFacetFields tag(String key, String value) {
     return ol.newTagsRunFacetFields(key, value, TAG_SOURCE);
   }
@@ -441,52 +460,4 @@ final class OpenLineageBuild implements BuildLineage {
 
   /** A dataset's namespace and name. */
   record DatasetName(String namespace, String name) {}
-
-  /**
-   * The data quality assertions facet on an output dataset: the expectations evaluated on what the
-   * transform staged for it. The client models this facet as an input facet only; its JSON is the same.
-   */
-  static final class Assertions implements OpenLineage.DatasetFacet {
-    private final OpenLineage.DataQualityAssertionsDatasetFacet facet;
-
-    Assertions(OpenLineage.DataQualityAssertionsDatasetFacet facet) {
-      this.facet = facet;
-    }
-
-    @Override
-    public URI get_producer() {
-      return facet.get_producer();
-    }
-
-    @Override
-    public URI get_schemaURL() {
-      return facet.get_schemaURL();
-    }
-
-    @Override
-    public Boolean get_deleted() {
-      return null;
-    }
-
-    @Override
-    @JsonIgnore
-    public Boolean isDeleted() {
-      return null;
-    }
-
-    /**
-     * The assertions.
-     *
-     * @return one per expectation
-     */
-    public List<OpenLineage.DataQualityAssertionsDatasetFacetAssertions> getAssertions() {
-      return facet.getAssertions();
-    }
-
-    @Override
-    @JsonAnyGetter
-    public Map<String, Object> getAdditionalProperties() {
-      return facet.getAdditionalProperties();
-    }
-  }
 }

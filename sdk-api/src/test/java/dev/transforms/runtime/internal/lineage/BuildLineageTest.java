@@ -14,8 +14,10 @@ import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
 import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
 import dev.transforms.runtime.spi.TransformSpec;
 import dev.transforms.testengine.IdTables;
@@ -195,6 +197,47 @@ public class BuildLineageTest {
   }
 
   @Test
+  void aBranchBuildNamesItsBranchOnEveryRunAndTheBranchOfEachTable() throws Exception {
+    List<JsonNode> events;
+    BuildReport onBranch;
+    try (LineageReceiver receiver = new LineageReceiver(LineageReceiver.Mode.OK);
+        BuildRunner runner = new BuildRunner(config(receiver.url(), "10s"))) {
+      seed(runner);
+      assertThat(build(runner, Copy.class).succeeded()).isTrue();
+      int sent = receiver.bodies.size();
+      BuildOptions options = new BuildOptions(Set.of(), Set.of("copy"), 1, false,
+          BuildBranch.named("feature-x", List.of("main")));
+      onBranch = runner.run(BuildPlan.of(ReflectiveModels.transformsOf(Copy.class)), BuildListener.NONE, options);
+      events = parse(receiver.bodies.subList(sent, receiver.bodies.size()));
+    }
+    assertThat(onBranch.succeeded()).as(onBranch.format()).isTrue();
+    String branchTag = "{\"key\":\"transforms.branch\",\"value\":\"feature-x\"";
+    assertThat(only(events, "test-pipeline", dir.getFileName().toString(), "START").at("/run/facets/tags/tags")
+        .toString()).contains(branchTag);
+    JsonNode complete = only(events, "test-pipeline", "copy", "COMPLETE");
+    assertThat(complete.at("/run/facets/tags/tags").toString()).contains(branchTag);
+    // The input has no branch feature-x: it was read at main, along the fallbacks; the output is the branch's.
+    assertThat(complete.at("/inputs/0/facets/tags/tags/0/key").asText()).isEqualTo("iceberg.branch");
+    assertThat(complete.at("/inputs/0/facets/tags/tags/0/value").asText()).isEqualTo("main");
+    assertThat(complete.at("/outputs/0/facets/tags/tags/0/value").asText()).isEqualTo("feature-x");
+    assertThat(complete.at("/outputs/0/facets/version/datasetVersion").asLong())
+        .isEqualTo(onBranch.result("copy").orElseThrow().outputs().get(0).snapshotId().getAsLong());
+    assertThat(only(events, "test-pipeline", "copy", "START").at("/outputs/0/facets/tags/tags/0/value").asText())
+        .isEqualTo("feature-x");
+  }
+
+  @Test
+  void aBuildOfMainNamesNoBranch() throws Exception {
+    try (LineageReceiver receiver = new LineageReceiver(LineageReceiver.Mode.OK);
+        BuildRunner runner = new BuildRunner(config(receiver.url(), "10s"))) {
+      seed(runner);
+      build(runner, Copy.class);
+      assertThat(String.join("\n", receiver.bodies)).contains("transforms.build-id")
+          .doesNotContain("transforms.branch").doesNotContain("iceberg.branch");
+    }
+  }
+
+  @Test
   void aReceiverThatAnswers500CostsOneWarning() throws Exception {
     assertFailingReceiverIsOneWarning(LineageReceiver.Mode.ERROR, null);
   }
@@ -281,7 +324,7 @@ public class BuildLineageTest {
   void offByDefaultAndTheSwitchComesFromTheEnvironmentToo() throws Exception {
     TransformsConfig embedded = TransformsConfig.embedded(dir.resolve("warehouse"));
     assertThat(LineageSettings.of(embedded.values()).enabled()).isFalse();
-    assertThat(BuildLineage.start(embedded, null, List.of(), "b")).isSameAs(BuildLineage.OFF);
+    assertThat(BuildLineage.start(embedded, null, List.of(), "b", "main")).isSameAs(BuildLineage.OFF);
     Files.writeString(dir.resolve(TransformsConfig.FILE_NAME), "openlineage.transport.type=console\n");
     TransformsConfig config = TransformsConfig.load(Optional.empty(), Optional.empty(),
         Map.of("TRANSFORMS_OPENLINEAGE_ENABLED", "true", "TRANSFORMS_OPENLINEAGE_NAMESPACE", "prod"), dir);
@@ -322,9 +365,9 @@ public class BuildLineageTest {
     Files.writeString(dir.resolve(TransformsConfig.FILE_NAME), "openlineage.enabled=false\n"
         + "openlineage.transport.type=file\nopenlineage.transport.location=" + dir.resolve("lineage.jsonl") + "\n");
     TransformsConfig off = TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir);
-    assertThat(BuildLineage.start(off, null, List.of(), "b1", warnings::add)).isSameAs(BuildLineage.OFF);
+    assertThat(BuildLineage.start(off, null, List.of(), "b1", "main", warnings::add)).isSameAs(BuildLineage.OFF);
     TransformsConfig embedded = TransformsConfig.embedded(dir.resolve("warehouse"));
-    assertThat(BuildLineage.start(embedded, null, List.of(), "b2", warnings::add)).isSameAs(BuildLineage.OFF);
+    assertThat(BuildLineage.start(embedded, null, List.of(), "b2", "main", warnings::add)).isSameAs(BuildLineage.OFF);
     assertThat(warnings).isEmpty();
   }
 
