@@ -82,6 +82,8 @@ class OpenLineageSchemasTest {
         e -> ((ObjectNode) runFacets(e).get("processing_engine")).remove("version"));
     breaks.put("a tag without value",
         e -> ((ObjectNode) runFacets(e).get("tags").get("tags").get(0)).remove("value"));
+    breaks.put("a dataset tag without its value",
+        e -> ((ObjectNode) output(e).get("facets").get("tags").get("tags").get(0)).remove("value"));
     breaks.put("an error message without message",
         e -> ((ObjectNode) runFacets(e).get("errorMessage")).remove("message"));
     breaks.put("an error message without programming language",
@@ -180,6 +182,8 @@ class OpenLineageSchemasTest {
     ObjectNode struct = fields.addObject().put("name", "address").put("type", "struct");
     struct.putArray("fields").addObject().put("name", "city").put("type", "string");
     facet(datasetFacets, "version", "1-0-1/DatasetVersionDatasetFacet").put("datasetVersion", "8152");
+    facet(datasetFacets, "tags", "1-0-0/TagsDatasetFacet").putArray("tags").addObject().put("key", "iceberg.branch")
+        .put("value", "feature-x").put("source", "TRANSFORMS_JAVA");
     ArrayNode assertions = facet(datasetFacets, "dataQualityAssertions", "1-1-0/DataQualityAssertionsDatasetFacet")
         .putArray("assertions");
     assertions.addObject().put("assertion", "id is not null").put("success", true).put("severity", "error");

@@ -128,7 +128,7 @@ final class BuildCommand implements Callable<Integer> {
       }
       out.print(report.format());
       out.flush();
-      writePages(config, report, timed, reportPath, out, parent.err());
+      writePages(config, branch, report, timed, reportPath, out, parent.err());
       if (parent.verbose) {
         for (TransformResult result : report.results()) {
           result.error().ifPresent(e -> out.printf("Stack trace of %s:%n%s", result.transform(),
@@ -140,18 +140,23 @@ final class BuildCommand implements Callable<Integer> {
     return report.succeeded() ? ExitCodes.OK : ExitCodes.FAILED;
   }
 
-  /** What a build writes besides its text report: the record of its last builds, and the page. */
-  private static void writePages(TransformsConfig config, BuildReport report, List<TimedResult> timed,
+  /**
+   * What a build writes besides its text report: the record of its last builds (a branch's apart from
+   * {@code main}'s), and the page.
+   */
+  private static void writePages(TransformsConfig config, String branch, BuildReport report, List<TimedResult> timed,
       Optional<Path> page, PrintWriter out, PrintWriter err) {
+    String built = branch == null ? org.apache.iceberg.SnapshotRef.MAIN_BRANCH : branch;
     try {
-      LastBuilds.record(config.warehouse(), timed, config.masker());
+      LastBuilds.record(config.warehouse(), built, timed, config.masker());
     } catch (UncheckedIOException e) {
       err.println("warning: " + e.getMessage() + " (" + e.getCause().getMessage() + "); transforms graph will not"
           + " show this build");
     }
     if (page.isPresent()) {
       try {
-        Files.writeString(page.get(), BuildReportPage.render(report, timed, config.masker()), StandardCharsets.UTF_8);
+        Files.writeString(page.get(), BuildReportPage.render(report, timed, config.masker(), built),
+            StandardCharsets.UTF_8);
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot write the build page " + page.get(), e);
       }

@@ -1,5 +1,6 @@
 package dev.transforms.cli;
 
+import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.TableOutput;
 import dev.transforms.runtime.DatasetPath;
@@ -11,6 +12,8 @@ import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.incremental.Freshness;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.internal.publish.BranchView;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.schema.SchemaDiff;
 import dev.transforms.runtime.spi.ParameterSpec;
 import dev.transforms.runtime.spi.TransformSpec;
@@ -33,17 +36,23 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  * find it up to date ({@link Freshness}, the decision builds make), and per output the schema-change
  * policy of its incremental builds and the schema change its last build published. Reads catalogs that
  * exist and nothing else: the embedded catalog only once its database exists.
+ *
+ * <p>For a branch ({@code plan --branch NAME}) each table is seen as a build of that branch sees it: an
+ * output at the branch's head with the state its builds stored (at {@code main} while the branch is not
+ * cut on it), an input at the branch or the fallback it would be read at.
  */
 final class PlanState implements AutoCloseable {
 
   private final TransformsConfig config;
+  private final BuildBranch branch;
   private final Catalogs catalogs;
   private final TableResolver resolver;
   private final Map<DatasetPath, Optional<Table>> tables = new HashMap<>();
   private final Map<String, String> unreadable = new HashMap<>();
 
-  PlanState(TransformsConfig config) {
+  PlanState(TransformsConfig config, BuildBranch branch) {
     this.config = config;
+    this.branch = branch;
     this.catalogs = new Catalogs(config);
     this.resolver = new TableResolver(config);
   }
@@ -59,10 +68,18 @@ final class PlanState implements AutoCloseable {
     Map<String, String> lines = new LinkedHashMap<>();
     Map<String, Boolean> runs = new HashMap<>();
     for (TransformSpec spec : plan.transforms()) {
-      Freshness freshness = Freshness.evaluate(spec, config, this::table);
       List<String> runningUpstream = plan.upstreamOf(spec.name()).stream().filter(u -> runs.getOrDefault(u, true))
           .sorted().toList();
       String problem = problems(spec);
+      Freshness freshness;
+      try {
+        freshness = Freshness.evaluate(spec, config, this::output, this::input);
+      } catch (DatasetNotFoundException e) {
+        // An input with none of the branches a branch build reads: the build would fail the same way.
+        lines.put(spec.name(), "fails: " + e.getMessage());
+        runs.put(spec.name(), true);
+        continue;
+      }
       if (!problem.isEmpty()) {
         lines.put(spec.name(), "state unknown: " + problem);
         runs.put(spec.name(), true);
@@ -99,7 +116,7 @@ final class PlanState implements AutoCloseable {
       lines.add("schema changes in incremental builds: " + effective.name().toLowerCase(Locale.ROOT)
           + (policy == SchemaChangePolicy.CONFIGURED ? " (build.on-schema-change)" : ""));
     }
-    table(output.requirePath()).ifPresent(table -> {
+    output(output.requirePath()).ifPresent(table -> {
       List<String> changes = lastSchemaChange(table);
       if (!changes.isEmpty()) {
         lines.add("last build changed the schema: " + String.join(", ", changes));
@@ -137,6 +154,16 @@ final class PlanState implements AutoCloseable {
     paths.forEach(this::table);
     return String.join("; ", paths.stream().map(p -> unreadable.get(resolver.resolve(p).catalog()))
         .filter(Objects::nonNull).distinct().toList());
+  }
+
+  /** An output as the build decides from it: on the branch planned. */
+  private Optional<Table> output(DatasetPath path) {
+    return table(path).map(t -> BranchView.output(t, branch));
+  }
+
+  /** An input as the build reads it: at the branch planned, or a fallback. */
+  private Optional<Table> input(DatasetPath path) {
+    return table(path).map(t -> BranchView.input(t, path.toString(), branch));
   }
 
   private Optional<Table> table(DatasetPath path) {

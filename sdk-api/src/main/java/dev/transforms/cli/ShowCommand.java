@@ -6,7 +6,10 @@ import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.internal.publish.BranchView;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.publish.BuildLease;
 import dev.transforms.runtime.internal.publish.StagingMarks;
 import dev.transforms.runtime.maintenance.TableMaintenance;
@@ -22,33 +25,46 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code transforms show PATH}: a table's schema, partition spec, properties and snapshots. */
 @Command(name = "show", description = "Shows a table's schema, partition spec, properties, snapshots, branches, "
     + "build state and checks.",
     footer = {"", "Examples:",
         "  transforms show /Shop/raw/orders",
-        "  transforms show /Shop/clean/orders --config team.properties"})
+        "  transforms show /Shop/clean/orders --config team.properties",
+        "  transforms show /Shop/clean/orders --branch new-totals"})
 final class ShowCommand implements Callable<Integer> {
   @ParentCommand TransformsCli parent;
 
   @Parameters(paramLabel = "PATH", description = "A dataset path, such as /Examples/iceberg/row-updates.")
   String path;
 
+  @Option(names = "--branch", paramLabel = "NAME", description = "Show the table as branch NAME holds it: its "
+      + "head as the current snapshot, the build state and checks its builds stored.")
+  String branch;
+
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() {
+    if (branch != null) {
+      BranchCommand.checkName(spec, branch);
+    }
     TransformsConfig config = parent.loadConfig();
     DatasetPath datasetPath = DatasetPath.of(path);
     ResolvedTable resolved = new TableResolver(config).resolve(datasetPath);
     PrintWriter out = parent.out();
     try (Catalogs catalogs = new Catalogs(config)) {
-      Table table;
+      Table loaded;
       try {
         // As health reads it: from an existing catalog only (showing must not create a warehouse or a catalog
         // database), and a missing table or catalog worded the same way.
-        table = new TableMaintenance(catalogs, null).load(datasetPath);
+        loaded = new TableMaintenance(catalogs, null).load(datasetPath);
       } catch (TransformsException noTableOrCatalog) {
         throw noTableOrCatalog;
       } catch (RuntimeException e) {
@@ -56,6 +72,13 @@ final class ShowCommand implements Callable<Integer> {
             + ") of catalog '" + resolved.catalog() + "'", e);
       }
       out.printf("%s -> %s%n", datasetPath, resolved.sparkIdentifier());
+      if (branch != null) {
+        out.printf("on branch %s: %s%n", branch, loaded.refs().containsKey(branch)
+            ? "the current snapshot, build state and checks below are the branch's"
+            : "not cut on this table yet; below is main, where a build of the branch starts from");
+      }
+      BuildBranch on = BuildOptions.NONE.withBranch(branch, config.values()).branch();
+      Table table = BranchView.output(loaded, on);
       out.printf("location: %s%n", table.location());
       // One column a line: Schema.toString() wraps them in "table { ... }", whose closing brace reads as stray.
       out.println("schema:");

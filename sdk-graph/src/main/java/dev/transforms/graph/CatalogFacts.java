@@ -1,5 +1,6 @@
 package dev.transforms.graph;
 
+import dev.transforms.api.DatasetNotFoundException;
 import dev.transforms.cli.report.Html;
 import dev.transforms.cli.report.LastBuilds.LastBuild;
 import dev.transforms.cli.report.LastBuilds;
@@ -10,6 +11,8 @@ import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.incremental.Freshness;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.internal.publish.BranchView;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.spi.DatasetKind;
 import dev.transforms.runtime.spi.ParameterSpec;
 import dev.transforms.runtime.spi.TransformSpec;
@@ -34,6 +37,10 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  * stale: built before, and not up to date now, by the one decision builds skip transforms with
  * ({@link Freshness}: an input moved, its code or settings changed, its output changed since). Reads
  * only: a catalog without a database yet is not created.
+ *
+ * <p>On a branch ({@code graph --branch NAME}) each table is as a build of that branch sees it: at the
+ * branch's head with the state its builds stored where the branch is cut, else at {@code main}; an input
+ * read along the fallbacks for staleness.
  */
 public final class CatalogFacts implements NodeFacts {
 
@@ -42,6 +49,7 @@ public final class CatalogFacts implements NodeFacts {
   private final TableResolver resolver;
   private final Map<String, LastBuild> lastBuilds;
   private final Instant now;
+  private final BuildBranch branch;
   private final Map<DatasetPath, Optional<Table>> tables = new HashMap<>();
   private final Map<DatasetPath, String> problems = new HashMap<>();
   private final Map<String, Freshness> freshness = new HashMap<>();
@@ -55,11 +63,26 @@ public final class CatalogFacts implements NodeFacts {
    * @param now the time ages are measured to
    */
   public CatalogFacts(Catalogs catalogs, TransformsConfig config, Map<String, LastBuild> lastBuilds, Instant now) {
+    this(catalogs, config, lastBuilds, now, BuildBranch.MAIN);
+  }
+
+  /**
+   * Facts read through open catalogs, each table as a build of a branch sees it.
+   *
+   * @param catalogs the catalogs, left open
+   * @param config the configuration
+   * @param lastBuilds the last builds recorded on that branch
+   * @param now the time ages are measured to
+   * @param branch the branch; {@link BuildBranch#MAIN} for {@code main}
+   */
+  public CatalogFacts(Catalogs catalogs, TransformsConfig config, Map<String, LastBuild> lastBuilds, Instant now,
+      BuildBranch branch) {
     this.catalogs = catalogs;
     this.config = config;
     this.resolver = config == null ? null : new TableResolver(config);
     this.lastBuilds = lastBuilds;
     this.now = now;
+    this.branch = branch;
   }
 
   @Override
@@ -167,7 +190,21 @@ public final class CatalogFacts implements NodeFacts {
         : seconds < 172800 ? seconds / 3600 + " h ago" : dev.transforms.runtime.spi.Counts.of(seconds / 86400, "day") + " ago";
   }
 
+  /** A table as a build of the branch decides from it: at the branch's head where it is cut. */
   private Optional<Table> table(DatasetPath path) {
+    return loaded(path).map(t -> BranchView.output(t, branch));
+  }
+
+  /** An input as a build of the branch reads it; none when it has none of the branches read. */
+  private Optional<Table> input(DatasetPath path) {
+    try {
+      return loaded(path).map(t -> BranchView.input(t, path.toString(), branch));
+    } catch (DatasetNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  private Optional<Table> loaded(DatasetPath path) {
     return tables.computeIfAbsent(path, p -> {
       ResolvedTable resolved = resolver.resolve(p);
       try {
@@ -219,6 +256,7 @@ public final class CatalogFacts implements NodeFacts {
   }
 
   private Freshness freshness(TransformSpec spec) {
-    return freshness.computeIfAbsent(spec.name(), n -> Freshness.evaluate(spec, config, this::table));
+    return freshness.computeIfAbsent(spec.name(), n -> Freshness.evaluate(spec, config, this::table,
+        this::input));
   }
 }

@@ -5,7 +5,9 @@ import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.cli.report.OutputFiles;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.spi.TransformSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,8 +51,20 @@ public final class GraphCommand implements Callable<Integer> {
   @Option(names = "--plan-only", description = "Draw the plan alone, without reading the catalog.")
   boolean planOnly;
 
+  @Option(names = "--branch", paramLabel = "NAME", description = "Draw the pipeline as branch NAME holds it: each "
+      + "table at its branch NAME (main where it is not cut), the last builds of NAME, staleness as a build of NAME "
+      + "would find it.")
+  String branch;
+
   @Override
   public Integer call() {
+    if (branch != null) {
+      try {
+        BuildOptions.checkBranchName(branch);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+    }
     TransformsConfig config = parent.loadConfig();
     List<TransformSpec> everything = parent.plan(List.of()).transforms();
     List<TransformSpec> selected;
@@ -70,12 +84,13 @@ public final class GraphCommand implements Callable<Integer> {
       graph = PipelineGraph.of(selected, everything, NodeFacts.planOnly());
     } else {
       try (Catalogs catalogs = new Catalogs(config)) {
+        BuildBranch on = BuildOptions.NONE.withBranch(branch, config.values()).branch();
         graph = PipelineGraph.of(selected, everything, new CatalogFacts(catalogs, config,
-            LastBuilds.read(config.warehouse()), Instant.now()));
+            LastBuilds.read(config.warehouse(), on.name()), Instant.now(), on));
       }
     }
-    String text = GraphWriter.write(graph, format, "Pipeline graph" + (selections.isEmpty() ? ""
-        : " (" + String.join(", ", selections) + ")"));
+    String text = GraphWriter.write(graph, format, "Pipeline graph" + (branch == null ? "" : " on branch " + branch)
+        + (selections.isEmpty() ? "" : " (" + String.join(", ", selections) + ")"));
     if (toStdout) {
       parent.out().print(text);
     } else {

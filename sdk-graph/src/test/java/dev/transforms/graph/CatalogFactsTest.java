@@ -8,6 +8,7 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.incremental.CodeFingerprint;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
@@ -115,6 +116,54 @@ class CatalogFactsTest {
       assertThat(neverNode.lines()).contains("not built yet");
       assertThat(nodes.get("dataset:/g/never").status()).isEqualTo("MISSING");
     }
+  }
+
+  @Test
+  void onABranchTablesAreTheBranchsAndStalenessIsAsItsBuildWouldFindIt() throws Exception {
+    Path warehouse = dir.resolve("warehouse");
+    TransformsConfig config = TransformsConfig.embedded(warehouse);
+    Instant now = Instant.now();
+    java.nio.file.Files.createDirectories(warehouse);
+    LastBuilds.record(warehouse, List.of(timed("clean", TransformResult.Status.SUCCEEDED, now)), config.masker());
+    LastBuilds.record(warehouse, "dev", List.of(timed("clean", TransformResult.Status.FAILED, now)),
+        config.masker());
+    try (Catalogs catalogs = new Catalogs(config)) {
+      Catalog catalog = catalogs.catalog("local");
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("g"));
+      Table src = catalog.createTable(TableIdentifier.of("g", "src"), SCHEMA);
+      Table clean = catalog.createTable(TableIdentifier.of("g", "clean"), SCHEMA);
+      long first = append(src, 5);
+      append(clean, 4);
+      stamp(clean, "clean", "build1", "/g/src", first, config);
+      src.manageSnapshots().createBranch("dev", first).commit();
+      src.newAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
+          .withPath(src.location() + "/data/dev.parquet").withFileSizeInBytes(100).withRecordCount(7).build())
+          .toBranch("dev").commit();
+
+      Map<String, GraphNode> main = nodes(new CatalogFacts(catalogs, config, LastBuilds.read(warehouse), now));
+      Map<String, GraphNode> dev = nodes(new CatalogFacts(catalogs, config, LastBuilds.read(warehouse, "dev"), now,
+          BuildOptions.NONE.withBranch("dev", config.values()).branch()));
+
+      assertThat(main.get("dataset:/g/src").lines()).contains("5 rows, 0 s ago");
+      assertThat(dev.get("dataset:/g/src").lines()).contains("12 rows, 0 s ago");
+      assertThat(main.get("transform:clean").stale()).isFalse();
+      assertThat(main.get("transform:clean").status()).isEqualTo("SUCCEEDED");
+      assertThat(dev.get("transform:clean").stale()).isTrue();
+      assertThat(dev.get("transform:clean").details().get("stale")).contains("input /g/src moved from snapshot "
+          + first + " to " + src.refs().get("dev").snapshotId());
+      assertThat(dev.get("transform:clean").status()).isEqualTo("FAILED");
+    }
+  }
+
+  private static TimedResult timed(String transform, TransformResult.Status status, Instant now) {
+    return new TimedResult(new TransformResult(transform, "spark", status, false, "", List.of(), Duration.ofMillis(10),
+        Optional.empty(), List.of(), List.of()), now.minusSeconds(5), now.minusSeconds(4));
+  }
+
+  private static Map<String, GraphNode> nodes(CatalogFacts facts) {
+    Map<String, GraphNode> nodes = new java.util.HashMap<>();
+    PipelineGraph.of(PIPELINE, facts).nodes().forEach(n -> nodes.put(n.id(), n));
+    return nodes;
   }
 
   @Test

@@ -38,8 +38,22 @@ public final class BuildReportPage {
    * @return the HTML text
    */
   public static String render(BuildReport report, List<TimedResult> timed, SecretMasker masker) {
+    return render(report, timed, masker, org.apache.iceberg.SnapshotRef.MAIN_BRANCH);
+  }
+
+  /**
+   * The page of a build of a branch: its title names the branch.
+   *
+   * @param report the build's report
+   * @param timed its results with start and end instants, in the order they ran
+   * @param masker hides secrets in error messages
+   * @param branch the branch built; {@code main} names none
+   * @return the HTML text
+   */
+  public static String render(BuildReport report, List<TimedResult> timed, SecretMasker masker, String branch) {
     StringBuilder page = new StringBuilder();
-    String title = "Build " + report.buildId();
+    String title = "Build " + report.buildId() + (branch == null
+        || branch.equals(org.apache.iceberg.SnapshotRef.MAIN_BRANCH) ? "" : " on branch " + branch);
     page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(escape(title))
         .append("</title>\n<style>").append(Html.STYLE).append("""
             .lane { position: relative; height: 26px; border-bottom: 1px dotted #ddd; }

@@ -28,7 +28,8 @@ import java.util.TreeMap;
  * warehouse folder ({@value #FILE_NAME}) for {@code transforms graph}, when that folder exists. The catalog holds only what
  * builds published; this file also knows about failures, durations and the reason a build was full.
  * Building some transforms keeps the others' entries, and the loser of two racing builds of a transform
- * keeps the winner's.
+ * keeps the winner's. The builds of a branch ({@code build --branch NAME}) are kept apart, in a file of
+ * their own, so that {@code main}'s last builds stay {@code main}'s.
  */
 public final class LastBuilds {
 
@@ -67,6 +68,18 @@ public final class LastBuilds {
   }
 
   /**
+   * The file of a branch's builds in a warehouse folder.
+   *
+   * @param warehouse the warehouse folder
+   * @param branch the branch; {@code main}'s is {@link #file(Path)}
+   * @return the file's path
+   */
+  public static Path file(Path warehouse, String branch) {
+    return branch == null || branch.equals(org.apache.iceberg.SnapshotRef.MAIN_BRANCH) ? file(warehouse)
+        : warehouse.resolve(FILE_NAME.replace(".properties", ".branch-" + branch + ".properties"));
+  }
+
+  /**
    * Stores the results of a build, replacing the entries of its transforms.
    *
    * @param warehouse the warehouse folder
@@ -75,6 +88,19 @@ public final class LastBuilds {
    * @throws UncheckedIOException if the file cannot be written
    */
   public static void record(Path warehouse, List<TimedResult> results, SecretMasker masker) {
+    record(warehouse, org.apache.iceberg.SnapshotRef.MAIN_BRANCH, results, masker);
+  }
+
+  /**
+   * Stores the results of a build of a branch, replacing the entries of its transforms on that branch.
+   *
+   * @param warehouse the warehouse folder
+   * @param branch the branch built
+   * @param results the results with their times
+   * @param masker hides secrets in error messages
+   * @throws UncheckedIOException if the file cannot be written
+   */
+  public static void record(Path warehouse, String branch, List<TimedResult> results, SecretMasker masker) {
     // A configuration whose catalogs all live elsewhere (a cluster's driver) may have no local
     // warehouse folder: none is created for this file.
     // An up-to-date transform did not run: its last build is still the one recorded.
@@ -88,15 +114,15 @@ public final class LastBuilds {
     synchronized (LastBuilds.class) {
       try (FileChannel channel = FileChannel.open(warehouse.resolve(LOCK_NAME), StandardOpenOption.CREATE,
           StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
-        merge(warehouse, ran, masker);
+        merge(file(warehouse, branch), ran, masker);
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot write " + file(warehouse), e);
+        throw new UncheckedIOException("Cannot write " + file(warehouse, branch), e);
       }
     }
   }
 
-  private static void merge(Path warehouse, List<TimedResult> results, SecretMasker masker) {
-    Properties properties = load(warehouse);
+  private static void merge(Path file, List<TimedResult> results, SecretMasker masker) {
+    Properties properties = load(file);
     for (TimedResult timed : results) {
       TransformResult r = timed.result();
       String key = r.transform() + ".";
@@ -115,14 +141,14 @@ public final class LastBuilds {
     }
     try {
       // One temporary file per process and thread: two builds in one JVM must not share it.
-      Path temporary = warehouse.resolve(FILE_NAME + "." + ProcessHandle.current().pid() + "-"
+      Path temporary = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "-"
           + Thread.currentThread().getId() + ".tmp");
       try (Writer writer = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
         properties.store(writer, "the last build of each transform, written by transforms build");
       }
-      Files.move(temporary, file(warehouse), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write " + file(warehouse), e);
+      throw new UncheckedIOException("Cannot write " + file, e);
     }
   }
 
@@ -160,7 +186,18 @@ public final class LastBuilds {
    * @return the builds by transform name; empty when nothing was recorded
    */
   public static Map<String, LastBuild> read(Path warehouse) {
-    Properties properties = load(warehouse);
+    return read(warehouse, org.apache.iceberg.SnapshotRef.MAIN_BRANCH);
+  }
+
+  /**
+   * The last build of every transform on a branch recorded in a warehouse folder.
+   *
+   * @param warehouse the warehouse folder
+   * @param branch the branch
+   * @return the builds by transform name; empty when nothing was recorded
+   */
+  public static Map<String, LastBuild> read(Path warehouse, String branch) {
+    Properties properties = load(file(warehouse, branch));
     Map<String, LastBuild> builds = new TreeMap<>();
     for (String key : properties.stringPropertyNames()) {
       if (!key.endsWith(".status")) {
@@ -177,9 +214,8 @@ public final class LastBuilds {
     return builds;
   }
 
-  private static Properties load(Path warehouse) {
+  private static Properties load(Path file) {
     Properties properties = new Properties();
-    Path file = file(warehouse);
     if (Files.isRegularFile(file)) {
       try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
         properties.load(reader);

@@ -106,19 +106,36 @@ public record Freshness(boolean upToDate, String reason, boolean inputsMoved) {
    */
   public static Freshness evaluate(TransformSpec spec, dev.transforms.runtime.TransformsConfig config,
       java.util.function.Function<DatasetPath, Optional<Table>> tables) {
+    return evaluate(spec, config, tables, tables);
+  }
+
+  /**
+   * As {@link #evaluate(TransformSpec, dev.transforms.runtime.TransformsConfig, java.util.function.Function)},
+   * with outputs and inputs seen apart, as a branch build sees them (an output at the branch's head with
+   * its state, an input at the branch or fallback it is read at).
+   *
+   * @param spec the transform
+   * @param config the configuration
+   * @param outputsSeen an output's table as the build decides from it, if it exists
+   * @param inputsSeen an input's table as the build reads it, if it exists
+   * @return whether it is up to date, and why
+   */
+  public static Freshness evaluate(TransformSpec spec, dev.transforms.runtime.TransformsConfig config,
+      java.util.function.Function<DatasetPath, Optional<Table>> outputsSeen,
+      java.util.function.Function<DatasetPath, Optional<Table>> inputsSeen) {
     Map<DatasetPath, Table> outputs = new java.util.LinkedHashMap<>();
     int outputTables = 0;
     for (ParameterSpec output : spec.outputs()) {
       if (output.kind().orElse(DatasetKind.TABLE) == DatasetKind.TABLE) {
         outputTables++;
-        tables.apply(output.requirePath()).ifPresent(t -> outputs.put(output.requirePath(), t));
+        outputsSeen.apply(output.requirePath()).ifPresent(t -> outputs.put(output.requirePath(), t));
       }
     }
     Map<DatasetPath, OptionalLong> inputs = new java.util.LinkedHashMap<>();
     Map<DatasetPath, String> files = new java.util.LinkedHashMap<>();
     for (ParameterSpec input : spec.inputs()) {
       DatasetPath path = input.requirePath();
-      Optional<Table> table = tables.apply(path);
+      Optional<Table> table = inputsSeen.apply(path);
       if (table.isPresent()) {
         Snapshot current = table.get().currentSnapshot();
         inputs.put(path, current == null ? OptionalLong.empty() : OptionalLong.of(current.snapshotId()));

@@ -42,6 +42,20 @@ public final class BranchView {
   }
 
   /**
+   * An input table as a build of a branch reads it: at the branch where the table has it, else at the
+   * first of the build's fallbacks it has.
+   *
+   * @param table the table
+   * @param path the input's path, for the message
+   * @param branch the build's branch
+   * @return the table itself for {@code main}, else a read-only view whose {@code main} is the branch read
+   * @throws dev.transforms.api.DatasetNotFoundException naming the table and the branches, if it has none
+   */
+  public static Table input(Table table, String path, BuildBranch branch) {
+    return branch.isMain() ? table : input(table, branch.inputRef(table, path));
+  }
+
+  /**
    * An output table as a build of a branch decides from it.
    *
    * @param table the table
