@@ -182,6 +182,59 @@ public class BranchBuildsTest {
     assertThat(catalog.loadTable(MID).refs().keySet()).containsExactlyInAnyOrder("main", "dev");
   }
 
+  /**
+   * Zero-copy: a branch build writes only what its transforms write. The incremental copy's branch holds
+   * main's data files themselves (same paths) plus one file of the new row, and the warehouse's data bytes
+   * grow by exactly the bytes the branch's own snapshots added.
+   */
+  @Test
+  void aBranchBuildCopiesNoDataFileMainHolds() throws IOException {
+    appendOn("dev", 3);
+    long before = dataBytes();
+
+    assertSucceeded(onDev());
+
+    Table mid = catalog.loadTable(MID);
+    java.util.Set<String> onMain = dataFiles(mid, mid.currentSnapshot().snapshotId());
+    java.util.Set<String> onDev = dataFiles(mid, mid.refs().get("dev").snapshotId());
+    assertThat(onDev).containsAll(onMain).hasSize(onMain.size() + 1);
+    long added = 0;
+    for (TableIdentifier id : List.of(MID, OUT)) {
+      Table table = catalog.loadTable(id);
+      java.util.Set<Long> mains = new java.util.HashSet<>();
+      org.apache.iceberg.util.SnapshotUtil.ancestorIds(table.currentSnapshot(), table::snapshot).forEach(mains::add);
+      for (Long snapshot : org.apache.iceberg.util.SnapshotUtil.ancestorIds(table.snapshot(
+          table.refs().get("dev").snapshotId()), table::snapshot)) {
+        if (!mains.contains(snapshot)) {
+          added += Long.parseLong(table.snapshot(snapshot).summary().getOrDefault("added-files-size", "0"));
+        }
+      }
+    }
+    assertThat(added).isPositive();
+    assertThat(dataBytes() - before).isEqualTo(added);
+  }
+
+  private static java.util.Set<String> dataFiles(Table table, long snapshot) throws IOException {
+    java.util.Set<String> paths = new java.util.HashSet<>();
+    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks = table.newScan().useSnapshot(snapshot).planFiles()) {
+      tasks.forEach(t -> paths.add(t.file().location()));
+    }
+    return paths;
+  }
+
+  /** The bytes of every Parquet data file under the warehouse. */
+  private long dataBytes() throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(warehouse)) {
+      return files.filter(f -> f.toString().endsWith(".parquet")).mapToLong(f -> {
+        try {
+          return Files.size(f);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }).sum();
+    }
+  }
+
   @Test
   void anInputWithoutTheBranchIsReadAtMainAndAnUnchangedOneIsUpToDate() {
     BuildReport first = onDev();
