@@ -44,7 +44,8 @@ import org.apache.iceberg.types.Types;
  * outputs appears whole (one snapshot holding the rows, in the REST catalog's multi-table commit); a
  * second version of the transform adds a column, drops one and re-partitions, keeping field ids and time
  * travel; an incremental build that gains a column is refused under {@code FAIL}, leaving the table as it
- * was, and appends the column under {@code APPEND_NEW_COLUMNS}.
+ * was, and appends the column under {@code APPEND_NEW_COLUMNS}. Last, a branch build of the two outputs
+ * leaves {@code main} as it was, and {@code promote} moves both to the branch in one multi-table commit.
  *
  * <p>The transform versions are compiled when the check starts, so that they stay out of the application
  * jar's index (the cluster build builds every transform indexed there). They name no Arrow type (the
@@ -207,6 +208,37 @@ public final class ShapeCheck {
     Table eventsNow = table(EVENTS);
     expect("earlier rows read the new column as null", rows(eventsNow, null).equals(
         List.of("1|ann|null", "2|bob|null", "3|cy|null", "4|dee|3", "5|eve|3")), () -> rows(eventsNow, null));
+
+    branchThenPromote(input, allocator);
+  }
+
+  /**
+   * A branch build of the two outputs reads the input's new row at {@code main} (the input has no branch),
+   * publishes to branch {@code try} only, and {@code promote} then fast-forwards {@code main} of both.
+   */
+  private void branchThenPromote(Table input, BufferAllocator allocator) {
+    append(input, allocator, 6, "fay");
+    long peopleMain = table(PEOPLE).currentSnapshot().snapshotId();
+    long namesMain = table(NAMES).currentSnapshot().snapshotId();
+    List<String> peopleRows = rows(table(PEOPLE), null);
+    Transforms.Selection people = Transforms.Selection.of(versions.get("PeopleV2"));
+    BuildReport onBranch = transforms.build(people.branch("try"));
+    expect("a branch build of the two outputs", onBranch.succeeded(), onBranch::format);
+    Table peopleNow = table(PEOPLE);
+    Table namesNow = table(NAMES);
+    expect("main of both outputs is as it was", peopleNow.currentSnapshot().snapshotId() == peopleMain
+        && namesNow.currentSnapshot().snapshotId() == namesMain && rows(peopleNow, null).equals(peopleRows),
+        () -> peopleNow.refs() + " / " + namesNow.refs() + " / " + rows(peopleNow, null));
+    long head = peopleNow.refs().containsKey("try") ? peopleNow.refs().get("try").snapshotId() : -1;
+    expect("branch try of people holds the new row", head > 0 && rows(peopleNow, head).contains("6|fay|3"),
+        peopleNow::refs);
+    List<String> promoted = transforms.promote(people, "try");
+    Table peopleAfter = table(PEOPLE);
+    Table namesAfter = table(NAMES);
+    expect("promote moves main of both outputs to the branch and removes it", promoted.size() == 2
+        && peopleAfter.currentSnapshot().snapshotId() == head && !peopleAfter.refs().containsKey("try")
+        && !namesAfter.refs().containsKey("try") && rows(namesAfter, null).contains("fay"),
+        () -> promoted + " / " + peopleAfter.refs() + " / " + rows(namesAfter, null));
   }
 
   private BuildReport build(String version) {
