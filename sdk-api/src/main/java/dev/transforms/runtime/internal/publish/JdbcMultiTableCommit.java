@@ -33,7 +33,7 @@ import org.apache.iceberg.exceptions.CommitStateUnknownException;
  * {@code previous_metadata_location} a commit sets; in schema V1 the column {@code iceberg_type}
  * ({@code TABLE}, {@code VIEW}, or null for rows older than V1) tells tables from views. Metadata files
  * are named {@code 00042-<uuid>.metadata.json} (with the table's metadata compression), the version one
- * past the current file's. {@code JdbcMultiTableCommitTest} checks all of this against Iceberg's own
+ * past the current file's. {@code PromoteInOneCommitTest} checks all of this against Iceberg's own
  * {@code JdbcCatalog}: a table committed here loads, commits and lists there as before.
  *
  * <p>The connection is the catalog's ({@code uri} and the {@code jdbc.} properties, so SQLite's busy

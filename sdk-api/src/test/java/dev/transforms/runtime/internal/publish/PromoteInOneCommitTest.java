@@ -45,9 +45,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Promote on the embedded catalog (Iceberg's {@code JdbcCatalog} on SQLite): 20 outputs built on a branch
  * are promoted in one database commit, counted by a driver that wraps SQLite's ({@link CountingSqlite}); a
  * conflict on the 20th table after the check promotes none of them and leaves no metadata file behind; and
- * what {@link JdbcMultiTableCommit} writes is what Iceberg's own catalog reads and commits on.
+ * what {@link JdbcMultiTableCommit} writes is what Iceberg's own catalog reads and commits on. On a REST
+ * catalog, the 20 outputs go in one {@code commitTransaction} call ({@link CountingRest}: no REST server
+ * runs in this module's tests, see there).
  */
-class JdbcMultiTableCommitTest {
+class PromoteInOneCommitTest {
 
   private static final int OUTPUTS = 20;
   private static final BuildBranch DEV = new BuildBranch("dev", List.of());
@@ -215,5 +217,25 @@ class JdbcMultiTableCommitTest {
   void metadataFileVersionsAreReadAsIcebergNamesThem() {
     assertThat(JdbcMultiTableCommit.version("file:/w/ns/t/metadata/00041-0f1e.metadata.json")).isEqualTo(41);
     assertThat(JdbcMultiTableCommit.version("file:/w/ns/t/metadata/v3.metadata.json")).isEqualTo(-1);
+  }
+
+  @Test
+  void twentyOutputsOfOneRestCatalogArePromotedInOneMultiTableCommit() {
+    CountingRest rest = new CountingRest(catalog);
+    List<OutputPublisher.Output> outputs = outputs().stream()
+        .map(o -> new OutputPublisher.Output(o.path(), o.resolved(), rest, o.existing())).toList();
+    Map<Integer, Long> heads = new HashMap<>();
+    for (int i = 1; i <= OUTPUTS; i++) {
+      heads.put(i, catalog.loadTable(id(i)).refs().get("dev").snapshotId());
+    }
+
+    assertThat(BranchPromotion.promote(DEV, outputs, name -> Map.of())).hasSize(OUTPUTS);
+
+    assertThat(rest.calls).as("commitTransaction calls, each with its tables").containsExactly(OUTPUTS);
+    for (int i = 1; i <= OUTPUTS; i++) {
+      Table table = catalog.loadTable(id(i));
+      assertThat(table.currentSnapshot().snapshotId()).as("main of t" + i).isEqualTo(heads.get(i));
+      assertThat(table.refs()).containsOnlyKeys(SnapshotRef.MAIN_BRANCH);
+    }
   }
 }
