@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
@@ -108,24 +109,28 @@ public final class BranchPromotion {
       rest.commitTransaction(commits);
       CrashPoints.reached("promote.together");
     } else if (together && first instanceof JdbcCatalog) {
-      OutputPublisher.Output one = having.keySet().iterator().next();
-      JdbcMultiTableCommit commit = new JdbcMultiTableCommit(first.name(),
-          catalogProperties.apply(one.resolved().catalog()));
-      promoteInOneTransaction(branch, having, commit);
+      JdbcMultiTableCommit jdbc = new JdbcMultiTableCommit(first.name(),
+          catalogProperties.apply(having.keySet().iterator().next().resolved().catalog()));
+      promoteFrom(branch, having, "Nothing was promoted.", jdbc::commit);
       CrashPoints.reached("promote.together");
     } else {
-      having.forEach((output, checked) -> promoteOne(branch, output, checked));
+      having.forEach((output, checked) -> {
+        promoteFrom(branch, Map.of(output, checked), "The outputs promoted before it keep the branch's result.",
+            changes -> changes.forEach(c -> c.operations().commit(c.base(), c.updated())));
+        CrashPoints.reached("promote.output");
+      });
     }
     having.keySet().forEach(o -> o.existing().refresh());
     return having.keySet().stream().map(OutputPublisher.Output::path).toList();
   }
 
   /**
-   * Promotes the tables of one JDBC catalog in one database transaction, from the metadata the check
-   * read and, after another writer's commit, again from the tables as they are then.
+   * Promotes some tables through {@code commit}, from the metadata the check read and, after another
+   * writer's commit, again from the tables as they are then (a table without the branch any more was
+   * promoted meanwhile); refuses, saying {@code ifMoved}, where {@code main} moved meanwhile.
    */
-  private static void promoteInOneTransaction(BuildBranch branch, Map<OutputPublisher.Output, TableMetadata> checked,
-      JdbcMultiTableCommit commit) {
+  private static void promoteFrom(BuildBranch branch, Map<OutputPublisher.Output, TableMetadata> checked,
+      String ifMoved, Consumer<List<JdbcMultiTableCommit.Change>> commit) {
     boolean[] fresh = {true};
     CommitRetry.onConflict(TableCommits.ATTEMPTS).run(() -> {
       List<JdbcMultiTableCommit.Change> changes = new ArrayList<>();
@@ -133,43 +138,23 @@ public final class BranchPromotion {
       checked.forEach((output, read) -> {
         TableOperations operations = operations(output.existing());
         TableMetadata base = fresh[0] ? read : operations.refresh();
-        if (base.ref(branch.name()) == null) {
-          return; // promoted meanwhile
+        if (base.ref(branch.name()) != null) {
+          if (!descends(base, branch.name())) {
+            moved.add(output.path() + " (" + output.resolved() + ")");
+          }
+          changes.add(new JdbcMultiTableCommit.Change(output.resolved().identifier(), operations, base,
+              promoted(base, branch)));
         }
-        if (!descends(base, branch.name())) {
-          moved.add(output.path() + " (" + output.resolved() + ")");
-        }
-        changes.add(new JdbcMultiTableCommit.Change(output.resolved().identifier(), operations, base,
-            promoted(base, branch)));
       });
       fresh[0] = false;
       if (!moved.isEmpty()) {
         throw new PublishConflictException("Cannot promote branch " + branch.name() + ": main moved while promoting "
-            + "on " + String.join(", ", moved) + ". Nothing was promoted.");
+            + "on " + String.join(", ", moved) + ". " + ifMoved);
       }
       if (!changes.isEmpty()) {
-        commit.commit(changes);
+        commit.accept(changes);
       }
     });
-  }
-
-  /** Promotes one table in a commit of its own, from the metadata the check read at first. */
-  private static void promoteOne(BuildBranch branch, OutputPublisher.Output output, TableMetadata checked) {
-    TableOperations operations = operations(output.existing());
-    boolean[] fresh = {true};
-    CommitRetry.onConflict(TableCommits.ATTEMPTS).run(() -> {
-      TableMetadata base = fresh[0] ? checked : operations.refresh();
-      fresh[0] = false;
-      if (base.ref(branch.name()) == null) {
-        return; // promoted meanwhile
-      }
-      if (!descends(base, branch.name())) {
-        throw new PublishConflictException("Cannot promote branch " + branch.name() + " on output " + output.path()
-            + ": main moved while promoting; the outputs promoted before it keep the branch's result.");
-      }
-      operations.commit(base, promoted(base, branch));
-    });
-    CrashPoints.reached("promote.output");
   }
 
   /**
