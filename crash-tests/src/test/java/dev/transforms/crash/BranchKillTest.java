@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Branch builds and promote killed with SIGKILL ({@code docs/branches.md}, what a crash leaves): a killed
  * branch build of a transform with two outputs leaves {@code main} of both exactly as it was, and the next
- * branch build completes the branch; a promote killed between its two outputs is finished by promoting
- * again.
+ * branch build completes the branch. A promote of the two outputs (one embedded catalog, so one database
+ * transaction) is all or nothing: killed with every row swapped but not committed it promoted neither, and
+ * promoting again promotes both; killed right after the commit it promoted both.
  */
 public class BranchKillTest {
 
@@ -92,27 +93,48 @@ public class BranchKillTest {
     }
   }
 
-  @Test
-  void aPromoteKilledBetweenItsOutputsIsFinishedByPromotingAgain() {
+  /** Builds the two outputs on branch dev, then kills a promote of dev at a point. */
+  private Path promoteKilledAt(String point) {
     Path warehouse = warehouseWithNewRows();
     try (TestWarehouse w = new TestWarehouse(warehouse)) {
       w.build(Transforms.Selection.of(TwoOutputs.class).branch("dev")).assertSucceeded();
     }
+    killed(warehouse, point, Map.of(CrashChild.PROMOTE, "dev"));
+    return warehouse;
+  }
 
-    killed(warehouse, "promote.output#1", Map.of(CrashChild.PROMOTE, "dev"));
+  @Test
+  void aPromoteKilledInsideItsOneTransactionPromotesNothingAndPromotingAgainDoesAll() {
+    Path warehouse = promoteKilledAt("promote.rows");
 
     try (TestWarehouse w = new TestWarehouse(warehouse)) {
-      assertThat(w.rows(CrashTransforms.FIRST_OF_TWO)).containsExactlyInAnyOrder(rows(0, 60));
-      assertThat(w.rows(CrashTransforms.SECOND_OF_TWO)).containsExactlyInAnyOrder(rows(0, 50));
-      assertThat(w.table(CrashTransforms.SECOND_OF_TWO).refs()).containsOnlyKeys("main", "dev");
+      for (String output : List.of(CrashTransforms.FIRST_OF_TWO, CrashTransforms.SECOND_OF_TWO)) {
+        assertThat(w.rows(output)).as("main of " + output + " after the kill").containsExactlyInAnyOrder(rows(0, 50));
+        assertThat(w.table(output).refs()).as("refs of " + output).containsOnlyKeys("main", "dev");
+      }
 
       assertThat(w.promote(Transforms.Selection.of(TwoOutputs.class), "dev"))
-          .containsExactly(CrashTransforms.SECOND_OF_TWO);
+          .containsExactlyInAnyOrder(CrashTransforms.FIRST_OF_TWO, CrashTransforms.SECOND_OF_TWO);
 
       for (String output : List.of(CrashTransforms.FIRST_OF_TWO, CrashTransforms.SECOND_OF_TWO)) {
         assertThat(w.rows(output)).as("main of " + output).containsExactlyInAnyOrder(rows(0, 60));
         assertThat(w.table(output).refs()).as("refs of " + output).containsOnlyKeys("main");
       }
+      assertThat(w.build(TwoOutputs.class).assertSucceeded().only().status())
+          .isEqualTo(TransformResult.Status.UP_TO_DATE);
+    }
+  }
+
+  @Test
+  void aPromoteKilledAfterItsOneTransactionHasPromotedEveryOutput() {
+    Path warehouse = promoteKilledAt("promote.together");
+
+    try (TestWarehouse w = new TestWarehouse(warehouse)) {
+      for (String output : List.of(CrashTransforms.FIRST_OF_TWO, CrashTransforms.SECOND_OF_TWO)) {
+        assertThat(w.rows(output)).as("main of " + output).containsExactlyInAnyOrder(rows(0, 60));
+        assertThat(w.table(output).refs()).as("refs of " + output).containsOnlyKeys("main");
+      }
+      assertThat(w.promote(Transforms.Selection.of(TwoOutputs.class), "dev")).isEmpty();
       assertThat(w.build(TwoOutputs.class).assertSucceeded().only().status())
           .isEqualTo(TransformResult.Status.UP_TO_DATE);
     }

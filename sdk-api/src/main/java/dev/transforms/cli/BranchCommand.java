@@ -40,6 +40,17 @@ final class BranchCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The usage error of a branch no output has (a typo, most likely): names it and the branches there are.
+   */
+  static CommandLine.ParameterException noSuchBranch(CommandLine.Model.CommandSpec spec, Transforms transforms,
+      Transforms.Selection selection, String branch, String outcome) {
+    Map<String, List<String>> branches = transforms.branches(selection);
+    return new CommandLine.ParameterException(spec.commandLine(), "No output has branch '" + branch + "'; "
+        + outcome + ". " + (branches.isEmpty() ? "No branch is built on the outputs"
+        : "The branches built on the outputs: " + String.join(", ", branches.keySet())));
+  }
+
   /** {@code transforms branch list}. */
   @Command(name = "list", description = "Lists each branch built on the outputs, with the outputs that have it.",
       footer = {"", "Examples:", "  transforms branch list"})
@@ -80,8 +91,10 @@ final class BranchCommand implements Callable<Integer> {
       PrintWriter out = cli.out();
       try (Transforms transforms = Transforms.open(cli.loadConfig())) {
         List<String> dropped = transforms.dropBranch(cli.selection(), name);
-        out.println(dropped.isEmpty() ? "No output has branch " + name + ": nothing to drop"
-            : "Dropped branch " + name + " from " + String.join(", ", dropped));
+        if (dropped.isEmpty()) {
+          throw noSuchBranch(spec, transforms, cli.selection(), name, "nothing was dropped");
+        }
+        out.println("Dropped branch " + name + " from " + String.join(", ", dropped));
       }
       out.flush();
       return ExitCodes.OK;

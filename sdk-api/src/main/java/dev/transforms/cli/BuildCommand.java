@@ -90,6 +90,7 @@ final class BuildCommand implements Callable<Integer> {
     SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
         .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
     BuildReport report;
+    Optional<String> nothingBuilt;
     try (StopOnSignal stop = StopOnSignal.install()) {
       try (Transforms transforms = Transforms.open(config)) {
         Transforms.Selection selection = parent.selection().only(names).cancellation(stop.cancellation());
@@ -125,8 +126,10 @@ final class BuildCommand implements Callable<Integer> {
             out.flush();
           }
         }));
+        nothingBuilt = nothingBuiltOnBranch(transforms, report);
       }
       out.print(report.format());
+      nothingBuilt.ifPresent(out::println);
       out.flush();
       writePages(config, branch, report, timed, reportPath, out, parent.err());
       if (parent.verbose) {
@@ -138,6 +141,24 @@ final class BuildCommand implements Callable<Integer> {
       }
     }
     return report.succeeded() ? ExitCodes.OK : ExitCodes.FAILED;
+  }
+
+  /**
+   * For a branch build where every transform was up to date: that nothing was built on the branch, and
+   * why. With no output having the branch yet, the transforms were up to date with {@code main}, so no
+   * branch was cut.
+   */
+  private Optional<String> nothingBuiltOnBranch(Transforms transforms, BuildReport report) {
+    if (branch == null || report.results().isEmpty()
+        || !report.results().stream().allMatch(r -> r.status() == TransformResult.Status.UP_TO_DATE)) {
+      return Optional.empty();
+    }
+    if (transforms.branches(parent.selection()).containsKey(branch)) {
+      return Optional.of("Nothing was built on branch " + branch + ": every transform is up to date on it");
+    }
+    return Optional.of("Nothing was built on branch " + branch + ": every transform is up to date with main, so no "
+        + "output has the branch (none was cut) and promote would have nothing to promote. Change an input on the "
+        + "branch or the code, or build with --force, to build on it.");
   }
 
   /**

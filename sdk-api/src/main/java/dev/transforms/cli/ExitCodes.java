@@ -59,9 +59,10 @@ public final class ExitCodes {
           "`transforms maintain --all` with one table held by a running build"),
       new Kind(REFUSED, "the command line: an unknown command or option, a missing or invalid value, options that "
           + "exclude each other", "`transforms build --fast`, `transforms maintain /t --retain-last 0`"),
-      new Kind(REFUSED, "a file or table named on the command line does not exist, or is not what it should be "
-          + "(not UTF-8, not gzip, not Parquet, a header that does not match the columns)",
-          "`transforms show /Shop/nothing`, `transforms load /Shop/t latin1.csv --schema ...`"),
+      new Kind(REFUSED, "a file, table or branch named on the command line does not exist, or is not what it "
+          + "should be (not UTF-8, not gzip, not Parquet, a header that does not match the columns)",
+          "`transforms show /Shop/nothing`, `transforms promote no-such-branch`, "
+          + "`transforms load /Shop/t latin1.csv --schema ...`"),
       new Kind(REFUSED, "the configuration: an unknown key, an invalid value, an unset `${VAR}`, a catalog that "
           + "cannot be started or written", "`advisories=loud` in transforms.properties"),
       new Kind(REFUSED, "transform definitions and the plan: an invalid transform, a cycle, an unknown transform name",

@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code transforms promote NAME}: every output built on branch {@code NAME} gets its {@code main}
  * fast-forwarded to the branch, with the state the branch's builds stored; refused, naming the tables,
- * where {@code main} moved since the branch was cut. See {@code docs/branches.md}.
+ * where {@code main} moved since the branch was cut, and refused as a usage error, naming the branches
+ * there are, when no output has the branch. See {@code docs/branches.md}.
  */
 @Command(name = "promote", description = "Makes what was built on a branch main's: fast-forwards main of every "
     + "output built on it, or promotes nothing where main moved since the branch was cut.",
@@ -37,11 +38,10 @@ final class PromoteCommand implements Callable<Integer> {
     try (Transforms transforms = Transforms.open(config)) {
       List<String> promoted = transforms.promote(parent.selection(), branch);
       if (promoted.isEmpty()) {
-        out.printf("No output has branch %s: nothing to promote%n", branch);
-      } else {
-        out.printf("Promoted branch %s: main of %s now holds what was built on it%n", branch,
-            String.join(", ", promoted));
+        throw BranchCommand.noSuchBranch(spec, transforms, parent.selection(), branch, "nothing was promoted");
       }
+      out.printf("Promoted branch %s: main of %s now holds what was built on it%n", branch,
+          String.join(", ", promoted));
     }
     out.flush();
     return ExitCodes.OK;

@@ -93,4 +93,47 @@ public class BranchCliTest {
     assertThat(spaces.err()).contains("'a b'");
     assertThat(dir.resolve("warehouse")).doesNotExist();
   }
+
+  @Test
+  void aBranchNoOutputHasIsRefusedNamingTheBranchesThereAre() {
+    TransformsCliTest.seed(dir.resolve("warehouse"));
+    assertThat(run("--class", doubler(), "build").exitCode()).isZero();
+    TransformsCliTest.Run none = run("--class", doubler(), "promote", "dev");
+    assertThat(none.exitCode()).as(none.out()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(none.err()).contains("No output has branch 'dev'", "nothing was promoted",
+        "No branch is built on the outputs");
+    assertThat(run("--class", doubler(), "build", "--branch", "dev", "--force").exitCode()).isZero();
+
+    TransformsCliTest.Run promote = run("--class", doubler(), "promote", "devv");
+    TransformsCliTest.Run drop = run("--class", doubler(), "branch", "drop", "devv");
+
+    assertThat(promote.exitCode()).as(promote.out()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(promote.err()).contains("No output has branch 'devv'", "nothing was promoted",
+        "The branches built on the outputs: dev");
+    assertThat(drop.exitCode()).as(drop.out()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(drop.err()).contains("No output has branch 'devv'", "nothing was dropped",
+        "The branches built on the outputs: dev");
+    assertThat(ids("doubled", "dev")).containsExactly(2L, 2L, 4L, 4L);
+    assertThat(ids("doubled", "main")).containsExactly(2L, 4L);
+  }
+
+  @Test
+  void aBranchBuildWithEverythingUpToDateSaysNothingWasBuiltOnTheBranchAndWhy() {
+    TransformsCliTest.seed(dir.resolve("warehouse"));
+    assertThat(run("--class", doubler(), "build").exitCode()).isZero();
+
+    TransformsCliTest.Run build = run("--class", doubler(), "build", "--branch", "dev");
+
+    assertThat(build.exitCode()).as(build.out() + build.err()).isZero();
+    assertThat(build.out()).contains("UP_TO_DATE").contains("Nothing was built on branch dev: every transform is up "
+        + "to date with main, so no output has the branch (none was cut)");
+    assertThat(ids("doubled", "dev")).isEmpty();
+    assertThat(run("--class", doubler(), "branch", "list").out()).contains("No branch is built on the outputs");
+
+    run("--class", doubler(), "build", "--branch", "dev", "--force");
+    TransformsCliTest.Run again = run("--class", doubler(), "build", "--branch", "dev");
+    assertThat(again.out()).contains("Nothing was built on branch dev: every transform is up to date on it");
+    TransformsCliTest.Run built = run("--class", doubler(), "build", "--branch", "dev", "--force");
+    assertThat(built.out()).doesNotContain("Nothing was built");
+  }
 }

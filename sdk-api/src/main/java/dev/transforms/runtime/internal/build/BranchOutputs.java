@@ -52,7 +52,8 @@ public record BranchOutputs(Catalogs catalogs, TableResolver resolver, List<Stri
       ResolvedTable resolved = resolver.resolve(path);
       outputs.add(new OutputPublisher.Output(path, resolved, catalogs.catalog(resolved.catalog()), table));
     });
-    return BranchPromotion.promote(target, outputs).stream().map(DatasetPath::toString).toList();
+    return BranchPromotion.promote(target, outputs, name -> catalogs.config().catalogs().get(name)).stream()
+        .map(DatasetPath::toString).toList();
   }
 
   /**

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
@@ -21,6 +23,7 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableCommit;
+import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.apache.iceberg.rest.RESTCatalog;
 
 /**
@@ -31,9 +34,10 @@ import org.apache.iceberg.rest.RESTCatalog;
  *
  * <p>Promote checks every table first and refuses, naming them, when {@code main} moved on some since
  * the branch was cut there: nothing is promoted. Tables in one REST catalog are promoted in one
- * multi-table commit; others (the embedded JDBC catalog has no commit across tables) one after the
- * other, each in one commit. If the process dies between two, the branch is still on the tables not
- * yet promoted and promoting again finishes the job: a table already promoted no longer has the branch.
+ * multi-table commit, tables in one JDBC catalog (the embedded one) in one database transaction; either
+ * is all or nothing. Others are promoted one after the other, each in one commit: if the process dies
+ * between two, the branch is still on the tables not yet promoted and promoting again finishes the job,
+ * since a table already promoted no longer has the branch.
  */
 public final class BranchPromotion {
 
@@ -60,17 +64,22 @@ public final class BranchPromotion {
 
   /**
    * Promotes a branch: on every output that has it, {@code main} fast-forwarded to it, the branch's
-   * state made {@code main}'s, the branch and its state removed, in one commit per table (one for all
-   * of the tables in one REST catalog).
+   * state made {@code main}'s, the branch and its state removed. When the outputs live in one catalog
+   * that can commit several tables at once, they are promoted in one commit: a REST catalog's
+   * multi-table commit, or one database transaction of a JDBC catalog ({@link JdbcMultiTableCommit}).
+   * Otherwise each table is promoted in a commit of its own.
    *
    * @param branch the branch
    * @param outputs output tables by path, with their catalogs
+   * @param catalogProperties the properties of a catalog by name ({@code ResolvedTable.catalog()}), for
+   *     the JDBC catalog's connection
    * @return the paths promoted
    * @throws PublishConflictException naming the tables, if {@code main} moved on any since the branch
    *     was cut there; nothing is promoted
    */
-  public static List<DatasetPath> promote(BuildBranch branch, List<OutputPublisher.Output> outputs) {
-    List<OutputPublisher.Output> having = new ArrayList<>();
+  public static List<DatasetPath> promote(BuildBranch branch, List<OutputPublisher.Output> outputs,
+      Function<String, Map<String, String>> catalogProperties) {
+    Map<OutputPublisher.Output, TableMetadata> having = new LinkedHashMap<>();
     Set<String> moved = new TreeSet<>();
     for (OutputPublisher.Output output : outputs) {
       if (output.existing() == null) {
@@ -80,7 +89,7 @@ public final class BranchPromotion {
       if (base.ref(branch.name()) == null) {
         continue;
       }
-      having.add(output);
+      having.put(output, base);
       if (!descends(base, branch.name())) {
         moved.add(output.path() + " (" + output.resolved() + ")");
       }
@@ -91,34 +100,61 @@ public final class BranchPromotion {
           + branch.name() + ") and build it again (transforms build --branch " + branch.name() + "), which cuts it "
           + "from main as it is now.");
     }
-    Catalog first = having.isEmpty() ? null : having.get(0).catalog();
-    if (having.size() > 1 && first instanceof RESTCatalog rest && having.stream().allMatch(o -> o.catalog() == first)) {
+    Catalog first = having.isEmpty() ? null : having.keySet().iterator().next().catalog();
+    boolean together = having.size() > 1 && having.keySet().stream().allMatch(o -> o.catalog() == first);
+    if (together && first instanceof RESTCatalog rest) {
       List<TableCommit> commits = new ArrayList<>();
-      for (OutputPublisher.Output output : having) {
-        TableMetadata base = operations(output.existing()).refresh();
-        commits.add(TableCommit.create(output.resolved().identifier(), base, promoted(base, branch)));
-      }
+      having.forEach((output, base) ->
+          commits.add(TableCommit.create(output.resolved().identifier(), base, promoted(base, branch))));
       rest.commitTransaction(commits);
       CrashPoints.reached("promote.together");
+    } else if (together && first instanceof JdbcCatalog) {
+      JdbcMultiTableCommit jdbc = new JdbcMultiTableCommit(first.name(),
+          catalogProperties.apply(having.keySet().iterator().next().resolved().catalog()));
+      promoteFrom(branch, having, "Nothing was promoted.", jdbc::commit);
+      CrashPoints.reached("promote.together");
     } else {
-      for (OutputPublisher.Output output : having) {
-        TableOperations operations = operations(output.existing());
-        CommitRetry.onConflict(TableCommits.ATTEMPTS).run(() -> {
-          TableMetadata base = operations.refresh();
-          if (base.ref(branch.name()) == null) {
-            return; // promoted meanwhile
-          }
-          if (!descends(base, branch.name())) {
-            throw new PublishConflictException("Cannot promote branch " + branch.name() + " on output " + output.path()
-                + ": main moved while promoting; the outputs promoted before it keep the branch's result.");
-          }
-          operations.commit(base, promoted(base, branch));
-        });
+      having.forEach((output, checked) -> {
+        promoteFrom(branch, Map.of(output, checked), "The outputs promoted before it keep the branch's result.",
+            changes -> changes.forEach(c -> c.operations().commit(c.base(), c.updated())));
         CrashPoints.reached("promote.output");
-      }
+      });
     }
-    having.forEach(o -> o.existing().refresh());
-    return having.stream().map(OutputPublisher.Output::path).toList();
+    having.keySet().forEach(o -> o.existing().refresh());
+    return having.keySet().stream().map(OutputPublisher.Output::path).toList();
+  }
+
+  /**
+   * Promotes some tables through {@code commit}, from the metadata the check read and, after another
+   * writer's commit, again from the tables as they are then (a table without the branch any more was
+   * promoted meanwhile); refuses, saying {@code ifMoved}, where {@code main} moved meanwhile.
+   */
+  private static void promoteFrom(BuildBranch branch, Map<OutputPublisher.Output, TableMetadata> checked,
+      String ifMoved, Consumer<List<JdbcMultiTableCommit.Change>> commit) {
+    boolean[] fresh = {true};
+    CommitRetry.onConflict(TableCommits.ATTEMPTS).run(() -> {
+      List<JdbcMultiTableCommit.Change> changes = new ArrayList<>();
+      Set<String> moved = new TreeSet<>();
+      checked.forEach((output, read) -> {
+        TableOperations operations = operations(output.existing());
+        TableMetadata base = fresh[0] ? read : operations.refresh();
+        if (base.ref(branch.name()) != null) {
+          if (!descends(base, branch.name())) {
+            moved.add(output.path() + " (" + output.resolved() + ")");
+          }
+          changes.add(new JdbcMultiTableCommit.Change(output.resolved().identifier(), operations, base,
+              promoted(base, branch)));
+        }
+      });
+      fresh[0] = false;
+      if (!moved.isEmpty()) {
+        throw new PublishConflictException("Cannot promote branch " + branch.name() + ": main moved while promoting "
+            + "on " + String.join(", ", moved) + ". " + ifMoved);
+      }
+      if (!changes.isEmpty()) {
+        commit.accept(changes);
+      }
+    });
   }
 
   /**
