@@ -115,26 +115,48 @@ final class ArrowChunk {
             + " holds fewer bytes than its " + size + " values");
       } else if (!bytes) {
         long[] values = new long[size];
-        for (int i = 0; i < size; i++) {
-          values[i] = chunk.stored == 4 ? (int) ArrowColumnPages.INT.get(page, 4 * i) : (long) ArrowColumnPages.LONG.get(page, 8 * i);
+        // a loop for each width: one that decides per value is compiled anew each time a column of the other
+        // width reaches it, in the first calls of a JVM (the compiler's loop predicates fail)
+        if (chunk.stored == 4) {
+          for (int i = 0; i < size; i++) {
+            values[i] = (int) ArrowColumnPages.INT.get(page, 4 * i);
+          }
+        } else {
+          for (int i = 0; i < size; i++) {
+            values[i] = (long) ArrowColumnPages.LONG.get(page, 8 * i);
+          }
         }
         return new Dictionary(null, null, values, size);
       }
       byte[] values = new byte[page.length + ArrowColumnPages.SLACK];
       int[] starts = new int[size + 1];
+      int length = chunk.kind == Kind.VARIABLE ? strings(page, size, values, starts, chunk)
+          : fixedBytes(page, size, values, starts, chunk.stored);
+      starts[size] = length;
+      return new Dictionary(values, starts, null, size);
+    }
+
+    /** Copies strings or binary values, each after its 4-byte length; returns their bytes. */
+    private static int strings(byte[] page, int size, byte[] values, int[] starts, ArrowChunk chunk) {
       int position = 0;
       int length = 0;
       for (int i = 0; i < size; i++) {
-        int n = chunk.kind == Kind.VARIABLE ? ArrowPageDecoding.valueLength(page, position, page.length, chunk)
-            : chunk.stored;
-        position += chunk.kind == Kind.VARIABLE ? 4 : 0;
-        ArrowPageDecoding.copy(page, position, values, length, n);
-        position += n;
+        int n = ArrowPageDecoding.valueLength(page, position, page.length, chunk);
+        ArrowPageDecoding.copy(page, position + 4, values, length, n);
+        position += 4 + n;
         starts[i] = length;
         length += n;
       }
-      starts[size] = length;
-      return new Dictionary(values, starts, null, size);
+      return length;
+    }
+
+    /** Copies fixed-length values of {@code stored} bytes each; returns their bytes. */
+    private static int fixedBytes(byte[] page, int size, byte[] values, int[] starts, int stored) {
+      for (int i = 0; i < size; i++) {
+        ArrowPageDecoding.copy(page, i * stored, values, i * stored, stored);
+        starts[i] = i * stored;
+      }
+      return size * stored;
     }
   }
 
