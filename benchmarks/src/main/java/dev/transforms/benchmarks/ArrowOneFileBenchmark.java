@@ -32,7 +32,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * with {@code --phases} the parts of a read are timed on their own before it:
  * loading the table, planning the files ({@link DirectScan}), reading the footer and page headers
  * ({@link PagedColumnPlan}). Meant to be started once per measurement (a fresh JVM), old and new builds
- * in turn, as {@code benchmarks/pyiceberg/arrow-one-file} does.
+ * in turn, on the classpath and with the options {@code benchmarks/pyiceberg/run} gives its harnesses.
  *
  * <p>Arguments: {@code --warehouse DIR} (required; made on the first run, which needs {@code --python
  * PATH} and {@code --worker PATH}), {@code --calls N} (default 5), {@code --rows N} (default 1,000,000),
