@@ -42,7 +42,7 @@ final class ArrowChunk {
     this.firstDataPage = firstDataPage;
   }
 
-  synchronized Dictionary dictionary() throws IOException {
+  synchronized Dictionary dictionary(ArrowColumnPages.Buffers buffers) throws IOException {
     if (dictionary == null) {
       byte[] bytes = file.read(dictionaryOffset, (int) (firstDataPage - dictionaryOffset));
       PageHeaders pages = new PageHeaders(bytes, 0, bytes.length);
@@ -50,7 +50,7 @@ final class ArrowChunk {
       if (header.getType() != PageType.DICTIONARY_PAGE) {
         throw new ArrowColumnPages.Unsupported("no dictionary page at " + dictionaryOffset + " of " + file);
       }
-      dictionary = Dictionary.of(header, pages.bytes, pages.body(header), this);
+      dictionary = Dictionary.of(header, pages.bytes, pages.body(header), this, buffers);
     }
     return dictionary;
   }
@@ -60,10 +60,12 @@ final class ArrowChunk {
    * each chunk's dictionary is decoded once, however many units its pages are cut into.
    *
    * @param at where the dictionary page's body starts in {@code bytes}
+   * @param buffers the thread's scratch arrays, into which the page is decompressed
    */
-  synchronized Dictionary dictionary(PageHeader header, byte[] bytes, int at) throws IOException {
+  synchronized Dictionary dictionary(PageHeader header, byte[] bytes, int at, ArrowColumnPages.Buffers buffers)
+      throws IOException {
     if (dictionary == null) {
-      dictionary = Dictionary.of(header, bytes, at, this);
+      dictionary = Dictionary.of(header, bytes, at, this, buffers);
     }
     return dictionary;
   }
@@ -101,40 +103,68 @@ final class ArrowChunk {
    * other fixed-width values as longs (ints and floats' bits sign-extended).
    */
   record Dictionary(byte[] bytes, int[] starts, long[] values, int size) {
-    static Dictionary of(PageHeader header, byte[] file, int at, ArrowChunk chunk) throws IOException {
+    /**
+     * Decodes a dictionary page; its values are copied out of the page, which is decompressed into the
+     * thread's page buffer (the page's bytes are the first {@code size} of it, the rest what was there).
+     */
+    static Dictionary of(PageHeader header, byte[] file, int at, ArrowChunk chunk, ArrowColumnPages.Buffers buffers)
+        throws IOException {
       Encoding encoding = Encoding.valueOf(header.getDictionary_page_header().getEncoding().name());
       if (encoding != Encoding.PLAIN && encoding != Encoding.PLAIN_DICTIONARY) {
         throw new ArrowColumnPages.Unsupported("a dictionary in " + encoding + " in " + chunk.file);
       }
       int size = header.getDictionary_page_header().getNum_values();
-      byte[] page = ArrowPageDecoding.decompress(chunk, file, at, header.getCompressed_page_size(), header.getUncompressed_page_size());
+      int pageSize = header.getUncompressed_page_size();
+      byte[] page = ArrowPageDecoding.decompress(chunk, file, at, header.getCompressed_page_size(), pageSize, buffers);
       boolean bytes = chunk.kind == Kind.VARIABLE || chunk.kind == Kind.FIXED_BYTES
           || chunk.kind == Kind.DECIMAL_FROM_BYTES;
-      if (size < 0 || (long) size * chunk.stored > page.length) {
+      if (size < 0 || pageSize < 0 || (long) size * chunk.stored > pageSize) {
         throw new IllegalStateException("The dictionary of column " + chunk.descriptor + " of " + chunk.file
             + " holds fewer bytes than its " + size + " values");
       } else if (!bytes) {
         long[] values = new long[size];
-        for (int i = 0; i < size; i++) {
-          values[i] = chunk.stored == 4 ? (int) ArrowColumnPages.INT.get(page, 4 * i) : (long) ArrowColumnPages.LONG.get(page, 8 * i);
+        // a loop for each width: one that decides per value is compiled anew each time a column of the other
+        // width reaches it, in the first calls of a JVM (the compiler's loop predicates fail)
+        if (chunk.stored == 4) {
+          for (int i = 0; i < size; i++) {
+            values[i] = (int) ArrowColumnPages.INT.get(page, 4 * i);
+          }
+        } else {
+          for (int i = 0; i < size; i++) {
+            values[i] = (long) ArrowColumnPages.LONG.get(page, 8 * i);
+          }
         }
         return new Dictionary(null, null, values, size);
       }
-      byte[] values = new byte[page.length + ArrowColumnPages.SLACK];
+      byte[] values = new byte[pageSize + ArrowColumnPages.SLACK];
       int[] starts = new int[size + 1];
+      int length = chunk.kind == Kind.VARIABLE ? strings(page, pageSize, size, values, starts, chunk)
+          : fixedBytes(page, size, values, starts, chunk.stored);
+      starts[size] = length;
+      return new Dictionary(values, starts, null, size);
+    }
+
+    /** Copies strings or binary values, each after its 4-byte length; returns their bytes. */
+    private static int strings(byte[] page, int pageSize, int size, byte[] values, int[] starts, ArrowChunk chunk) {
       int position = 0;
       int length = 0;
       for (int i = 0; i < size; i++) {
-        int n = chunk.kind == Kind.VARIABLE ? ArrowPageDecoding.valueLength(page, position, page.length, chunk)
-            : chunk.stored;
-        position += chunk.kind == Kind.VARIABLE ? 4 : 0;
-        ArrowPageDecoding.copy(page, position, values, length, n);
-        position += n;
+        int n = ArrowPageDecoding.valueLength(page, position, pageSize, chunk);
+        ArrowPageDecoding.copy(page, position + 4, values, length, n);
+        position += 4 + n;
         starts[i] = length;
         length += n;
       }
-      starts[size] = length;
-      return new Dictionary(values, starts, null, size);
+      return length;
+    }
+
+    /** Copies fixed-length values of {@code stored} bytes each; returns their bytes. */
+    private static int fixedBytes(byte[] page, int size, byte[] values, int[] starts, int stored) {
+      for (int i = 0; i < size; i++) {
+        ArrowPageDecoding.copy(page, i * stored, values, i * stored, stored);
+        starts[i] = i * stored;
+      }
+      return size * stored;
     }
   }
 

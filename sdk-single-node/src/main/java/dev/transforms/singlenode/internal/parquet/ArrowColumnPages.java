@@ -61,12 +61,29 @@ public final class ArrowColumnPages {
 
   /**
    * Scratch arrays a thread reuses from unit to unit, so that a read does not allocate them per page:
-   * the unit's bytes as read, a decompressed page, a page's dictionary ids.
+   * the unit's bytes as read, a decompressed page (a dictionary page too), a page's dictionary ids.
    */
   public static final class Buffers {
+    /** Each thread's, kept from read to read while the collector leaves them. */
+    private static final ThreadLocal<java.lang.ref.SoftReference<Buffers>> KEPT = new ThreadLocal<>();
+
     byte[] file = new byte[0];
     byte[] page;
     int[] ids;
+
+    /**
+     * The calling thread's buffers, as its last read left them: a read in a fresh JVM otherwise allocates
+     * and grows them anew, megabytes of new heap each, whose first touch is much of an early read's cost.
+     */
+    static Buffers ofThisThread() {
+      java.lang.ref.SoftReference<Buffers> kept = KEPT.get();
+      Buffers buffers = kept == null ? null : kept.get();
+      if (buffers == null) {
+        buffers = new Buffers();
+        KEPT.set(new java.lang.ref.SoftReference<>(buffers));
+      }
+      return buffers;
+    }
   }
 
   /**
@@ -264,16 +281,16 @@ public final class ArrowColumnPages {
         }
         PageHeader header = pages.header();
         switch (header.getType()) {
-          case DICTIONARY_PAGE -> dictionary = u.chunk().dictionary(header, bytes, pages.body(header));
+          case DICTIONARY_PAGE -> dictionary = u.chunk().dictionary(header, bytes, pages.body(header), buffers);
           case DATA_PAGE -> {
             if (dictionary == null && ArrowPageDecoding.usesDictionary(header.getData_page_header().getEncoding())) {
-              dictionary = u.chunk().dictionary();
+              dictionary = u.chunk().dictionary(buffers);
             }
             ArrowPageDecoding.decodeV1(header, bytes, pages.body(header), u.chunk(), dictionary, part, buffers);
           }
           case DATA_PAGE_V2 -> {
             if (dictionary == null && ArrowPageDecoding.usesDictionary(header.getData_page_header_v2().getEncoding())) {
-              dictionary = u.chunk().dictionary();
+              dictionary = u.chunk().dictionary(buffers);
             }
             ArrowPageDecoding.decodeV2(header, bytes, pages.body(header), u.chunk(), dictionary, part, buffers);
           }

@@ -146,41 +146,50 @@ final class ArrowFixedValues {
     }
   }
 
-  /** Writes dictionary-encoded fixed-width values, each looked up by its id: a loop for each kind. */
+  /**
+   * Writes dictionary-encoded fixed-width values, each looked up by its id: a loop for each kind, with no
+   * test of a row's flag in the loops of a page without nulls.
+   */
   static void dictionary(int[] ids, int count, int present, byte[] flags, Dictionary dictionary,
       ArrowChunk chunk, Part part) {
     long at = part.valuesAt + (long) part.rows * chunk.width;
     long[] values = dictionary.values();
-    if (flags != null && values != null) {
+    if (values == null) {
+      dictionaryBytes(ids, count, flags, dictionary, chunk, part, at);
+      return;
+    } else if (flags != null) {
       dictionaryWithNulls(ids, count, present, flags, values, chunk, part, at);
       return;
     }
-    int row = part.rows;
-    int next = 0;
     switch (chunk.kind) {
       case FOUR -> {
-        for (int i = 0; i < count; i++, at += 4) {
-          MemoryUtil.putInt(at, flags == null || flags[row + i] != 0 ? (int) values[ids[next++]] : 0);
+        for (int i = 0; i < count; i++) {
+          MemoryUtil.putInt(at + 4L * i, (int) values[ids[i]]);
         }
       }
       case EIGHT -> {
-        for (int i = 0; i < count; i++, at += 8) {
-          MemoryUtil.putLong(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
+        for (int i = 0; i < count; i++) {
+          MemoryUtil.putLong(at + 8L * i, values[ids[i]]);
         }
       }
-      case DECIMAL_FROM_INT, DECIMAL_FROM_LONG -> {
-        for (int i = 0; i < count; i++, at += 16) {
-          putDecimal(at, flags == null || flags[row + i] != 0 ? values[ids[next++]] : 0);
+      default -> { // decimals stored as ints or longs
+        for (int i = 0; i < count; i++) {
+          putDecimal(at + 16L * i, values[ids[i]]);
         }
       }
-      default -> {
-        for (int i = 0; i < count; i++, at += chunk.width) {
-          if (flags == null || flags[row + i] != 0) {
-            putBytes(at, dictionary.bytes(), dictionary.starts()[ids[next++]], chunk);
-          } else {
-            MemoryUtil.setMemory(at, chunk.width, (byte) 0);
-          }
-        }
+    }
+  }
+
+  /** Dictionary-encoded fixed-length bytes and decimals stored as bytes, a null's value as zeros. */
+  private static void dictionaryBytes(int[] ids, int count, byte[] flags, Dictionary dictionary, ArrowChunk chunk,
+      Part part, long at) {
+    int row = part.rows;
+    int next = 0;
+    for (int i = 0; i < count; i++, at += chunk.width) {
+      if (flags == null || flags[row + i] != 0) {
+        putBytes(at, dictionary.bytes(), dictionary.starts()[ids[next++]], chunk);
+      } else {
+        MemoryUtil.setMemory(at, chunk.width, (byte) 0);
       }
     }
   }

@@ -149,7 +149,7 @@ public final class PagedColumnsRead {
 
     /** Decodes the next unit until none is left, or another thread failed. */
     private void work() {
-      ArrowColumnPages.Buffers buffers = new ArrowColumnPages.Buffers(); // this thread's, unit after unit
+      ArrowColumnPages.Buffers buffers = ArrowColumnPages.Buffers.ofThisThread(); // unit after unit, read after read
       while (!stopped) {
         int task;
         synchronized (this) {
