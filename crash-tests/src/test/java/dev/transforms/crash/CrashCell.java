@@ -2,6 +2,7 @@ package dev.transforms.crash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.internal.publish.StagingMarks;
 import dev.transforms.runtime.spi.CrashPoints;
 import dev.transforms.testing.BuildResult;
@@ -27,7 +28,9 @@ import org.apache.iceberg.types.Types;
 
 /**
  * One cell of the crash matrix: sets up a warehouse, kills a child build at one point, checks what
- * readers see, builds once more and checks that nothing was lost, doubled or left behind.
+ * readers see, builds once more and checks that nothing was lost, doubled or left behind. For a case on
+ * a branch, readers of {@code main} must see exactly what the setup left, at every point and after every
+ * build; the branch (read at {@code main} while it is not cut) holds the old result or the new one.
  */
 final class CrashCell {
 
@@ -81,8 +84,9 @@ final class CrashCell {
     List<String> seen = new ArrayList<>();
     synchronized (PARENT) {
       try (TestWarehouse w = new TestWarehouse(warehouse)) {
+        checkMainAsSetUp(w, old, "after the kill");
         for (String output : outputs()) {
-          List<String> now = read(w, output);
+          List<String> now = read(w, output, crashCase.branch());
           List<String> columnsNow = columns(w, output);
           boolean isOld = now.equals(old.get(output)) && columnsNow.equals(oldColumns.get(output));
           boolean isNew = now.equals(expected) && !crashCase.failing() && columnsNow.equals(newColumns(output));
@@ -97,14 +101,17 @@ final class CrashCell {
                 + " before nor the " + expected.size() + " of " + newColumns(output) + " of the new result");
           }
         }
-        BuildResult next = w.build(crashCase.after());
+        BuildResult next = w.build(afterKill());
         assertSucceeded(next, "build after the kill");
         boolean recovered = !next.report().results().get(0).recovery().isEmpty();
         checkComplete(w, expected, "after the kill");
+        checkMainAsSetUp(w, old, "after the build that followed the kill");
 
         w.append(CrashTransforms.EVENTS, rows(INPUT_ROWS + ADDED_ROWS, INPUT_ROWS + ADDED_ROWS + LATER_ROWS));
-        assertSucceeded(w.build(crashCase.after()), "build of later rows");
+        assertSucceeded(w.build(afterKill()),
+            "build of later rows");
         checkComplete(w, strings(0, INPUT_ROWS + ADDED_ROWS + LATER_ROWS), "after later rows");
+        checkMainAsSetUp(w, old, "after later rows");
         return String.join("/", seen) + (recovered ? ", recovered" : "");
       }
     }
@@ -149,6 +156,36 @@ final class CrashCell {
 
   private Path filesFolder(TestWarehouse w) {
     return w.config().filesRoot().resolve(CrashTransforms.FILES_OUT.substring(1));
+  }
+
+  /** The build after the kill: the case's transform, on its branch. */
+  private Transforms.Selection afterKill() {
+    Transforms.Selection selection = Transforms.Selection.of(crashCase.after());
+    return crashCase.onBranch() ? selection.branch(crashCase.branch()) : selection;
+  }
+
+  /** On a branch: {@code main} of every output holds exactly the rows the setup left. */
+  private void checkMainAsSetUp(TestWarehouse w, Map<String, List<String>> old, String when) {
+    if (crashCase.onBranch()) {
+      for (String output : outputs()) {
+        assertThat(read(w, output)).as("main of " + output + " " + when + " (a branch build must not touch it)")
+            .isEqualTo(old.get(output));
+      }
+    }
+  }
+
+  /**
+   * The rows a reader of an output's branch sees: at the branch where the table has it, else at
+   * {@code main}, where a build of the branch starts.
+   */
+  private List<String> read(TestWarehouse w, String output, String branch) {
+    if (!branch.equals(CrashCase.MAIN) && w.exists(output) && w.table(output).refs().containsKey(branch)) {
+      List<String> rows = new ArrayList<>(w.rows(output, branch).stream().map(r -> r.get(0) + ":" + r.get(1))
+          .toList());
+      rows.sort(null);
+      return rows;
+    }
+    return read(w, output);
   }
 
   /** The rows a reader of an output sees, as {@code id:v}, sorted; none for a missing output. */
@@ -215,7 +252,7 @@ final class CrashCell {
   /** Every output holds exactly the expected rows, and nothing of any build is left beside it. */
   private void checkComplete(TestWarehouse w, List<String> expected, String when) throws IOException {
     for (String output : outputs()) {
-      assertThat(read(w, output)).as(output + " " + when).isEqualTo(expected);
+      assertThat(read(w, output, crashCase.branch())).as(output + " " + when).isEqualTo(expected);
       assertThat(columns(w, output)).as("columns of " + output + " " + when).isEqualTo(newColumns(output));
       if (output.equals(CrashTransforms.FILES_OUT)) {
         Path folder = filesFolder(w);
@@ -230,7 +267,8 @@ final class CrashCell {
         continue;
       }
       Table table = w.table(output);
-      assertThat(table.refs()).as("refs of " + output + " " + when).containsOnlyKeys("main");
+      Set<String> refs = new LinkedHashSet<>(List.of(CrashCase.MAIN, crashCase.branch()));
+      assertThat(table.refs()).as("refs of " + output + " " + when).containsOnlyKeys(refs);
       Set<String> marks = new LinkedHashSet<>();
       table.properties().keySet().stream()
           .filter(k -> k.startsWith(StagingMarks.LEASE_PREFIX) || k.startsWith(StagingMarks.SHAPE_PREFIX))
@@ -243,7 +281,11 @@ final class CrashCell {
   /** Runs a child build and kills it where it reaches the point; fails if it never does. */
   private void killChild(Class<?> transform, String at) {
     Path errors = warehouse.resolveSibling(warehouse.getFileName() + "-" + at.replace('#', '_') + ".err");
-    ChildBuild child = ChildBuild.start(warehouse, transform, errors, Map.of(CrashPoints.PROPERTY, at));
+    Map<String, String> properties = new java.util.HashMap<>(Map.of(CrashPoints.PROPERTY, at));
+    if (crashCase.onBranch()) {
+      properties.put(CrashChild.BRANCH, crashCase.branch());
+    }
+    ChildBuild child = ChildBuild.start(warehouse, transform, errors, properties);
     ChildBuild.Ended ended = child.killAt(line -> line.startsWith(CrashPoints.MARKER));
     if (!ended.killed()) {
       throw new AssertionError(crashCase + ": the build of " + transform.getSimpleName() + " never reached " + at

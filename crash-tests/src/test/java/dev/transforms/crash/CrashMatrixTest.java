@@ -76,6 +76,11 @@ public class CrashMatrixTest {
         .points(List.of("stage.shape", "run.written", "run.returned", "publish.output")));
     cases.add(CrashCase.of("single node, incremental", SingleIncremental.class).setup(SingleIncremental.class)
         .points(List.of("stage.branch", "run.written", "publish.output")));
+    // Branch builds: main stays as the setup left it at every point; the branch is all or nothing.
+    cases.add(CrashCase.of("spark, incremental, on a branch", SparkIncremental.class).setup(SparkIncremental.class)
+        .onBranch("dev").points(List.of("run.written", "publish.output")));
+    cases.add(CrashCase.of("single node, incremental, on a branch", SingleIncremental.class)
+        .setup(SingleIncremental.class).onBranch("dev").points(List.of("stage.branch", "publish.output")));
     cases.add(CrashCase.of("two outputs, first build", TwoOutputs.class)
         .points(List.of("create.staged#2", "publish.output#1", "publish.output#2")));
     cases.add(CrashCase.of("two outputs, existing", TwoOutputs.class).setup(TwoOutputs.class)
