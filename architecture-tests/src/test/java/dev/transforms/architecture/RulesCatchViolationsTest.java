@@ -11,7 +11,7 @@ import dev.transforms.spark.archfixture.UsesInternals;
 import dev.transforms.testing.archfixture.UsesCommandLine;
 import org.junit.jupiter.api.Test;
 
-/** The rules fail on what they forbid: each is run, unfrozen, on a small class that breaks it. */
+/** The rules fail on what they forbid: each is run on a small class that breaks it. */
 class RulesCatchViolationsTest {
 
   @Test
@@ -40,17 +40,7 @@ class RulesCatchViolationsTest {
 
     EvaluationResult result = ArchitectureRules.noPackageCycles().evaluate(fixture);
 
-    assertThat(result.getFailureReport().getDetails()).singleElement().satisfies(cycle -> assertThat(
-        SameCycle.path(cycle)).contains("architecture.cycle.first").contains("architecture.cycle.second"));
-  }
-
-  @Test
-  void aKnownCycleWithAnotherCallIsStillKnown() {
-    String stored = "Cycle detected: Slice a -> \n                Slice b -> \n                Slice a\n"
-        + "  1. Dependencies of Slice a\n    - Method <x.A.f()> calls method <y.B.g()> in (A.java:3)";
-    String actual = stored.replace("f()", "h()");
-
-    assertThat(new SameCycle().matches(actual, stored)).isTrue();
-    assertThat(new SameCycle().matches(actual.replace("Slice b", "Slice c"), stored)).isFalse();
+    assertThat(result.getFailureReport().getDetails()).singleElement().asString()
+        .contains("Slice architecture.cycle.first").contains("Slice architecture.cycle.second");
   }
 }

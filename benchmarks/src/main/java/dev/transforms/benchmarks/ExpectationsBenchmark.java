@@ -6,7 +6,7 @@ import dev.transforms.api.Transform;
 import dev.transforms.api.checks.NotNull;
 import dev.transforms.api.checks.PrimaryKey;
 import dev.transforms.runtime.BuildReport;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;

@@ -2,7 +2,7 @@ package dev.transforms.benchmarks;
 
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.crash.CrashTransforms.TwoOutputs;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.spi.CrashPoints;
 import dev.transforms.testing.Row;
 import dev.transforms.testing.TestWarehouse;

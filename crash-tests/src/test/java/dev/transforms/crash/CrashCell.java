@@ -2,7 +2,7 @@ package dev.transforms.crash;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.internal.publish.StagingMarks;
 import dev.transforms.runtime.spi.CrashPoints;
 import dev.transforms.testing.BuildResult;

@@ -1,7 +1,7 @@
 package dev.transforms.crash;
 
 import dev.transforms.runtime.BuildReport;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;

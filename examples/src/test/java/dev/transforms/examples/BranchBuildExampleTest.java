@@ -3,7 +3,7 @@ package dev.transforms.examples;
 import static dev.transforms.testing.TransformsAssertions.assertThatTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.testing.Row;
 import dev.transforms.testing.TestWarehouse;
 import dev.transforms.testing.TransformsTest;

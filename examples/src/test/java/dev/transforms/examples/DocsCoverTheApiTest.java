@@ -36,7 +36,7 @@ class DocsCoverTheApiTest {
       dev.transforms.singlenode.IcebergOutput.class,
       dev.transforms.singlenode.SingleNodeTransformContext.class,
       dev.transforms.singlenode.Changelog.class,
-      dev.transforms.singlenode.sql.SqlSession.class,
+      dev.transforms.singlenode.SqlSession.class,
       dev.transforms.singlenode.edits.RowEdits.class,
       dev.transforms.singlenode.edits.ApplyChanges.class,
       dev.transforms.singlenode.edits.ApplyChanges.AppliedChanges.class,
@@ -57,8 +57,8 @@ class DocsCoverTheApiTest {
       dev.transforms.runtime.BuildReport.class,
       dev.transforms.runtime.TransformResult.class,
       dev.transforms.runtime.OutputWrites.class,
-      dev.transforms.runtime.Transforms.class,
-      dev.transforms.runtime.Transforms.Selection.class);
+      dev.transforms.Transforms.class,
+      dev.transforms.Transforms.Selection.class);
 
   private static final Set<String> OBJECT_METHODS = Set.of("equals", "hashCode", "toString", "getClass", "notify",
       "notifyAll", "wait", "values", "valueOf", "compareTo");

@@ -1,7 +1,7 @@
 package dev.transforms.history;
 
 import dev.transforms.runtime.BuildReport;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.spi.CrashPoints;
 import java.io.BufferedReader;

@@ -1,6 +1,6 @@
 package dev.transforms.cli;
 
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.internal.build.BuildOptions;
 import java.io.PrintWriter;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.transforms.cli;
 
-import dev.transforms.runtime.spi.Counts;
+import dev.transforms.runtime.Counts;
 import dev.transforms.runtime.spi.ParameterSpec;
 import dev.transforms.runtime.spi.TransformSpec;
 import java.io.PrintWriter;

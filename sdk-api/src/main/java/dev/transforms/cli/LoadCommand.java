@@ -311,6 +311,6 @@ final class LoadCommand implements Callable<Integer> {
   }
 
   private static String rows(long count) {
-    return dev.transforms.runtime.spi.Counts.grouped(count, "row");
+    return dev.transforms.runtime.Counts.grouped(count, "row");
   }
 }

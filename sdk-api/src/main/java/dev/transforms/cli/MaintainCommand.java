@@ -3,7 +3,7 @@ package dev.transforms.cli;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.build.CauseChain;
+import dev.transforms.runtime.internal.secrets.CauseChain;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.maintenance.MaintenanceEngine;
 import dev.transforms.runtime.maintenance.MaintenanceOptions;

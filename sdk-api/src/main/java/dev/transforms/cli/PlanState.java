@@ -7,7 +7,7 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.build.BuildSettings;
+import dev.transforms.runtime.internal.config.BuildSettings;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.incremental.Freshness;
 import dev.transforms.runtime.internal.incremental.IncrementalState;

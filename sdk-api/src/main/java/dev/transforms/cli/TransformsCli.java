@@ -1,10 +1,10 @@
 package dev.transforms.cli;
 
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.build.CauseChain;
-import dev.transforms.runtime.internal.catalog.SecretMasker;
+import dev.transforms.runtime.internal.secrets.CauseChain;
+import dev.transforms.runtime.internal.secrets.SecretMasker;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.spi.QuietLogging;

@@ -11,7 +11,7 @@ import java.util.Optional;
  * transform's writes are. A transform whose publication already began finishes it: an output is never
  * half published. The report lists the running ones as failed and the rest as skipped, with the reason.
  *
- * <p>Pass one to a build with {@link Transforms.Selection#cancellation(BuildCancellation)}. A
+ * <p>Pass one to a build with {@link dev.transforms.Transforms.Selection#cancellation(BuildCancellation)}. A
  * cancellation is used once: a cancelled one cancels every build it is given to.
  */
 public final class BuildCancellation {

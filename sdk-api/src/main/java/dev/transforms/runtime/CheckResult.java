@@ -64,8 +64,8 @@ public record CheckResult(DatasetPath output, String check, Level level, Outcome
     String status = outcome == Outcome.PASSED ? "passed" : level == Level.WARN ? "warned" : outcome == Outcome.ERROR
         ? "could not be evaluated" : "failed";
     return output + ": " + check + " " + status + (outcome == Outcome.FAILED && violations > 0 ? ", "
-        + dev.transforms.runtime.spi.Counts.of(violations, "row") + " "
-        + dev.transforms.runtime.spi.Counts.verb(violations, "violates", "violate") + " it" : "") + (detail.isEmpty() ? "" : " (" + detail + ")")
+        + dev.transforms.runtime.Counts.of(violations, "row") + " "
+        + dev.transforms.runtime.Counts.verb(violations, "violates", "violate") + " it" : "") + (detail.isEmpty() ? "" : " (" + detail + ")")
         + (examples.isEmpty() ? "" : "; e.g. " + String.join(" | ", examples));
   }
 }

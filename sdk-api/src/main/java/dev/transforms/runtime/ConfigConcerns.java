@@ -1,17 +1,16 @@
 package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.build.BuildSettings;
-import dev.transforms.runtime.internal.catalog.SecretMasker;
-import dev.transforms.runtime.internal.config.CatalogKeys;
+import dev.transforms.runtime.internal.config.BuildSettings;
+import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.CatalogKeys;
 import dev.transforms.runtime.internal.config.ConfigValues;
-import dev.transforms.runtime.internal.config.MountKeys;
-import dev.transforms.runtime.internal.engine.DuckDbSettings;
-import dev.transforms.runtime.internal.engine.SingleNodeSettings;
-import dev.transforms.runtime.internal.engine.SparkSettings;
-import dev.transforms.runtime.internal.lineage.LineageSettings;
-import dev.transforms.runtime.maintenance.MaintenancePolicies;
-import dev.transforms.runtime.spi.AdvisorySettings;
+import dev.transforms.runtime.MountKeys;
+import dev.transforms.runtime.internal.config.DuckDbSettings;
+import dev.transforms.runtime.internal.config.SingleNodeSettings;
+import dev.transforms.runtime.internal.config.SparkSettings;
+import dev.transforms.runtime.internal.config.LineageSettings;
+import dev.transforms.runtime.AdvisorySettings;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -43,7 +42,7 @@ final class ConfigConcerns {
     for (String key : values.keySet()) {
       boolean core = key.equals("warehouse") || key.equals("files.root") || key.startsWith(CatalogKeys.PREFIX)
           || key.startsWith(MountKeys.PREFIX);
-      boolean owned = key.startsWith(SparkSettings.PREFIX) || key.startsWith(MaintenancePolicies.PREFIX)
+      boolean owned = key.startsWith(SparkSettings.PREFIX) || key.startsWith(TransformsConfig.MAINTENANCE_PREFIX)
           || key.equals(AdvisorySettings.LEVEL) || key.startsWith(AdvisorySettings.LEVEL + ".")
           || key.startsWith(LineageSettings.PREFIX) || key.startsWith(DuckDbSettings.PREFIX)
           || key.equals(BuildSettings.THREADS) || key.equals(BuildSettings.ON_SCHEMA_CHANGE)

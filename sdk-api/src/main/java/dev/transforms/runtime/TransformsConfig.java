@@ -2,20 +2,19 @@ package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.SchemaChangePolicy;
-import dev.transforms.runtime.internal.build.BuildSettings;
-import dev.transforms.runtime.internal.catalog.SecretMasker;
-import dev.transforms.runtime.internal.config.CatalogKeys;
+import dev.transforms.runtime.internal.config.BuildSettings;
+import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.CatalogKeys;
 import dev.transforms.runtime.internal.config.ConfigValues;
 import dev.transforms.runtime.internal.config.EnvironmentOverrides;
-import dev.transforms.runtime.internal.config.LayeredValues;
-import dev.transforms.runtime.internal.config.MountKeys;
+import dev.transforms.runtime.LayeredValues;
+import dev.transforms.runtime.MountKeys;
 import dev.transforms.runtime.internal.config.PropertiesFile;
-import dev.transforms.runtime.internal.engine.DuckDbSettings;
-import dev.transforms.runtime.internal.engine.SingleNodeSettings;
-import dev.transforms.runtime.internal.engine.SparkSettings;
-import dev.transforms.runtime.internal.lineage.LineageSettings;
-import dev.transforms.runtime.maintenance.MaintenancePolicies;
-import dev.transforms.runtime.spi.AdvisorySettings;
+import dev.transforms.runtime.internal.config.DuckDbSettings;
+import dev.transforms.runtime.internal.config.SingleNodeSettings;
+import dev.transforms.runtime.internal.config.SparkSettings;
+import dev.transforms.runtime.internal.config.LineageSettings;
+import dev.transforms.runtime.AdvisorySettings;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -65,6 +64,9 @@ public final class TransformsConfig {
 
   /** The key of the Arrow memory the single-node transforms of a build share ({@code 8g}, {@code 40%}). */
   public static final String SINGLE_NODE_MEMORY = SingleNodeSettings.MEMORY_LIMIT;
+
+  /** The prefix of the maintenance keys ({@code maintain.PREFIX.OPTION}), which {@code transforms maintain} reads. */
+  public static final String MAINTENANCE_PREFIX = "maintain.";
 
   /** The prefix of environment variables that override configuration keys. */
   public static final String ENV_PREFIX = EnvironmentOverrides.PREFIX;
@@ -249,7 +251,7 @@ public final class TransformsConfig {
    * @return the keys with their values, sorted
    */
   public Map<String, String> maintenanceProperties() {
-    return values.withPrefix(MaintenancePolicies.PREFIX);
+    return values.withPrefix(MAINTENANCE_PREFIX);
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * The runtime as users drive it from Java: {@link dev.transforms.runtime.Transforms} builds
+ * The runtime as users drive it from Java: {@link dev.transforms.Transforms} builds
  * transforms under a {@link dev.transforms.runtime.TransformsConfig}, and the results say what each
  * transform did ({@link dev.transforms.runtime.BuildReport}, {@link dev.transforms.runtime.TransformResult},
  * {@link dev.transforms.runtime.CheckResult}). Everything under {@code dev.transforms.runtime.internal} is

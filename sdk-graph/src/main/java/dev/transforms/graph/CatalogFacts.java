@@ -96,7 +96,7 @@ public final class CatalogFacts implements NodeFacts {
     if (last != null) {
       status = last.status();
       lines.add(last.status().toLowerCase(java.util.Locale.ROOT) + " " + Html.seconds(last.duration()) + ", "
-          + dev.transforms.runtime.spi.Counts.of(last.rowsWritten(), "row"));
+          + dev.transforms.runtime.Counts.of(last.rowsWritten(), "row"));
       details.put("last build", last.status() + (last.status().equals("SKIPPED") ? ""
           : last.incremental() ? ", incremental" : ", full"));
       details.put("started", last.started() + " (" + age(last.started()) + ")");
@@ -109,7 +109,7 @@ public final class CatalogFacts implements NodeFacts {
     } else if (state.isPresent()) {
       status = "PUBLISHED";
       long rows = rowsWrittenBy(spec, state.get().buildId());
-      lines.add("published, " + dev.transforms.runtime.spi.Counts.of(rows, "row"));
+      lines.add("published, " + dev.transforms.runtime.Counts.of(rows, "row"));
       details.put("last build", "published (no build recorded in this warehouse)");
       details.put("rows written", Long.toString(rows));
     } else {
@@ -187,7 +187,7 @@ public final class CatalogFacts implements NodeFacts {
   String age(Instant then) {
     long seconds = Math.max(0, Duration.between(then, now).getSeconds());
     return seconds < 120 ? seconds + " s ago" : seconds < 7200 ? seconds / 60 + " min ago"
-        : seconds < 172800 ? seconds / 3600 + " h ago" : dev.transforms.runtime.spi.Counts.of(seconds / 86400, "day") + " ago";
+        : seconds < 172800 ? seconds / 3600 + " h ago" : dev.transforms.runtime.Counts.of(seconds / 86400, "day") + " ago";
   }
 
   /** A table as a build of the branch decides from it: at the branch's head where it is cut. */

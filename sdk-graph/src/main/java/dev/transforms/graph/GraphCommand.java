@@ -100,8 +100,8 @@ public final class GraphCommand implements Callable<Integer> {
         throw new UncheckedIOException("Cannot write the graph to " + file, e);
       }
       long transforms = graph.nodes().stream().filter(n -> n.kind() == GraphNode.Kind.TRANSFORM).count();
-      parent.out().printf("Wrote the graph of %s and %s to %s%n", dev.transforms.runtime.spi.Counts.of(transforms, "transform"),
-          dev.transforms.runtime.spi.Counts.of(graph.nodes().size() - transforms, "dataset"), file);
+      parent.out().printf("Wrote the graph of %s and %s to %s%n", dev.transforms.runtime.Counts.of(transforms, "transform"),
+          dev.transforms.runtime.Counts.of(graph.nodes().size() - transforms, "dataset"), file);
     }
     parent.out().flush();
     return TransformsCli.OK;

@@ -133,9 +133,9 @@ public final class GraphWriter {
             #details td:first-child { color: #555; white-space: nowrap; }
             .legend span { display: inline-block; padding: 1px 6px; margin-right: 6px; border: 1px solid #888; }
             """).append("</style></head>\n<body>\n");
-    page.append("<h1>").append(escape(title)).append("</h1>\n<p id=\"summary\">").append(dev.transforms.runtime.spi.Counts.of(transforms, "transform"))
-        .append(", ").append(dev.transforms.runtime.spi.Counts.of(graph.nodes().size() - transforms, "dataset")).append(", ")
-        .append(dev.transforms.runtime.spi.Counts.of(graph.edges().size(), "edge")).append("; ").append(stale).append(" stale. ")
+    page.append("<h1>").append(escape(title)).append("</h1>\n<p id=\"summary\">").append(dev.transforms.runtime.Counts.of(transforms, "transform"))
+        .append(", ").append(dev.transforms.runtime.Counts.of(graph.nodes().size() - transforms, "dataset")).append(", ")
+        .append(dev.transforms.runtime.Counts.of(graph.edges().size(), "edge")).append("; ").append(stale).append(" stale. ")
         .append("<span class=\"legend\"><span class=\"SUCCEEDED\">built</span><span class=\"FAILED\">failed</span>"
             + "<span class=\"NONE\">not built</span><span style=\"background:#e8f0fc\">dataset</span>"
             + "<span style=\"border:2px dashed #d08000\">stale: its inputs, code or settings changed since the last build</span></span>"

@@ -4,6 +4,7 @@ import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.spi.ChangeRange;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.internal.changes.SnapshotDiff;
+import dev.transforms.singlenode.internal.memory.ArrowMemory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

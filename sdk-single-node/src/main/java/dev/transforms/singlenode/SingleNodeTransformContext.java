@@ -2,7 +2,7 @@ package dev.transforms.singlenode;
 
 import dev.transforms.api.Handle;
 import dev.transforms.api.IncrementalTransformContext;
-import dev.transforms.singlenode.sql.SqlSession;
+import dev.transforms.singlenode.SqlSession;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**

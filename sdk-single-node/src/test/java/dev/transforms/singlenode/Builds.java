@@ -1,7 +1,7 @@
 package dev.transforms.singlenode;
 
 import dev.transforms.runtime.BuildReport;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 
 /** Builds for tests that change what a transform does between builds by hand (a static field, not its code). */
 public final class Builds {

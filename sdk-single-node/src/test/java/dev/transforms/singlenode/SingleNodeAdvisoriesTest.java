@@ -11,7 +11,7 @@ import dev.transforms.runtime.Advisory;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;

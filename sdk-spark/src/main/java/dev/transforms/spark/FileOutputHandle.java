@@ -5,7 +5,7 @@ import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.spi.CrashPoints;
-import dev.transforms.runtime.spi.Locations;
+import dev.transforms.runtime.Locations;
 import dev.transforms.runtime.spi.StagedFolder;
 import dev.transforms.runtime.spi.TransformRun;
 import java.nio.file.Files;
@@ -39,7 +39,7 @@ final class FileOutputHandle implements TransformOutput {
     this.output = output;
     this.scope = scope;
     this.location = output.fileLocation().orElseThrow();
-    this.folder = StagedFolder.stage(location, run.build().buildId());
+    this.folder = run.build().folders().apply(location);
     folder.recovered().forEach(run.staging()::recovered);
     scope.stageFiles(this);
     if (Files.isDirectory(location)) {

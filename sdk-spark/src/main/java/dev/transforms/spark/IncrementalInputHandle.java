@@ -4,7 +4,7 @@ import dev.transforms.api.ReadMode;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.spi.BoundInput;
-import dev.transforms.runtime.spi.Locations;
+import dev.transforms.runtime.Locations;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.OptionalLong;

@@ -12,7 +12,7 @@ import dev.transforms.api.Transform;
 import dev.transforms.runtime.Advisory;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import java.io.IOException;
 import java.nio.file.Files;

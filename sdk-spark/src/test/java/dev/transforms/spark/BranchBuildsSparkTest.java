@@ -7,7 +7,7 @@ import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;

@@ -8,7 +8,7 @@ import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.spi.Locations;
+import dev.transforms.runtime.Locations;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import java.nio.file.Files;
 import java.util.List;

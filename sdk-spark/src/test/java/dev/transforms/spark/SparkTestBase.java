@@ -3,7 +3,7 @@ package dev.transforms.spark;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import java.nio.file.Path;
 import java.util.List;

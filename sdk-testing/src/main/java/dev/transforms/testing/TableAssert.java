@@ -1,6 +1,6 @@
 package dev.transforms.testing;
 
-import dev.transforms.runtime.spi.Counts;
+import dev.transforms.runtime.Counts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.transforms.testing;
 
 import dev.transforms.runtime.ResolvedTable;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.spi.CommittedFiles;
 import java.io.BufferedReader;

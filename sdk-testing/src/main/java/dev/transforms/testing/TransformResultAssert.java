@@ -179,7 +179,7 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
             actual.outputs().stream().map(o -> o.path().toString()).toList()));
     if (writes.rowsAdded() != rows) {
       throw failureWithActualExpected(writes.rowsAdded(), rows, "Expecting transform %s to add %s to %s but it "
-          + "added %d", actual.transform(), dev.transforms.runtime.spi.Counts.of(rows, "row"), output, writes.rowsAdded());
+          + "added %d", actual.transform(), dev.transforms.runtime.Counts.of(rows, "row"), output, writes.rowsAdded());
     }
     return myself;
   }
@@ -199,10 +199,10 @@ public final class TransformResultAssert extends AbstractAssert<TransformResultA
   public TransformResultAssert failedCheck(String check, long violations) {
     CheckResult result = check(check);
     if (result.outcome() == CheckResult.Outcome.PASSED || result.violations() != violations) {
-      throw failureWithActualExpected(result.describe(), check + " failed, " + dev.transforms.runtime.spi.Counts.of(violations, "row") + " "
-          + dev.transforms.runtime.spi.Counts.verb(violations, "violates", "violate") + " it",
+      throw failureWithActualExpected(result.describe(), check + " failed, " + dev.transforms.runtime.Counts.of(violations, "row") + " "
+          + dev.transforms.runtime.Counts.verb(violations, "violates", "violate") + " it",
           "Expecting check %s of transform %s to fail with %s but: %s", check, actual.transform(),
-          dev.transforms.runtime.spi.Counts.of(violations, "violating row"), result.describe());
+          dev.transforms.runtime.Counts.of(violations, "violating row"), result.describe());
     }
     return myself;
   }

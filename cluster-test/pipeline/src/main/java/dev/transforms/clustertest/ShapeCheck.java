@@ -2,7 +2,7 @@ package dev.transforms.clustertest;
 
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.singlenode.arrow.ArrowSchemas;

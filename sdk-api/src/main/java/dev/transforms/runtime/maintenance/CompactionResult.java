@@ -22,8 +22,8 @@ public record CompactionResult(
     if (snapshotId.isEmpty()) {
       return "compact: nothing to rewrite";
     }
-    return "compact: " + dev.transforms.runtime.spi.Counts.of(dataFilesRewritten, "data file") + " rewritten into " + dataFilesAdded
-        + " (" + dev.transforms.runtime.spi.Counts.of(rowsWritten, "row") + "), "
-        + dev.transforms.runtime.spi.Counts.of(deleteFilesRemoved, "delete file") + " removed, snapshot " + snapshotId.getAsLong();
+    return "compact: " + dev.transforms.runtime.Counts.of(dataFilesRewritten, "data file") + " rewritten into " + dataFilesAdded
+        + " (" + dev.transforms.runtime.Counts.of(rowsWritten, "row") + "), "
+        + dev.transforms.runtime.Counts.of(deleteFilesRemoved, "delete file") + " removed, snapshot " + snapshotId.getAsLong();
   }
 }

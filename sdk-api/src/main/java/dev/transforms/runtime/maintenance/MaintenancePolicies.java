@@ -2,6 +2,7 @@ package dev.transforms.runtime.maintenance;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.runtime.DatasetPath;
+import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.config.ConfigValues;
 import java.time.Duration;
@@ -39,7 +40,7 @@ import java.util.TreeSet;
 public final class MaintenancePolicies {
 
   /** The prefix of the keys of maintenance policies. */
-  public static final String PREFIX = "maintain.";
+  public static final String PREFIX = TransformsConfig.MAINTENANCE_PREFIX;
 
   /** The options a policy may set. */
   public static final Set<String> OPTIONS = Set.of("actions", "older-than", "retain-last", "keep-incremental-state",

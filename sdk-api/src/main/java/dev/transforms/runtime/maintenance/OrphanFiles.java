@@ -1,7 +1,7 @@
 package dev.transforms.runtime.maintenance;
 
 import dev.transforms.api.MaintenanceRefusedException;
-import dev.transforms.runtime.spi.Locations;
+import dev.transforms.runtime.Locations;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

@@ -166,14 +166,14 @@ public record TableHealth(
     if (!deletes.isEmpty() && (deletedShare >= DELETED_ROWS_LIMIT || deletes.size() >= DELETE_FILES_LIMIT)) {
       advice.add(String.format(Locale.ROOT, "%s %s %.1f%% of the rows: every read applies %s "
           + "again; compaction writes the live rows and drops %s: transforms maintain %s --compact",
-          dev.transforms.runtime.spi.Counts.of(deletes.size(), "delete file"), deletes.size() == 1 ? "removes" : "remove",
+          dev.transforms.runtime.Counts.of(deletes.size(), "delete file"), deletes.size() == 1 ? "removes" : "remove",
           deletedShare * 100, deletes.size() == 1 ? "it" : "them", deletes.size() == 1 ? "it" : "them", path));
     }
     boolean oldSnapshots = snapshots > 1 && age.compareTo(MaintenanceOptions.DEFAULT_OLDER_THAN) > 0;
     if (snapshots >= SNAPSHOTS_LIMIT || oldSnapshots) {
       advice.add(String.format(Locale.ROOT, "%d snapshots, the oldest %s old: each keeps its files; expire "
           + "those older than %d days (branches, tags and the last one stay): transforms maintain %s --expire",
-          snapshots, dev.transforms.runtime.spi.Counts.of(age.toDays(), "day"),
+          snapshots, dev.transforms.runtime.Counts.of(age.toDays(), "day"),
           MaintenanceOptions.DEFAULT_OLDER_THAN.toDays(), path));
     }
     if (manifests >= MANIFESTS_LIMIT) {
@@ -239,10 +239,10 @@ public record TableHealth(
    */
   public String summary() {
     return String.format(Locale.ROOT, "%s (%.0f%% small), %s (%.1f%% of rows), %s, %s; %s",
-        dev.transforms.runtime.spi.Counts.of(dataFiles, "data file"), smallShare() * 100, dev.transforms.runtime.spi.Counts.of(deleteFiles, "delete file"),
-        deletedShare() * 100, dev.transforms.runtime.spi.Counts.of(snapshots, "snapshot"), dev.transforms.runtime.spi.Counts.of(manifests, "manifest"),
+        dev.transforms.runtime.Counts.of(dataFiles, "data file"), smallShare() * 100, dev.transforms.runtime.Counts.of(deleteFiles, "delete file"),
+        deletedShare() * 100, dev.transforms.runtime.Counts.of(snapshots, "snapshot"), dev.transforms.runtime.Counts.of(manifests, "manifest"),
         recommendations.isEmpty() ? "nothing to do"
-            : dev.transforms.runtime.spi.Counts.of(recommendations.size(), "recommendation") + ": transforms health " + path);
+            : dev.transforms.runtime.Counts.of(recommendations.size(), "recommendation") + ": transforms health " + path);
   }
 
   private static String bytes(long bytes) {
@@ -260,11 +260,11 @@ public record TableHealth(
 
   private static String age(Duration age) {
     if (age.toDays() >= 1) {
-      return dev.transforms.runtime.spi.Counts.of(age.toDays(), "day");
+      return dev.transforms.runtime.Counts.of(age.toDays(), "day");
     }
     if (age.toHours() >= 1) {
-      return dev.transforms.runtime.spi.Counts.of(age.toHours(), "hour");
+      return dev.transforms.runtime.Counts.of(age.toHours(), "hour");
     }
-    return dev.transforms.runtime.spi.Counts.of(age.toMinutes(), "minute");
+    return dev.transforms.runtime.Counts.of(age.toMinutes(), "minute");
   }
 }

@@ -303,7 +303,7 @@ public final class TableMaintenance implements AutoCloseable {
     ExpireSnapshots expire = table.expireSnapshots().expireOlderThan(oldest);
     candidates.forEach(expire::expireSnapshotId);
     expire.commit();
-    say.accept("expire: " + dev.transforms.runtime.spi.Counts.of(candidates.size(), "snapshot") + " expired " + candidates);
+    say.accept("expire: " + dev.transforms.runtime.Counts.of(candidates.size(), "snapshot") + " expired " + candidates);
     return List.of(List.copyOf(candidates), kept);
   }
 

@@ -1,6 +1,7 @@
 package dev.transforms.runtime.spi;
 
 import dev.transforms.runtime.TransformsConfig;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -16,9 +17,12 @@ import java.util.function.Function;
  * @param cancellation cancels the build: engines register what stops a running transform's work
  * @param lineage the OpenLineage of a running transform, by its name, where engines send their own events
  *     (Spark jobs'); empty when the build emits no lineage
+ * @param folders stages a file output ({@code @Output}) of this build, by the dataset's folder: recovers
+ *     what dead builds left there and claims a version folder for this build's files
  */
 public record BuildEnvironment(String buildId, TransformsConfig config, int threads,
-    dev.transforms.runtime.BuildCancellation cancellation, Function<String, Optional<RunLineage>> lineage) {
+    dev.transforms.runtime.BuildCancellation cancellation, Function<String, Optional<RunLineage>> lineage,
+    Function<Path, StagedFolder> folders) {
 
   /** Checks the number of threads. */
   public BuildEnvironment {

@@ -109,20 +109,20 @@ public sealed interface CheckSpec {
     public List<String> problems(java.util.OptionalLong published, long count) {
       List<String> problems = new java.util.ArrayList<>();
       if (count < min) {
-        problems.add(dev.transforms.runtime.spi.Counts.of(count, "row") + ", fewer than the minimum " + min);
+        problems.add(dev.transforms.runtime.Counts.of(count, "row") + ", fewer than the minimum " + min);
       }
       if (count > max) {
-        problems.add(dev.transforms.runtime.spi.Counts.of(count, "row") + ", more than the maximum " + max);
+        problems.add(dev.transforms.runtime.Counts.of(count, "row") + ", more than the maximum " + max);
       }
       if (published.isPresent() && published.getAsLong() > 0) {
         long before = published.getAsLong();
         double change = 100.0 * (count - before) / before;
         if (maxDropPercent >= 0 && -change > maxDropPercent) {
-          problems.add(dev.transforms.runtime.spi.Counts.of(count, "row") + ", " + String.format(java.util.Locale.ROOT, "%.1f", -change) + "% fewer than the "
+          problems.add(dev.transforms.runtime.Counts.of(count, "row") + ", " + String.format(java.util.Locale.ROOT, "%.1f", -change) + "% fewer than the "
               + before + " published (at most " + maxDropPercent + "% allowed)");
         }
         if (maxGrowthPercent >= 0 && change > maxGrowthPercent) {
-          problems.add(dev.transforms.runtime.spi.Counts.of(count, "row") + ", " + String.format(java.util.Locale.ROOT, "%.1f", change) + "% more than the "
+          problems.add(dev.transforms.runtime.Counts.of(count, "row") + ", " + String.format(java.util.Locale.ROOT, "%.1f", change) + "% more than the "
               + before + " published (at most " + maxGrowthPercent + "% allowed)");
         }
       }

@@ -1,5 +1,6 @@
 package dev.transforms.runtime.spi;
 
+import dev.transforms.runtime.AdvisorySettings;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;

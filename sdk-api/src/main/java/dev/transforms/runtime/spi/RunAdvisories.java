@@ -3,6 +3,7 @@ package dev.transforms.runtime.spi;
 import dev.transforms.api.AdvisoryException;
 import dev.transforms.api.AdvisoryLevel;
 import dev.transforms.runtime.Advisory;
+import dev.transforms.runtime.AdvisorySettings;
 import dev.transforms.runtime.DatasetPath;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.transforms.runtime.spi;
 
-import dev.transforms.runtime.internal.publish.FolderPublisher;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -8,20 +7,9 @@ import java.util.List;
  * A file output ({@code @Output}, a folder of files) staged by one build: the engine writes the files to
  * {@link #stagingFolder()}, then publishes them all at once or discards them. Readers of the dataset's
  * folder see the old files or the new ones, never a mix, whatever process dies where; the next build
- * cleans up what a dead one left.
+ * cleans up what a dead one left. A build stages one with {@link BuildEnvironment#folders()}.
  */
 public interface StagedFolder {
-
-  /**
-   * Recovers a folder output from dead builds and claims a version folder for this build.
-   *
-   * @param location the dataset's folder, as readers name it
-   * @param buildId this build
-   * @return the staged folder; write the files to {@link #stagingFolder()}
-   */
-  static StagedFolder stage(Path location, String buildId) {
-    return FolderPublisher.stage(location, buildId);
-  }
 
   /**
    * The folder this build writes its files to.

@@ -5,7 +5,8 @@ import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.build.BuildSettings;
+import dev.transforms.runtime.internal.config.BranchNames;
+import dev.transforms.runtime.internal.config.BuildSettings;
 import java.lang.reflect.InvocationTargetException;
 import java.util.List;
 import java.util.Map;
@@ -183,7 +184,7 @@ public final class TransformRun {
    * @return the staging branch name
    */
   public String stagingBranch() {
-    return dev.transforms.runtime.internal.publish.StagingMarks.branch(build.buildId());
+    return BranchNames.staging(build.buildId());
   }
 
   /**

@@ -11,10 +11,10 @@
  * {@link dev.transforms.runtime.spi.CheckSpec}, {@link dev.transforms.runtime.spi.IncrementalSpec},
  * {@link dev.transforms.runtime.spi.DatasetKind}), the {@link dev.transforms.runtime.spi.IncrementalDecision},
  * the changes to apply ({@link dev.transforms.runtime.spi.ChangeRange}, {@link dev.transforms.runtime.spi.KeyFold}),
- * advisories ({@link dev.transforms.runtime.spi.AdvisoryRule}, {@link dev.transforms.runtime.spi.AdvisorySettings},
+ * advisories ({@link dev.transforms.runtime.spi.AdvisoryRule}, {@link dev.transforms.runtime.AdvisorySettings},
  * {@link dev.transforms.runtime.spi.RunAdvisories}, {@link dev.transforms.runtime.spi.FileSizes}), commits
  * ({@link dev.transforms.runtime.spi.CommitRetry}, {@link dev.transforms.runtime.spi.CommittedFiles}), file outputs
- * ({@link dev.transforms.runtime.spi.StagedFolder}, {@link dev.transforms.runtime.spi.Locations}), lineage
+ * ({@link dev.transforms.runtime.spi.StagedFolder}, {@link dev.transforms.runtime.Locations}), lineage
  * ({@link dev.transforms.runtime.spi.RunLineage}), crash points, quiet logging and counted nouns.
  *
  * <p><b>Compatibility.</b> Published for engines, the SDK's own and others'; not for transforms. A patch

@@ -3,7 +3,7 @@ package dev.transforms.runtime.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.runtime.internal.catalog.KeyPrefixFileIO;
-import dev.transforms.runtime.spi.Locations;
+import dev.transforms.runtime.Locations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;

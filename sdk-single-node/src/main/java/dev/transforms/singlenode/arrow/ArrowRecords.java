@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.arrow;
 
 import dev.transforms.api.SchemaMismatchException;
+import dev.transforms.singlenode.internal.schema.ArrowSchemaMapping;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -97,7 +98,7 @@ public final class ArrowRecords {
    * @param schema the Iceberg schema of the records
    * @param allocator the allocator for the new root's memory
    * @return a new root holding the records; the caller owns it and must close it
-   * @throws UnsupportedTypeException if the schema has a type without an Arrow counterpart
+   * @throws dev.transforms.api.UnsupportedTypeException if the schema has a type without an Arrow counterpart
    * @throws ClassCastException if a value is not of the Java class the generic data model uses
    */
   public static VectorSchemaRoot toRoot(
@@ -121,7 +122,7 @@ public final class ArrowRecords {
   }
 
   static ArrowValueReaders.RowReader rowReader(VectorSchemaRoot root, Schema schema) {
-    ArrowSchemas.checkReadable(schema, root.getSchema());
+    ArrowSchemaMapping.checkReadable(schema, root.getSchema());
     Map<String, FieldVector> byName = new HashMap<>();
     for (FieldVector vector : root.getFieldVectors()) {
       byName.put(vector.getName(), vector);

@@ -1,6 +1,8 @@
 package dev.transforms.singlenode.arrow;
 
 import dev.transforms.api.SchemaMismatchException;
+import dev.transforms.api.UnsupportedTypeException;
+import dev.transforms.singlenode.internal.schema.ArrowSchemaMapping;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,21 +37,10 @@ import org.apache.iceberg.types.Types;
  */
 public final class ArrowSchemas {
   /** The Arrow field metadata key under which the Iceberg field id is kept. */
-  public static final String FIELD_ID_KEY = "PARQUET:field_id";
-
-  /** The name Arrow gives the child field of a list. */
-  static final String LIST_ELEMENT_NAME = "element";
-
-  /** The names Arrow gives the entries struct of a map and its two children. */
-  static final String MAP_ENTRIES_NAME = "entries";
-
-  static final String MAP_KEY_NAME = "key";
-  static final String MAP_VALUE_NAME = "value";
+  public static final String FIELD_ID_KEY = ArrowSchemaMapping.FIELD_ID_KEY;
 
   /** The Arrow time zone used for Iceberg {@code timestamptz} and {@code timestamptz_ns}. */
-  public static final String UTC = "UTC";
-
-  static final String UUID_EXTENSION_NAME = "arrow.uuid";
+  public static final String UTC = ArrowSchemaMapping.UTC;
 
   private ArrowSchemas() {}
 
@@ -62,11 +53,7 @@ public final class ArrowSchemas {
    *     variant}, {@code geometry}, {@code geography})
    */
   public static org.apache.arrow.vector.types.pojo.Schema toArrow(org.apache.iceberg.Schema schema) {
-    List<Field> fields = new ArrayList<>(schema.columns().size());
-    for (Types.NestedField column : schema.columns()) {
-      fields.add(toArrow(column));
-    }
-    return new org.apache.arrow.vector.types.pojo.Schema(fields);
+    return ArrowSchemaMapping.toArrow(schema);
   }
 
   /**
@@ -79,7 +66,7 @@ public final class ArrowSchemas {
    *     Arrow counterpart
    */
   public static Field toArrow(Types.NestedField field) {
-    return toArrowField(field.name(), field.name(), field.isOptional(), field.fieldId(), field.type());
+    return ArrowSchemaMapping.toArrow(field);
   }
 
   /**
@@ -89,74 +76,7 @@ public final class ArrowSchemas {
    * @return the field id, or {@code null} if the metadata holds none or it is not a number
    */
   public static Integer fieldId(Field field) {
-    String id = field.getMetadata().get(FIELD_ID_KEY);
-    if (id == null) {
-      return null;
-    }
-    try {
-      return Integer.valueOf(id.trim());
-    } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  private static Field toArrowField(String path, String name, boolean nullable, int id, Type type) {
-    Map<String, String> metadata = Map.of(FIELD_ID_KEY, Integer.toString(id));
-    switch (type.typeId()) {
-      case STRUCT:
-        {
-          List<Types.NestedField> icebergChildren = type.asStructType().fields();
-          List<Field> children = new ArrayList<>(icebergChildren.size());
-          for (Types.NestedField child : icebergChildren) {
-            children.add(
-                toArrowField(
-                    path + "." + child.name(),
-                    child.name(),
-                    child.isOptional(),
-                    child.fieldId(),
-                    child.type()));
-          }
-          return new Field(
-              name, new FieldType(nullable, ArrowType.Struct.INSTANCE, null, metadata), children);
-        }
-      case LIST:
-        {
-          Types.ListType list = type.asListType();
-          Field element =
-              toArrowField(
-                  path + "." + LIST_ELEMENT_NAME,
-                  LIST_ELEMENT_NAME,
-                  list.isElementOptional(),
-                  list.elementId(),
-                  list.elementType());
-          return new Field(
-              name, new FieldType(nullable, ArrowType.List.INSTANCE, null, metadata), List.of(element));
-        }
-      case MAP:
-        {
-          Types.MapType map = type.asMapType();
-          Field key =
-              toArrowField(
-                  path + "." + MAP_KEY_NAME, MAP_KEY_NAME, false, map.keyId(), map.keyType());
-          Field value =
-              toArrowField(
-                  path + "." + MAP_VALUE_NAME,
-                  MAP_VALUE_NAME,
-                  map.isValueOptional(),
-                  map.valueId(),
-                  map.valueType());
-          Field entries =
-              new Field(
-                  MAP_ENTRIES_NAME, FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(key, value));
-          return new Field(
-              name,
-              new FieldType(nullable, new ArrowType.Map(false), null, metadata),
-              List.of(entries));
-        }
-      default:
-        return new Field(
-            name, new FieldType(nullable, toArrowType(path, type), null, metadata), List.of());
-    }
+    return ArrowSchemaMapping.fieldId(field);
   }
 
   /**
@@ -167,53 +87,7 @@ public final class ArrowSchemas {
    * @throws UnsupportedTypeException if the type has no Arrow counterpart, or is nested
    */
   public static ArrowType toArrowType(Type type) {
-    return toArrowType(type.toString(), type);
-  }
-
-  private static ArrowType toArrowType(String path, Type type) {
-    switch (type.typeId()) {
-      case BOOLEAN:
-        return ArrowType.Bool.INSTANCE;
-      case INTEGER:
-        return new ArrowType.Int(32, true);
-      case LONG:
-        return new ArrowType.Int(64, true);
-      case FLOAT:
-        return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-      case DOUBLE:
-        return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-      case DECIMAL:
-        {
-          Types.DecimalType decimal = (Types.DecimalType) type;
-          return new ArrowType.Decimal(decimal.precision(), decimal.scale(), 128);
-        }
-      case DATE:
-        return new ArrowType.Date(DateUnit.DAY);
-      case TIME:
-        return new ArrowType.Time(TimeUnit.MICROSECOND, 64);
-      case TIMESTAMP:
-        return new ArrowType.Timestamp(
-            TimeUnit.MICROSECOND, ((Types.TimestampType) type).shouldAdjustToUTC() ? UTC : null);
-      case TIMESTAMP_NANO:
-        return new ArrowType.Timestamp(
-            TimeUnit.NANOSECOND, ((Types.TimestampNanoType) type).shouldAdjustToUTC() ? UTC : null);
-      case STRING:
-        return ArrowType.Utf8.INSTANCE;
-      case UUID:
-        return new ArrowType.FixedSizeBinary(16);
-      case FIXED:
-        return new ArrowType.FixedSizeBinary(((Types.FixedType) type).length());
-      case BINARY:
-        return ArrowType.Binary.INSTANCE;
-      case UNKNOWN:
-        return ArrowType.Null.INSTANCE;
-      default:
-        throw new UnsupportedTypeException(
-            String.format(
-                "Column '%s' has Iceberg type %s, which has no Arrow counterpart in this SDK;"
-                    + " leave it out of the selected columns",
-                path, type));
-    }
+    return ArrowSchemaMapping.toArrowType(type);
   }
 
   /**
@@ -225,12 +99,7 @@ public final class ArrowSchemas {
    * @throws UnsupportedTypeException naming every field whose Arrow type has no Iceberg counterpart
    */
   public static org.apache.iceberg.Schema toIceberg(org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
-    return ArrowToIceberg.schema(arrowSchema);
-  }
-
-  static boolean isUuid(ArrowType type) {
-    return type instanceof ArrowType.ExtensionType
-        && UUID_EXTENSION_NAME.equals(((ArrowType.ExtensionType) type).extensionName());
+    return ArrowSchemaMapping.toIceberg(arrowSchema);
   }
 
   /**
@@ -245,10 +114,7 @@ public final class ArrowSchemas {
    */
   public static void checkWritable(
       org.apache.iceberg.Schema tableSchema, org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
-    List<String> differences = differences(tableSchema, arrowSchema);
-    if (!differences.isEmpty()) {
-      throw mismatch("the table", differences);
-    }
+    ArrowSchemaMapping.checkWritable(tableSchema, arrowSchema);
   }
 
   /**
@@ -268,38 +134,6 @@ public final class ArrowSchemas {
    */
   public static List<String> differences(
       org.apache.iceberg.Schema tableSchema, org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
-    List<String> differences = new ArrayList<>();
-    ArrowTypeFit.compareStruct("", tableSchema.asStruct(), arrowSchema.getFields(), true, differences);
-    return differences;
-  }
-
-  /**
-   * Checks that rows of an Arrow schema can be read as values of an Iceberg schema: like {@link
-   * #checkWritable}, but Arrow columns unknown to the Iceberg schema are ignored and nullability is
-   * not compared (a null where a value is required is then the caller's concern).
-   */
-  static void checkReadable(
-      org.apache.iceberg.Schema schema, org.apache.arrow.vector.types.pojo.Schema arrowSchema) {
-    List<String> differences = new ArrayList<>();
-    ArrowTypeFit.compareStruct("", schema.asStruct(), arrowSchema.getFields(), false, differences);
-    if (!differences.isEmpty()) {
-      throw mismatch("the Iceberg schema", differences);
-    }
-  }
-
-  /**
-   * The error for Arrow data that does not fit a schema: the message lists every difference, one a line.
-   *
-   * @param context what was being written, for example {@code "table db.events"}
-   * @param differences every difference found, each naming its column; not empty
-   * @return the exception
-   */
-  static SchemaMismatchException mismatch(String context, List<String> differences) {
-    StringBuilder message = new StringBuilder("Arrow data does not match the schema of ").append(context).append(" (")
-        .append(differences.size()).append(differences.size() == 1 ? " difference" : " differences").append("):");
-    for (String difference : differences) {
-      message.append("\n  - ").append(difference);
-    }
-    return new SchemaMismatchException(message.toString(), differences);
+    return ArrowSchemaMapping.differences(tableSchema, arrowSchema);
   }
 }

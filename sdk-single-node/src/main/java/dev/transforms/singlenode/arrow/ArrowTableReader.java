@@ -265,7 +265,7 @@ public final class ArrowTableReader {
    * Returns the Arrow schema of the rows read, with Iceberg field ids in the field metadata.
    *
    * @return the Arrow schema
-   * @throws UnsupportedTypeException if a selected column has a type without an Arrow counterpart
+   * @throws dev.transforms.api.UnsupportedTypeException if a selected column has a type without an Arrow counterpart
    * @throws IllegalArgumentException if a selected column does not exist
    */
   public org.apache.arrow.vector.types.pojo.Schema schema() {
@@ -278,7 +278,7 @@ public final class ArrowTableReader {
    *
    * @param allocator the allocator for the root's memory
    * @return a new root holding all rows; the caller owns it and must close it
-   * @throws UnsupportedTypeException if a selected column has a type without an Arrow counterpart
+   * @throws dev.transforms.api.UnsupportedTypeException if a selected column has a type without an Arrow counterpart
    * @throws IllegalArgumentException if a selected column does not exist
    * @throws org.apache.iceberg.exceptions.ValidationException if the filter names a column that
    *     does not exist
@@ -341,7 +341,7 @@ public final class ArrowTableReader {
    * @return a batch reader; the caller must close it, which frees its root. The scan's files are
    *     planned now; they are opened one after the other as batches are loaded
    * @throws UncheckedIOException if the table's manifests cannot be read
-   * @throws UnsupportedTypeException if a selected column has a type without an Arrow counterpart
+   * @throws dev.transforms.api.UnsupportedTypeException if a selected column has a type without an Arrow counterpart
    * @throws IllegalArgumentException if a selected column does not exist
    * @throws org.apache.iceberg.exceptions.ValidationException if the filter names a column that
    *     does not exist

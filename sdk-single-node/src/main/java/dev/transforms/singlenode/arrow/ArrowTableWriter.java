@@ -9,6 +9,7 @@ import dev.transforms.singlenode.internal.plan.WritePlan;
 import dev.transforms.singlenode.internal.plan.WritePlanner;
 import dev.transforms.singlenode.internal.plan.WriteRequest;
 import dev.transforms.singlenode.internal.plan.WriteStrategy;
+import dev.transforms.singlenode.internal.schema.ArrowSchemaMapping;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -213,7 +214,7 @@ public final class ArrowTableWriter implements Closeable {
   private void checkColumns(VectorSchemaRoot root) {
     List<String> differences = ArrowSchemas.differences(schema, root.getSchema());
     if (!differences.isEmpty()) {
-      throw ArrowSchemas.mismatch("table " + table.name(), differences);
+      throw ArrowSchemaMapping.mismatch("table " + table.name(), differences);
     }
   }
 

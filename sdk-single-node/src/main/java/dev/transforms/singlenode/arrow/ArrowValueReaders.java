@@ -1,5 +1,7 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.api.UnsupportedTypeException;
+import dev.transforms.singlenode.internal.schema.ArrowSchemaMapping;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -309,7 +311,7 @@ final class ArrowValueReaders {
   }
 
   private static ValueReader listReader(String path, Types.ListType list, ValueVector vector) {
-    String elementPath = path + "." + ArrowSchemas.LIST_ELEMENT_NAME;
+    String elementPath = path + "." + ArrowSchemaMapping.LIST_ELEMENT_NAME;
     if (vector instanceof ListVector && !(vector instanceof MapVector)) {
       ListVector lists = (ListVector) vector;
       ValueReader element = reader(elementPath, list.elementType(), lists.getDataVector());
@@ -354,10 +356,10 @@ final class ArrowValueReaders {
     MapVector maps = cast(path, map, vector, MapVector.class);
     StructVector entries = (StructVector) maps.getDataVector();
     ValueReader key =
-        reader(path + "." + ArrowSchemas.MAP_KEY_NAME, map.keyType(), entries.getChildByOrdinal(0));
+        reader(path + "." + ArrowSchemaMapping.MAP_KEY_NAME, map.keyType(), entries.getChildByOrdinal(0));
     ValueReader value =
         reader(
-            path + "." + ArrowSchemas.MAP_VALUE_NAME, map.valueType(), entries.getChildByOrdinal(1));
+            path + "." + ArrowSchemaMapping.MAP_VALUE_NAME, map.valueType(), entries.getChildByOrdinal(1));
     return index -> {
       if (maps.isNull(index)) {
         return null;

@@ -1,5 +1,6 @@
 package dev.transforms.singlenode.arrow;
 
+import dev.transforms.api.UnsupportedTypeException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.transforms.singlenode.edits;
 
 import dev.transforms.runtime.maintenance.CompactionResult;
 import dev.transforms.runtime.spi.CommittedFiles;
-import dev.transforms.singlenode.internal.maintenance.FileOrderedReads;
+import dev.transforms.singlenode.internal.read.FileOrderedReads;
 import dev.transforms.singlenode.internal.plan.RewritePlanner;
 import dev.transforms.singlenode.internal.read.LiveRows;
 import dev.transforms.singlenode.internal.threads.CallerRunsExecutor;

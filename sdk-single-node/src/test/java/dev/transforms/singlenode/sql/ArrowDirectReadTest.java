@@ -8,7 +8,7 @@ import dev.transforms.singlenode.internal.plan.ReadPlanner;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.singlenode.internal.plan.ReadStrategy;
 import dev.transforms.singlenode.internal.plan.ReadPlanner;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.singlenode.arrow.ArrowBatchReader;
 import dev.transforms.singlenode.arrow.ArrowRecords;
 import dev.transforms.singlenode.arrow.ArrowTableReader;

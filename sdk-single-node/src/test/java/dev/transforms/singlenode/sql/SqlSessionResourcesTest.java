@@ -1,18 +1,18 @@
 package dev.transforms.singlenode.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.transforms.Transforms;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;
 import dev.transforms.singlenode.SingleNodeTransformContext;
-import dev.transforms.singlenode.internal.duckdb.DuckDbSession;
+import dev.transforms.singlenode.SqlSession;
+import dev.transforms.singlenode.internal.engine.DuckDbSession;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

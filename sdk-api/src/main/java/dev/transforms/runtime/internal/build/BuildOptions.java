@@ -1,5 +1,6 @@
 package dev.transforms.runtime.internal.build;
 
+import dev.transforms.runtime.internal.config.BuildSettings;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.spi.TransformSpec;

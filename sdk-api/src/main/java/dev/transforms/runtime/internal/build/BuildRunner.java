@@ -4,7 +4,9 @@ import dev.transforms.api.IncrementalRequiredException;
 import dev.transforms.api.SchemaChangePolicy;
 import dev.transforms.api.Transform;
 import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.AdvisorySettings;
 import dev.transforms.runtime.BuildCancellation;
+import dev.transforms.runtime.BuildCancelledException;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.CheckResult;
@@ -26,8 +28,9 @@ import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.publish.BranchView;
 import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.publish.BuildRecovery;
+import dev.transforms.runtime.internal.publish.FolderPublisher;
 import dev.transforms.runtime.internal.publish.OutputPublisher;
-import dev.transforms.runtime.spi.AdvisorySettings;
+import dev.transforms.runtime.internal.secrets.CauseChain;
 import dev.transforms.runtime.spi.BoundInput;
 import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.spi.BuildEnvironment;
@@ -156,7 +159,8 @@ public final class BuildRunner implements AutoCloseable {
     String buildId = HexFormat.of().formatHex(randomBytes());
     BuildLineage lineage = BuildLineage.start(config, resolver, plan.transforms(), buildId, options.branch().name());
     BuildEnvironment environment = new BuildEnvironment(buildId, config,
-        Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation, lineage::run);
+        Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation, lineage::run,
+        folder -> FolderPublisher.stage(folder, buildId));
     AdvisorySettings advice = AdvisorySettings.of(config.values());
     List<TransformResult> results = List.of();
     try (EngineRegistry engines = providers == null ? new EngineRegistry(environment, loader)

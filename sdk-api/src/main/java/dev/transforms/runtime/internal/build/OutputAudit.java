@@ -8,7 +8,7 @@ import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.spi.CheckSpec;
-import dev.transforms.runtime.spi.Counts;
+import dev.transforms.runtime.Counts;
 import dev.transforms.runtime.spi.Engine;
 import dev.transforms.runtime.spi.StagedOutput;
 import dev.transforms.runtime.spi.TransformRun;

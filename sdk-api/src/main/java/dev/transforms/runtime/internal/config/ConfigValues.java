@@ -1,6 +1,6 @@
 package dev.transforms.runtime.internal.config;
 
-import dev.transforms.runtime.internal.catalog.SecretMasker;
+import dev.transforms.runtime.internal.secrets.SecretMasker;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;

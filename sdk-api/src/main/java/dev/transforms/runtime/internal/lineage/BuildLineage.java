@@ -4,6 +4,7 @@ import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.config.LineageSettings;
 import dev.transforms.runtime.spi.RunLineage;
 import dev.transforms.runtime.spi.TransformSpec;
 import java.util.List;

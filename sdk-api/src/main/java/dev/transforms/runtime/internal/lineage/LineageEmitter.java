@@ -1,6 +1,6 @@
 package dev.transforms.runtime.internal.lineage;
 
-import dev.transforms.runtime.internal.catalog.SecretMasker;
+import dev.transforms.runtime.internal.secrets.SecretMasker;
 import io.openlineage.client.OpenLineage;
 import io.openlineage.client.transports.Transport;
 import java.util.ArrayList;

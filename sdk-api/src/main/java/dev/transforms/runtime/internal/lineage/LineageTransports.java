@@ -2,6 +2,7 @@ package dev.transforms.runtime.internal.lineage;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.transforms.api.ConfigurationException;
+import dev.transforms.runtime.internal.config.LineageSettings;
 import io.openlineage.client.OpenLineageClientUtils;
 import io.openlineage.client.OpenLineageConfig;
 import io.openlineage.client.transports.Transport;

@@ -1,6 +1,8 @@
 package dev.transforms.runtime.internal.lineage;
 
 import dev.transforms.api.checks.Level;
+import dev.transforms.runtime.BuildCancelledException;
+import dev.transforms.runtime.BuildCancelledException;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.DatasetPath;
@@ -9,8 +11,9 @@ import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.build.CauseChain;
-import dev.transforms.runtime.internal.catalog.SecretMasker;
+import dev.transforms.runtime.internal.config.LineageSettings;
+import dev.transforms.runtime.internal.secrets.CauseChain;
+import dev.transforms.runtime.internal.secrets.SecretMasker;
 import dev.transforms.runtime.spi.DatasetKind;
 import dev.transforms.runtime.spi.ParameterSpec;
 import dev.transforms.runtime.spi.RunLineage;
@@ -179,7 +182,7 @@ final class OpenLineageBuild implements BuildLineage {
           .map(r -> r.transform() + " " + r.status().name()).toList();
       emitter.emitBuild(buildEvent(unsuccessful.isEmpty() ? OpenLineage.RunEvent.EventType.COMPLETE
           : OpenLineage.RunEvent.EventType.FAIL, unsuccessful.isEmpty() ? Optional.empty()
-          : Optional.of(unsuccessful.size() + " of " + dev.transforms.runtime.spi.Counts.of(results.size(),
+          : Optional.of(unsuccessful.size() + " of " + dev.transforms.runtime.Counts.of(results.size(),
               "transform") + " did not succeed: "
               + String.join(", ", unsuccessful))));
     } catch (RuntimeException | LinkageError e) {
@@ -202,8 +205,7 @@ final class OpenLineageBuild implements BuildLineage {
       }
       case FAILED -> {
         startIfNeeded(result.transform(), run);
-        boolean cancelled = result.error().map(e -> e instanceof dev.transforms.runtime.internal.build
-            .BuildCancelledException).orElse(false);
+        boolean cancelled = result.error().map(e -> e instanceof BuildCancelledException).orElse(false);
         emitter.emit(runEvent(result.transform(), run, cancelled ? OpenLineage.RunEvent.EventType.ABORT
             : OpenLineage.RunEvent.EventType.FAIL, result));
       }

@@ -1,11 +1,10 @@
 package dev.transforms.runtime.internal.publish;
 
-import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.DatasetNotFoundException;
+import dev.transforms.runtime.internal.config.BranchNames;
+import dev.transforms.runtime.internal.config.BuildSettings;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Pattern;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
@@ -27,13 +26,8 @@ public record BuildBranch(String name, List<String> fallbacks) {
   /** An ordinary build: reads and publishes {@code main}. */
   public static final BuildBranch MAIN = new BuildBranch(SnapshotRef.MAIN_BRANCH, List.of());
 
-  /** The configuration key of the fallbacks: branch names separated by commas, {@code main} unless set. */
-  public static final String FALLBACKS = "branch.fallbacks";
-
   /** The prefix of the table properties a branch's builds store their state under. */
   public static final String STATE_PREFIX = "transforms.branch.";
-
-  private static final Pattern LEGAL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
   /** Copies the fallbacks. */
   public BuildBranch {
@@ -44,7 +38,7 @@ public record BuildBranch(String name, List<String> fallbacks) {
    * A branch a person names, with the fallbacks the configuration sets.
    *
    * @param name the branch's name
-   * @param fallbacks the fallbacks, as {@link #fallbacks(String)} reads them
+   * @param fallbacks the fallbacks, as {@link BuildSettings#branchFallbacks} reads them
    * @return the branch
    * @throws IllegalArgumentException naming the branch, if the name is not one a branch build may use
    */
@@ -53,59 +47,14 @@ public record BuildBranch(String name, List<String> fallbacks) {
   }
 
   /**
-   * Checks a branch name given by a person.
+   * Checks a branch name given by a person ({@link BranchNames#check}).
    *
    * @param name the name
    * @return the name
-   * @throws IllegalArgumentException naming the branch, if it is empty, has characters other than
-   *     letters, digits, {@code -} and {@code _}, is longer than 64, is {@code main}, or starts with the
-   *     SDK's own staging-branch prefix
+   * @throws IllegalArgumentException naming the branch, if it is not one a build may use
    */
   public static String checkName(String name) {
-    if (name == null || !LEGAL.matcher(name).matches()) {
-      throw new IllegalArgumentException("Branch '" + name + "' is not a branch name a build can use: it must be 1 "
-          + "to 64 letters, digits, '-' or '_', starting with a letter or digit");
-    }
-    if (name.equals(SnapshotRef.MAIN_BRANCH)) {
-      throw new IllegalArgumentException("Branch 'main' is what an ordinary build publishes; leave out --branch to "
-          + "build main, or name another branch");
-    }
-    if (name.toLowerCase(Locale.ROOT).startsWith(StagingMarks.BRANCH_PREFIX)) {
-      throw new IllegalArgumentException("Branch '" + name + "' starts with '" + StagingMarks.BRANCH_PREFIX
-          + "', the prefix of the SDK's own staging branches; choose another name");
-    }
-    return name;
-  }
-
-  /**
-   * Reads the value of {@value #FALLBACKS}.
-   *
-   * @param configured the value: branch names separated by commas
-   * @return the names, in order
-   * @throws ConfigurationException naming the key, if it names no branch or one no build can use
-   */
-  public static List<String> fallbacks(String configured) {
-    List<String> names = new ArrayList<>();
-    for (String part : configured.split(",")) {
-      String branch = part.strip();
-      if (branch.isEmpty()) {
-        continue;
-      }
-      if (!branch.equals(SnapshotRef.MAIN_BRANCH)) {
-        try {
-          checkName(branch);
-        } catch (IllegalArgumentException e) {
-          throw new ConfigurationException("Configuration key '" + FALLBACKS + "' names a branch no build can use: "
-              + e.getMessage());
-        }
-      }
-      names.add(branch);
-    }
-    if (names.isEmpty()) {
-      throw new ConfigurationException("Configuration key '" + FALLBACKS + "' names no branch; leave it out to fall "
-          + "back to main");
-    }
-    return names;
+    return BranchNames.check(name);
   }
 
   /**
@@ -139,7 +88,8 @@ public record BuildBranch(String name, List<String> fallbacks) {
       }
     }
     throw new DatasetNotFoundException("Input " + path + " (" + table.name() + ") has none of the branches " + tried
-        + " this build reads; build it on branch " + name + " first, or add a branch it has to " + FALLBACKS);
+        + " this build reads; build it on branch " + name + " first, or add a branch it has to "
+        + BuildSettings.BRANCH_FALLBACKS);
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.transforms.runtime.internal.publish;
 
 import dev.transforms.runtime.spi.CrashPoints;
-import dev.transforms.runtime.spi.Locations;
+import dev.transforms.runtime.Locations;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

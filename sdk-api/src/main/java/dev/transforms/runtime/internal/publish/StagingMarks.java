@@ -1,5 +1,6 @@
 package dev.transforms.runtime.internal.publish;
 
+import dev.transforms.runtime.internal.config.BranchNames;
 import dev.transforms.runtime.spi.CommitRetry;
 import dev.transforms.runtime.spi.CrashPoints;
 import java.util.LinkedHashSet;
@@ -30,7 +31,7 @@ import org.apache.iceberg.TableOperations;
 public final class StagingMarks {
 
   /** Prefix of staging branch names. */
-  public static final String BRANCH_PREFIX = "transforms_";
+  public static final String BRANCH_PREFIX = BranchNames.STAGING_PREFIX;
   /** Prefix of lease properties. */
   public static final String LEASE_PREFIX = "transforms.lease.";
   /** Prefix of the properties that hold a build's staged shape ({@link StagedShape}). */
@@ -45,7 +46,7 @@ public final class StagingMarks {
    * @return the branch name
    */
   public static String branch(String buildId) {
-    return BRANCH_PREFIX + buildId;
+    return BranchNames.staging(buildId);
   }
 
   /**

@@ -21,7 +21,7 @@ import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
-import dev.transforms.runtime.spi.Counts;
+import dev.transforms.runtime.Counts;
 import dev.transforms.testengine.IdTables;
 import dev.transforms.testengine.TestInput;
 import dev.transforms.testengine.TestOutput;

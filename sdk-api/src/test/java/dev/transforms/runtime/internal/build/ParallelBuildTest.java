@@ -1,12 +1,12 @@
 package dev.transforms.runtime.internal.build;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.transforms.api.IncrementalTransformContext;
 import dev.transforms.api.TableInput;
 import dev.transforms.api.TableOutput;
 import dev.transforms.api.Transform;
 import dev.transforms.runtime.BuildCancellation;
+import dev.transforms.runtime.BuildCancelledException;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
 import dev.transforms.runtime.TransformResult;

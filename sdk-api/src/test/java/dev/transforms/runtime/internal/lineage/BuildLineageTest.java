@@ -2,7 +2,6 @@ package dev.transforms.runtime.internal.lineage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.transforms.api.ConfigurationException;
@@ -16,6 +15,7 @@ import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
+import dev.transforms.runtime.internal.config.LineageSettings;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.build.BuildSettings;
+import dev.transforms.runtime.internal.config.BranchNames;
+import dev.transforms.runtime.internal.config.BuildSettings;
 import dev.transforms.runtime.internal.config.ConfigValues;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ class BuildBranchTest {
         ConfigValues.of(Map.of("branch.fallbacks", "main,transforms_ab12"), "test")))
         .isInstanceOf(ConfigurationException.class).hasMessageContaining("branch.fallbacks")
         .hasMessageContaining("'transforms_ab12'");
-    assertThatThrownBy(() -> BuildBranch.fallbacks(" , "))
+    assertThatThrownBy(() -> BranchNames.fallbacks(BuildSettings.BRANCH_FALLBACKS, " , "))
         .isInstanceOf(ConfigurationException.class).hasMessageContaining("names no branch");
   }
 

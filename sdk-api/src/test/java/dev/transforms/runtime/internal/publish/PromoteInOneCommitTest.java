@@ -8,7 +8,6 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.config.CatalogKeys;
 import dev.transforms.testengine.IdTables;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,9 +62,10 @@ class PromoteInOneCommitTest {
   void openCatalog() throws IOException {
     Path warehouse = dir.resolve("warehouse");
     Files.createDirectories(warehouse);
-    properties = new HashMap<>(CatalogKeys.embedded(warehouse));
+    TransformsConfig config = TransformsConfig.embedded(warehouse);
+    properties = new HashMap<>(config.catalogs().get(TransformsConfig.DEFAULT_CATALOG));
     properties.put("uri", CountingSqlite.uri(warehouse.resolve("catalog.db")));
-    settings = new Catalogs(TransformsConfig.embedded(warehouse));
+    settings = new Catalogs(config);
     catalog = (JdbcCatalog) CatalogUtil.buildIcebergCatalog("local", properties, settings.hadoopConf());
     catalog.createNamespace(Namespace.of("ns"));
     for (int i = 1; i <= OUTPUTS; i++) {

@@ -29,7 +29,7 @@ import org.duckdb.DuckDBConnection;
  * exits. What a user changes for the whole database ({@code SET threads}, {@code SET GLOBAL ...}) is
  * put back by {@link #restore} when their session closes.
  */
-final class DuckDbDatabases {
+public final class DuckDbDatabases {
 
   /** What identifies a database: its memory limit and thread count as configured (null for DuckDB's default). */
   private record Key(String memoryLimit, String threads) {}
@@ -38,7 +38,7 @@ final class DuckDbDatabases {
    * An open database: the connection that keeps it open, its global settings as first opened, and the
    * values the engine gave some of them, as given (DuckDB prints some rounded).
    */
-  record Database(DuckDBConnection root, Map<String, String> settings, Map<String, String> given) {}
+  public record Database(DuckDBConnection root, Map<String, String> settings, Map<String, String> given) {}
 
   private static final Map<Key, Database> OPEN = new HashMap<>();
   private static final List<Path> SPILL_FOLDERS = new ArrayList<>();
@@ -67,7 +67,7 @@ final class DuckDbDatabases {
    * @throws ConfigurationException naming the key, if DuckDB refuses a value
    * @throws SQLException if DuckDB cannot open
    */
-  static synchronized Database database(String memoryLimitKey, String memoryLimit, String threadsKey, String threads)
+  public static synchronized Database database(String memoryLimitKey, String memoryLimit, String threadsKey, String threads)
       throws SQLException {
     Key key = new Key(memoryLimit, threads);
     Database open = OPEN.get(key);
@@ -113,7 +113,7 @@ final class DuckDbDatabases {
   }
 
   /** The spill folders of the databases this JVM opened. */
-  static synchronized List<Path> spillFolders() {
+  public static synchronized List<Path> spillFolders() {
     return List.copyOf(SPILL_FOLDERS);
   }
 
@@ -149,7 +149,7 @@ final class DuckDbDatabases {
    * @param keep the attached databases to keep (the catalogs of open sessions)
    * @return what could not be put back, empty when everything was
    */
-  static List<String> restore(Connection connection, Database database, java.util.Set<String> keep) {
+  public static List<String> restore(Connection connection, Database database, java.util.Set<String> keep) {
     List<String> failed = new ArrayList<>();
     try {
       Map<String, String> now = globalSettings(connection);

@@ -1,7 +1,7 @@
 package dev.transforms.singlenode.internal.duckdb;
 
 import dev.transforms.singlenode.internal.plan.DirectScan;
-import dev.transforms.singlenode.arrow.ArrowSchemas;
+import dev.transforms.singlenode.internal.schema.ArrowSchemaMapping;
 import dev.transforms.singlenode.internal.parquet.WriterSettings;
 import java.util.List;
 import java.util.Map;
@@ -99,7 +99,7 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
    * type the engine's readers produce for it (no conversion to repeat in SQL), extra columns are absent,
    * and columns the Arrow data lacks are optional.
    *
-   * @param arrow the schema of the rows to write, already checked with {@code ArrowSchemas.differences}
+   * @param arrow the schema of the rows to write, already checked with {@code ArrowSchemaMapping.differences}
    * @return true when {@link DuckDbParquetWriter} can write the rows
    */
   public boolean accepts(org.apache.arrow.vector.types.pojo.Schema arrow) {
@@ -111,7 +111,7 @@ public record DuckDbWritePlan(Table table, Schema schema, String codec, int zstd
       }
       // a UUID extension vector is not exported as plain bytes
       if (field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.ExtensionType
-          || !field.getType().equals(ArrowSchemas.toArrowType(column.type()))) {
+          || !field.getType().equals(ArrowSchemaMapping.toArrowType(column.type()))) {
         return false;
       }
     }

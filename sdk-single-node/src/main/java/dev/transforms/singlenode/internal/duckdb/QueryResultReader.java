@@ -17,12 +17,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * and the session closes it again when the transform returns; the C stream under DuckDB's reader is
  * released once, which it insists on.
  */
-final class QueryResultReader extends ArrowReader {
+public final class QueryResultReader extends ArrowReader {
 
   private final ArrowReader source;
   private boolean sourceClosed;
 
-  QueryResultReader(BufferAllocator allocator, ArrowReader source) {
+  public QueryResultReader(BufferAllocator allocator, ArrowReader source) {
     super(allocator);
     this.source = source;
   }

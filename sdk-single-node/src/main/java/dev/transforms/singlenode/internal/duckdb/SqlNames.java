@@ -92,7 +92,7 @@ public final class SqlNames {
   }
 
   /** The key under which a name is kept: DuckDB's names are not case-sensitive. */
-  static String key(String name) {
+  public static String key(String name) {
     return name.toLowerCase(Locale.ROOT);
   }
 
@@ -102,7 +102,7 @@ public final class SqlNames {
    *
    * @return whether it appears
    */
-  static boolean mentions(String sql, String name) {
+  public static boolean mentions(String sql, String name) {
     return Pattern.compile("(?<![A-Za-z0-9_$])" + Pattern.quote(name) + "(?![A-Za-z0-9_$])", Pattern.CASE_INSENSITIVE)
         .matcher(sql).find();
   }

@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.internal.duckdb;
 
 import dev.transforms.api.SchemaMismatchException;
+import dev.transforms.singlenode.internal.schema.ArrowSchemaMapping;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.util.TransferPair;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
@@ -21,6 +21,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
@@ -90,7 +91,7 @@ public final class TableConformer {
    * @return the Iceberg schema of the written columns
    */
   public org.apache.iceberg.Schema writtenSchema() {
-    org.apache.iceberg.Schema arrow = dev.transforms.singlenode.arrow.ArrowSchemas.toIceberg(schema);
+    org.apache.iceberg.Schema arrow = dev.transforms.singlenode.internal.schema.ArrowSchemaMapping.toIceberg(schema);
     List<Types.NestedField> fields = new ArrayList<>();
     for (int i = 0; i < columns.size(); i++) {
       Column column = columns.get(i);

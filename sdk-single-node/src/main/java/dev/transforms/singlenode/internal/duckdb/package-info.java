@@ -2,7 +2,7 @@
  * Everything DuckDB does for the engine: its Parquet writes ({@link
  * dev.transforms.singlenode.internal.duckdb.DuckDbParquetWriter}), and the session behind {@code
  * SingleNodeTransformContext.sql()}: {@link
- * dev.transforms.singlenode.internal.duckdb.DuckDbSession} loads inputs into DuckDB through the Arrow C
+ * dev.transforms.singlenode.internal.engine.DuckDbSession} loads inputs into DuckDB through the Arrow C
  * data interface and exports query results the same way; {@link
  * dev.transforms.singlenode.internal.duckdb.SqlNames} derives the default names; {@link
  * dev.transforms.singlenode.internal.duckdb.TableConformer} fits Arrow data (DuckDB's types) to an

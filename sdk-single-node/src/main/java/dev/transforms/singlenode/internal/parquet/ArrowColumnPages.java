@@ -39,7 +39,7 @@ import org.apache.iceberg.types.Types;
  * at all: what Iceberg's Java writer, PyIceberg and DuckDB write. {@link PagedColumnPlan#plan} leaves out any other
  * column, and the caller reads it another way; a page found at decoding time to be otherwise throws
  * {@link Unsupported}, which the caller likewise treats as "read another way". The vectors are those
- * of the engine's Arrow types ({@code ArrowSchemas.toArrow}); a column whose file type differs from
+ * of the engine's Arrow types ({@code ArrowSchemaMapping.toArrow}); a column whose file type differs from
  * what the table's type is written as (an int column later promoted to long, say) is left out.
  */
 public final class ArrowColumnPages {

@@ -46,7 +46,7 @@ public abstract class FileBytes implements Closeable {
    * @return the path, or empty for any other scheme
    */
   public static Optional<java.nio.file.Path> localPath(String location) {
-    return dev.transforms.runtime.spi.Locations.localPath(location);
+    return dev.transforms.runtime.Locations.localPath(location);
   }
 
   /**

@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.internal.parquet;
 
-import dev.transforms.singlenode.arrow.ArrowSchemas;
+import dev.transforms.singlenode.internal.schema.ArrowSchemaMapping;
 import dev.transforms.singlenode.internal.plan.DirectScan;
 import dev.transforms.singlenode.internal.threads.BackgroundThreads;
 import java.io.IOException;
@@ -120,7 +120,7 @@ public final class PagedColumnsRead {
     }
 
     Optional<VectorSchemaRoot> run() {
-      Schema wanted = ArrowSchemas.toArrow(scan.schema());
+      Schema wanted = ArrowSchemaMapping.toArrow(scan.schema());
       try {
         for (int c = 0; c < paged.size(); c++) {
           vectors[c] = paged.get(c).allocate(wanted.getFields().get(c), allocator);

@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.internal.plan;
 
-import dev.transforms.runtime.spi.Locations;
+import dev.transforms.runtime.Locations;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

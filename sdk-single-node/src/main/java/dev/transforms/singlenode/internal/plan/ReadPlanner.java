@@ -1,6 +1,6 @@
 package dev.transforms.singlenode.internal.plan;
 
-import dev.transforms.runtime.spi.Counts;
+import dev.transforms.runtime.Counts;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

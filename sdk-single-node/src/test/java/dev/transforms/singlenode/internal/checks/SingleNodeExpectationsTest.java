@@ -18,7 +18,7 @@ import dev.transforms.api.checks.Unique;
 import dev.transforms.api.checks.ValueRange;
 import dev.transforms.runtime.CheckResult;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.Transforms;
+import dev.transforms.Transforms;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.singlenode.IcebergInput;
 import dev.transforms.singlenode.IcebergOutput;

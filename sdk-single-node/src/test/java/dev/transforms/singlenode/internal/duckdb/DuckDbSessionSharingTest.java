@@ -2,8 +2,8 @@ package dev.transforms.singlenode.internal.duckdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
-
 import dev.transforms.api.ConfigurationException;
+import dev.transforms.singlenode.internal.engine.DuckDbSession;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -2,7 +2,7 @@ package dev.transforms.spark.internal.advice;
 
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.spi.AdvisoryRule;
-import dev.transforms.runtime.spi.AdvisorySettings;
+import dev.transforms.runtime.AdvisorySettings;
 import dev.transforms.runtime.spi.RunAdvisories;
 import dev.transforms.runtime.spi.TransformRun;
 import dev.transforms.spark.internal.ScalaCollections;
