@@ -1,6 +1,8 @@
 package dev.transforms.cli;
 
 import dev.transforms.Transforms;
+import dev.transforms.cli.report.LastBuilds;
+import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.BuildOptions;
 import java.io.PrintWriter;
 import java.util.List;
@@ -89,11 +91,13 @@ final class BranchCommand implements Callable<Integer> {
       checkName(spec, name);
       TransformsCli cli = branch.parent;
       PrintWriter out = cli.out();
-      try (Transforms transforms = Transforms.open(cli.loadConfig())) {
+      TransformsConfig config = cli.loadConfig();
+      try (Transforms transforms = Transforms.open(config)) {
         List<String> dropped = transforms.dropBranch(cli.selection(), name);
         if (dropped.isEmpty()) {
           throw noSuchBranch(spec, transforms, cli.selection(), name, "nothing was dropped");
         }
+        LastBuilds.endBranch(config.warehouse(), name, cli.selection().transforms(), false);
         out.println("Dropped branch " + name + " from " + String.join(", ", dropped));
       }
       out.flush();

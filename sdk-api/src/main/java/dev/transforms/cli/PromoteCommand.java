@@ -1,6 +1,7 @@
 package dev.transforms.cli;
 
 import dev.transforms.Transforms;
+import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.runtime.TransformsConfig;
 import java.io.PrintWriter;
 import java.util.List;
@@ -40,6 +41,7 @@ final class PromoteCommand implements Callable<Integer> {
       if (promoted.isEmpty()) {
         throw BranchCommand.noSuchBranch(spec, transforms, parent.selection(), branch, "nothing was promoted");
       }
+      LastBuilds.endBranch(config.warehouse(), branch, parent.selection().transforms(), true);
       out.printf("Promoted branch %s: main of %s now holds what was built on it%n", branch,
           String.join(", ", promoted));
     }

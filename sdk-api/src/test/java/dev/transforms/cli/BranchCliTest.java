@@ -2,6 +2,7 @@ package dev.transforms.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.testengine.IdTables;
@@ -57,12 +58,19 @@ public class BranchCliTest {
     assertThat(ids("doubled", "main")).containsExactly(2L, 4L);
     assertThat(run("--class", doubler(), "branch", "list").out()).contains("dev  /cli/doubled");
 
+    Path warehouse = dir.resolve("warehouse");
+    Map<String, LastBuilds.LastBuild> onDev = LastBuilds.read(warehouse, "dev");
+    assertThat(onDev).hasSize(1);
+
     TransformsCliTest.Run promote = run("--class", doubler(), "promote", "dev");
 
     assertThat(promote.exitCode()).as(promote.err()).isZero();
     assertThat(promote.out()).contains("Promoted branch dev: main of /cli/doubled");
     assertThat(ids("doubled", "main")).containsExactly(2L, 2L, 4L, 4L, 6L);
     assertThat(run("--class", doubler(), "branch", "list").out()).contains("No branch is built on the outputs");
+    // main now holds what was built on dev: the graph shows that build as main's last, and dev's record is gone
+    assertThat(LastBuilds.read(warehouse)).isEqualTo(onDev);
+    assertThat(LastBuilds.file(warehouse, "dev")).doesNotExist();
   }
 
   @Test
@@ -72,12 +80,19 @@ public class BranchCliTest {
     assertThat(run("--class", doubler(), "build", "--branch", "dev", "--force").exitCode()).isZero();
     assertThat(ids("doubled", "dev")).containsExactly(2L, 2L, 4L, 4L);
 
+    Path warehouse = dir.resolve("warehouse");
+    Map<String, LastBuilds.LastBuild> onMain = LastBuilds.read(warehouse);
+    assertThat(LastBuilds.file(warehouse, "dev")).exists();
+
     TransformsCliTest.Run drop = run("--class", doubler(), "branch", "drop", "dev");
 
     assertThat(drop.exitCode()).as(drop.err()).isZero();
     assertThat(drop.out()).contains("Dropped branch dev from /cli/doubled");
     assertThat(ids("doubled", "dev")).isEmpty();
     assertThat(ids("doubled", "main")).containsExactly(2L, 4L);
+    // the dropped branch's builds are forgotten; main's record is as it was
+    assertThat(LastBuilds.file(warehouse, "dev")).doesNotExist();
+    assertThat(LastBuilds.read(warehouse)).isEqualTo(onMain);
   }
 
   @Test

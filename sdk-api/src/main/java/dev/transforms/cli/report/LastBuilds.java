@@ -18,6 +18,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -121,6 +122,50 @@ public final class LastBuilds {
     }
   }
 
+  /**
+   * Ends the record of transforms' builds on a branch that was promoted or dropped: promoted, their
+   * entries become {@code main}'s (what {@code main} now holds was built there); dropped, they are
+   * forgotten. The branch's file goes when no entry is left in it.
+   *
+   * @param warehouse the warehouse folder
+   * @param branch the branch promoted or dropped
+   * @param transforms the transforms whose outputs it was promoted or dropped on
+   * @param promoted whether it was promoted, else dropped
+   * @throws UncheckedIOException if a file cannot be written
+   */
+  public static void endBranch(Path warehouse, String branch, Collection<String> transforms, boolean promoted) {
+    Path branchFile = file(warehouse, branch);
+    if (!Files.isRegularFile(branchFile)) {
+      return;
+    }
+    synchronized (LastBuilds.class) {
+      try (FileChannel channel = FileChannel.open(warehouse.resolve(LOCK_NAME), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
+        Properties onBranch = load(branchFile);
+        Properties main = promoted ? load(file(warehouse)) : null;
+        for (String key : onBranch.stringPropertyNames()) {
+          int dot = key.lastIndexOf('.');
+          if (dot > 0 && transforms.contains(key.substring(0, dot))) {
+            String value = (String) onBranch.remove(key);
+            if (main != null) {
+              main.setProperty(key, value);
+            }
+          }
+        }
+        if (main != null) {
+          store(file(warehouse), main);
+        }
+        if (onBranch.isEmpty()) {
+          Files.deleteIfExists(branchFile);
+        } else {
+          store(branchFile, onBranch);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot write " + branchFile, e);
+      }
+    }
+  }
+
   private static void merge(Path file, List<TimedResult> results, SecretMasker masker) {
     Properties properties = load(file);
     for (TimedResult timed : results) {
@@ -139,6 +184,10 @@ public final class LastBuilds {
           Long.toString(r.outputs().stream().mapToLong(OutputWrites::rowsAdded).sum()));
       properties.setProperty(key + "error", r.error().map(e -> CauseChain.of(e, masker).summary()).orElse(""));
     }
+    store(file, properties);
+  }
+
+  private static void store(Path file, Properties properties) {
     try {
       // One temporary file per process and thread: two builds in one JVM must not share it.
       Path temporary = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "-"

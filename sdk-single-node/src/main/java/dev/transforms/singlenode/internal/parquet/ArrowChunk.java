@@ -116,6 +116,9 @@ final class ArrowChunk {
       int size = header.getDictionary_page_header().getNum_values();
       int pageSize = header.getUncompressed_page_size();
       byte[] page = ArrowPageDecoding.decompress(chunk, file, at, header.getCompressed_page_size(), pageSize, buffers);
+      // an uncompressed page is as long as the file says it is compressed: a header that overstates its size
+      // must fail here, naming the column, not with an index out of the page's bounds
+      pageSize = Math.min(pageSize, page.length);
       boolean bytes = chunk.kind == Kind.VARIABLE || chunk.kind == Kind.FIXED_BYTES
           || chunk.kind == Kind.DECIMAL_FROM_BYTES;
       if (size < 0 || pageSize < 0 || (long) size * chunk.stored > pageSize) {
