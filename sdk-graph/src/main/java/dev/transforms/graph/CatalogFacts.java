@@ -195,13 +195,13 @@ public final class CatalogFacts implements NodeFacts {
     return loaded(path).map(t -> BranchView.output(t, branch));
   }
 
-  /** An input as a build of the branch reads it; none when it has none of the branches read. */
+  /**
+   * An input as a build of the branch reads it.
+   *
+   * @throws DatasetNotFoundException naming the branches, if the table has none of those a build reads
+   */
   private Optional<Table> input(DatasetPath path) {
-    try {
-      return loaded(path).map(t -> BranchView.input(t, path.toString(), branch));
-    } catch (DatasetNotFoundException e) {
-      return Optional.empty();
-    }
+    return loaded(path).map(t -> BranchView.input(t, path.toString(), branch));
   }
 
   private Optional<Table> loaded(DatasetPath path) {
@@ -256,7 +256,13 @@ public final class CatalogFacts implements NodeFacts {
   }
 
   private Freshness freshness(TransformSpec spec) {
-    return freshness.computeIfAbsent(spec.name(), n -> Freshness.evaluate(spec, config, this::table,
-        this::input));
+    return freshness.computeIfAbsent(spec.name(), n -> {
+      try {
+        return Freshness.evaluate(spec, config, this::table, this::input);
+      } catch (DatasetNotFoundException e) {
+        // an input with none of the branches a build of the branch reads: as plan says, that build fails
+        return new Freshness(false, "a build fails: " + e.getMessage(), false);
+      }
+    });
   }
 }

@@ -12,6 +12,7 @@ import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.incremental.CodeFingerprint;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.spi.TransformSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -152,6 +153,13 @@ class CatalogFactsTest {
       assertThat(dev.get("transform:clean").details().get("stale")).contains("input /g/src moved from snapshot "
           + first + " to " + src.refs().get("dev").snapshotId());
       assertThat(dev.get("transform:clean").status()).isEqualTo("FAILED");
+
+      // A branch whose fallbacks the input has none of: stale for the reason plan gives, not a missing input.
+      Map<String, GraphNode> nowhere = nodes(new CatalogFacts(catalogs, config, Map.of(), now,
+          new BuildBranch("try", List.of("staging"))));
+      assertThat(nowhere.get("transform:clean").stale()).isTrue();
+      assertThat(nowhere.get("transform:clean").details().get("stale"))
+          .contains("a build fails: Input /g/src").contains("has none of the branches [try, staging]");
     }
   }
 
