@@ -1,8 +1,10 @@
 /**
- * The runtime as users drive it from Java: {@link dev.transforms.Transforms} builds
- * transforms under a {@link dev.transforms.runtime.TransformsConfig}, and the results say what each
- * transform did ({@link dev.transforms.runtime.BuildReport}, {@link dev.transforms.runtime.TransformResult},
- * {@link dev.transforms.runtime.CheckResult}). Everything under {@code dev.transforms.runtime.internal} is
- * the machinery behind it.
+ * What the runtime takes and returns: the configuration ({@link dev.transforms.runtime.TransformsConfig}),
+ * dataset paths and the tables they resolve to, and the results that say what each transform did
+ * ({@link dev.transforms.runtime.BuildReport}, {@link dev.transforms.runtime.TransformResult},
+ * {@link dev.transforms.runtime.CheckResult}). {@link dev.transforms.Transforms} builds with them. Every layer
+ * of the runtime imports this package and it imports none of them (only {@code runtime.internal.config} and
+ * {@code runtime.internal.secrets}, below it); everything under {@code dev.transforms.runtime.internal} is the
+ * machinery.
  */
 package dev.transforms.runtime;

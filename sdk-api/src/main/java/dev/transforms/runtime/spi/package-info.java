@@ -21,8 +21,9 @@
  * release changes nothing here. A minor release may add (a default method, a value's accessor, a type);
  * it removes or changes a signature only after the previous minor release deprecated it and its notes
  * said so. A major release may change anything. The runtime creates the values (records and
- * {@code TransformRun}): engines read them, and construct them only in tests. One signature still names an
- * internal type, {@code AdvisorySettings.of(ConfigValues)}, which the runtime calls; it falls outside this
- * promise.
+ * {@code TransformRun}): engines read them, and construct them only in tests. Engines also use
+ * {@link dev.transforms.runtime.AdvisorySettings}, {@link dev.transforms.runtime.Locations} and
+ * {@link dev.transforms.runtime.Counts}, in the public {@code runtime} package below this one;
+ * {@code AdvisorySettings.of(ConfigValues)} names an internal type and falls outside this promise.
  */
 package dev.transforms.runtime.spi;

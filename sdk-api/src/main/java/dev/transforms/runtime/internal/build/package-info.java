@@ -1,6 +1,6 @@
 /**
- * Runs a plan: the build loop, the recovery of dead builds' leftovers, the audit of data
- * expectations and the cause chains of failures.
+ * Runs a plan: the build loop, the scheduler, the tables of each transform, and the audit of data
+ * expectations.
  *
  * <p><b>Internal.</b> Not API: it may change in any release. What users may import is listed in
  * {@code docs/architecture.md}.

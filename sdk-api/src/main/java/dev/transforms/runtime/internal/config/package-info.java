@@ -1,8 +1,10 @@
 /**
  * How a configuration is read, below {@link dev.transforms.runtime.TransformsConfig}: the properties file,
- * environment overrides, {@code ${VAR}} references, the layers with where each key was set, the catalog and
- * mount keys, and {@link dev.transforms.runtime.internal.config.ConfigValues}, the loaded keys every concern's
- * settings read.
+ * environment overrides, {@code ${VAR}} references, {@link dev.transforms.runtime.internal.config.ConfigValues}
+ * (the loaded keys, with where each was set), and the settings of each concern, each read and checked from
+ * those values: {@code BuildSettings}, {@code LineageSettings}, {@code DuckDbSettings},
+ * {@code SingleNodeSettings}, {@code SparkSettings}, and {@code BranchNames} (the names a branch may have).
+ * It imports nothing of the runtime but {@code internal.secrets}, so every layer may read its settings.
  *
  * <p><b>Internal.</b> Not API: it may change in any release. What users may import is listed in
  * {@code docs/architecture.md}.
