@@ -70,10 +70,13 @@ public final class ArrowColumnPages {
     byte[] file = new byte[0];
     byte[] page;
     int[] ids;
+    private boolean taken; // by a read on this thread, until it gives them back
 
     /**
      * The calling thread's buffers, as its last read left them: a read in a fresh JVM otherwise allocates
      * and grows them anew, megabytes of new heap each, whose first touch is much of an early read's cost.
+     * A read that finds them taken (a thread that starts a second read inside the first) gets its own.
+     * Give them back with {@link #giveBack()} when the read's work on this thread ends.
      */
     static Buffers ofThisThread() {
       java.lang.ref.SoftReference<Buffers> kept = KEPT.get();
@@ -81,8 +84,16 @@ public final class ArrowColumnPages {
       if (buffers == null) {
         buffers = new Buffers();
         KEPT.set(new java.lang.ref.SoftReference<>(buffers));
+      } else if (buffers.taken) {
+        buffers = new Buffers();
       }
+      buffers.taken = true;
       return buffers;
+    }
+
+    /** Ends this read's use of the buffers: the thread's next read may take them. */
+    void giveBack() {
+      taken = false;
     }
   }
 

@@ -150,24 +150,28 @@ public final class PagedColumnsRead {
     /** Decodes the next unit until none is left, or another thread failed. */
     private void work() {
       ArrowColumnPages.Buffers buffers = ArrowColumnPages.Buffers.ofThisThread(); // unit after unit, read after read
-      while (!stopped) {
-        int task;
-        synchronized (this) {
-          if (nextUnit == unitsLargestFirst.length) {
-            return;
+      try {
+        while (!stopped) {
+          int task;
+          synchronized (this) {
+            if (nextUnit == unitsLargestFirst.length) {
+              return;
+            }
+            task = unitsLargestFirst[nextUnit++];
           }
-          task = unitsLargestFirst[nextUnit++];
-        }
-        try {
-          int c = paged.size() - 1;
-          while (firstUnit[c] > task) {
-            c--;
+          try {
+            int c = paged.size() - 1;
+            while (firstUnit[c] > task) {
+              c--;
+            }
+            results[task] = paged.get(c).decode(task - firstUnit[c], vectors[c], buffers);
+          } catch (RuntimeException | Error e) {
+            stopped = true;
+            throw e;
           }
-          results[task] = paged.get(c).decode(task - firstUnit[c], vectors[c], buffers);
-        } catch (RuntimeException | Error e) {
-          stopped = true;
-          throw e;
         }
+      } finally {
+        buffers.giveBack();
       }
     }
 
