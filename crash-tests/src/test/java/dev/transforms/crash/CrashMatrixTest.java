@@ -35,9 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Each cell is one child JVM ({@link CrashChild}) killed where the point is reached. Two cells run
  * at a time. The matrix is printed and written to {@code crash-matrix.md} in the build directory.
  *
- * <p>System property {@value #CELLS} chooses the rows: {@code all} (the default) or {@code spark}, the
- * cases whose killed transform runs on Spark, which the {@code spark-4.1} profile runs on the other Spark
- * line. When {@value #EXPECTED_SPARK} is set (the POM sets it to the Spark version of the active line), the
+ * <p>System property {@value #CELLS} chooses the rows: {@code all} (the default); {@code spark}, the
+ * cases whose killed transform runs on Spark; or {@code spark-run}, those cases each killed at one point
+ * only, the first its build reaches while the Spark engine writes ({@code run.written}, else the case's first
+ * point), which the {@code spark-4.1} profile runs on the other Spark line. The other points are steps of
+ * {@code sdk-api}'s publish protocol, the same jar on both lines. When {@value #EXPECTED_SPARK} is set (the POM sets it to the Spark version of the active line), the
  * test first checks that the Spark on its classpath, which the children inherit, is that version.
  */
 public class CrashMatrixTest {
@@ -49,11 +51,18 @@ public class CrashMatrixTest {
 
   /** The cases the {@value #CELLS} property selects. */
   static List<CrashCase> selectedCases() {
-    String cells = System.getProperty(CELLS, "all");
+    return selectedCases(System.getProperty(CELLS, "all"));
+  }
+
+  /** The cases a value of {@value #CELLS} selects. */
+  static List<CrashCase> selectedCases(String cells) {
     return switch (cells) {
       case "all" -> cases();
       case "spark" -> cases().stream().filter(CrashCase::spark).toList();
-      default -> throw new IllegalArgumentException(CELLS + " must be all or spark, not " + cells);
+      case "spark-run" -> cases().stream().filter(CrashCase::spark)
+          .map(c -> c.points(List.of(c.points().contains("run.written") ? "run.written" : c.points().get(0))))
+          .toList();
+      default -> throw new IllegalArgumentException(CELLS + " must be all, spark or spark-run, not " + cells);
     };
   }
 
@@ -126,6 +135,15 @@ public class CrashMatrixTest {
       assertThat(crashCase.spark()).as(crashCase.name()).isEqualTo(sparkHandles);
     }
     assertThat(cases().stream().filter(CrashCase::spark)).hasSizeGreaterThanOrEqualTo(5);
+    // the second line's selection: every Spark case, once each, where the engine writes if it has that point
+    List<CrashCase> onTheOtherLine = selectedCases("spark-run");
+    assertThat(onTheOtherLine).extracting(CrashCase::name)
+        .isEqualTo(selectedCases("spark").stream().map(CrashCase::name).toList());
+    for (CrashCase crashCase : onTheOtherLine) {
+      CrashCase every = cases().stream().filter(c -> c.name().equals(crashCase.name())).findFirst().orElseThrow();
+      assertThat(crashCase.points()).as(crashCase.name())
+          .containsExactly(every.points().contains("run.written") ? "run.written" : every.points().get(0));
+    }
   }
 
   @Test
