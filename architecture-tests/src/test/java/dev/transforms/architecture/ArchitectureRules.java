@@ -19,7 +19,8 @@ final class ArchitectureRules {
    * Not {@code dev.transforms.benchmarks} either: the benchmarks time the runtime's machinery itself.
    */
   static final String[] OUTSIDE_SDK_API = {
-    "dev.transforms.spark..", "dev.transforms.singlenode..", "dev.transforms.testing..", "dev.transforms.examples.."
+    "dev.transforms.spark..", "dev.transforms.singlenode..", "dev.transforms.testing..", "dev.transforms.examples..",
+    "dev.transforms.lineage.."
   };
 
   /** The runtime's machinery, which no module outside {@code sdk-api} uses. */

@@ -4,7 +4,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 
 /**
- * The classes the rules judge: main code only, without the libraries {@code sdk-api} shades into its jar
+ * The classes the rules judge: main code only, without the libraries {@code sdk-lineage} shades into its jar
  * under {@code dev.transforms.shaded}.
  */
 public final class ProductionClasses implements ImportOption {

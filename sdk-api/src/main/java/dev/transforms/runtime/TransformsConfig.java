@@ -13,7 +13,6 @@ import dev.transforms.runtime.internal.config.PropertiesFile;
 import dev.transforms.runtime.internal.config.DuckDbSettings;
 import dev.transforms.runtime.internal.config.SingleNodeSettings;
 import dev.transforms.runtime.internal.config.SparkSettings;
-import dev.transforms.runtime.internal.config.LineageSettings;
 import dev.transforms.runtime.AdvisorySettings;
 import java.nio.file.Path;
 import java.util.HashSet;

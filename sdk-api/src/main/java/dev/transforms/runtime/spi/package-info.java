@@ -17,6 +17,11 @@
  * ({@link dev.transforms.runtime.spi.StagedFolder}, {@link dev.transforms.runtime.Locations}), lineage
  * ({@link dev.transforms.runtime.spi.RunLineage}), crash points, quiet logging and counted nouns.
  *
+ * <p>Lineage has an SPI of its own, beside the engines': a {@link dev.transforms.runtime.spi.LineageProvider}
+ * (the {@code sdk-lineage} module's sends OpenLineage events) starts a build's
+ * {@link dev.transforms.runtime.spi.BuildLineage} from a {@link dev.transforms.runtime.spi.LineageStart}, and
+ * hears of each transform's inputs and outputs as {@link dev.transforms.runtime.spi.DatasetFacts}.
+ *
  * <p><b>Compatibility.</b> Published for engines, the SDK's own and others'; not for transforms. A patch
  * release changes nothing here. A minor release may add (a default method, a value's accessor, a type);
  * it removes or changes a signature only after the previous minor release deprecated it and its notes
@@ -24,6 +29,7 @@
  * {@code TransformRun}): engines read them, and construct them only in tests. Engines also use
  * {@link dev.transforms.runtime.AdvisorySettings}, {@link dev.transforms.runtime.Locations} and
  * {@link dev.transforms.runtime.Counts}, in the public {@code runtime} package below this one;
- * {@code AdvisorySettings.of(ConfigValues)} names an internal type and falls outside this promise.
+ * {@code AdvisorySettings.of(ConfigValues)} names an internal type and falls outside this promise; so
+ * does {@code LineageSettings.of(ConfigValues)}, which lineage providers receive already read.
  */
 package dev.transforms.runtime.spi;

@@ -22,8 +22,8 @@ import dev.transforms.runtime.internal.incremental.FileFingerprint;
 import dev.transforms.runtime.internal.incremental.Freshness;
 import dev.transforms.runtime.internal.incremental.IncrementalDecider;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
-import dev.transforms.runtime.internal.lineage.BuildLineage;
-import dev.transforms.runtime.internal.lineage.DatasetFacts;
+import dev.transforms.runtime.spi.BuildLineage;
+import dev.transforms.runtime.spi.DatasetFacts;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.publish.BranchView;
 import dev.transforms.runtime.internal.publish.BuildBranch;
@@ -157,7 +157,8 @@ public final class BuildRunner implements AutoCloseable {
   public BuildReport run(BuildPlan plan, BuildListener listener, BuildOptions options, BuildCancellation cancellation) {
     long start = System.nanoTime();
     String buildId = HexFormat.of().formatHex(randomBytes());
-    BuildLineage lineage = BuildLineage.start(config, resolver, plan.transforms(), buildId, options.branch().name());
+    BuildLineage lineage = BuildLineages.start(config, resolver, plan.transforms(), buildId, options.branch().name(),
+        loader);
     BuildEnvironment environment = new BuildEnvironment(buildId, config,
         Math.min(options.threads(), Math.max(1, plan.transforms().size())), cancellation, lineage::run,
         folder -> FolderPublisher.stage(folder, buildId));

@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.lineage;
+package dev.transforms.runtime.spi;
 
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;

@@ -1,8 +1,8 @@
-package dev.transforms.runtime.internal.lineage;
+package dev.transforms.lineage;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.config.LineageSettings;
+import dev.transforms.runtime.LineageSettings;
 import io.openlineage.client.OpenLineageClientUtils;
 import io.openlineage.client.OpenLineageConfig;
 import io.openlineage.client.transports.Transport;

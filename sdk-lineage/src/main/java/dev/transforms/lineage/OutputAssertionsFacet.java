@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.lineage;
+package dev.transforms.lineage;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;

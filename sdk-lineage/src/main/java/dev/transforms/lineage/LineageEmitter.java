@@ -1,6 +1,5 @@
-package dev.transforms.runtime.internal.lineage;
+package dev.transforms.lineage;
 
-import dev.transforms.runtime.internal.secrets.SecretMasker;
 import io.openlineage.client.OpenLineage;
 import io.openlineage.client.transports.Transport;
 import java.util.ArrayList;
@@ -10,8 +9,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Sends one build's OpenLineage events on threads of its own, so that a slow, failing or absent receiver
@@ -28,7 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LineageEmitter {
 
-  private static final Logger LOG = LoggerFactory.getLogger(LineageEmitter.class);
 
   /** Events a build may have waiting at once; more are dropped. */
   static final int CAPACITY = 10_000;
@@ -62,11 +58,6 @@ final class LineageEmitter {
       senders.add(sender);
       sender.start();
     }
-  }
-
-  /** Logs through SLF4J, masked. */
-  static Consumer<String> logWarnings() {
-    return message -> LOG.warn("{}", SecretMasker.allLoaded().mask(message));
   }
 
   /**

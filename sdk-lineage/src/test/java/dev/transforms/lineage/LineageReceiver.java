@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.lineage;
+package dev.transforms.lineage;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;

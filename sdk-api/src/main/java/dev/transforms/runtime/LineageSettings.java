@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.config;
+package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.runtime.internal.config.ConfigValues;

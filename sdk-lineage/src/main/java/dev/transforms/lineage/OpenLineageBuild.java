@@ -1,7 +1,6 @@
-package dev.transforms.runtime.internal.lineage;
+package dev.transforms.lineage;
 
 import dev.transforms.api.checks.Level;
-import dev.transforms.runtime.BuildCancelledException;
 import dev.transforms.runtime.BuildCancelledException;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.CheckResult;
@@ -11,10 +10,11 @@ import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.config.LineageSettings;
-import dev.transforms.runtime.internal.secrets.CauseChain;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.LineageSettings;
+import dev.transforms.runtime.spi.BuildLineage;
+import dev.transforms.runtime.spi.DatasetFacts;
 import dev.transforms.runtime.spi.DatasetKind;
+import dev.transforms.runtime.spi.LineageStart;
 import dev.transforms.runtime.spi.ParameterSpec;
 import dev.transforms.runtime.spi.RunLineage;
 import dev.transforms.runtime.spi.TransformSpec;
@@ -66,6 +66,8 @@ final class OpenLineageBuild implements BuildLineage {
   private final String branch;
   private final UUID buildRunId = UUID.randomUUID();
   private final OpenLineage ol = new OpenLineage(PRODUCER);
+  private final java.util.function.UnaryOperator<String> mask;
+  private final java.util.function.Function<Throwable, String> describe;
   private final LineageEmitter emitter;
   private final Map<String, RunState> runs = new ConcurrentHashMap<>();
 
@@ -79,31 +81,38 @@ final class OpenLineageBuild implements BuildLineage {
     volatile Map<DatasetPath, Long> bytes = Map.of();
   }
 
-  private OpenLineageBuild(LineageSettings settings, TransformsConfig config, TableResolver resolver,
-      List<TransformSpec> transforms, String buildId, String branch, LineageEmitter emitter) {
-    this.settings = settings;
-    this.config = config;
-    this.resolver = resolver;
-    transforms.forEach(spec -> specs.put(spec.name(), spec));
-    this.buildId = buildId;
+  private OpenLineageBuild(LineageStart start, LineageEmitter emitter) {
+    this.settings = start.settings();
+    this.config = start.config();
+    this.resolver = start.resolver();
+    start.transforms().forEach(spec -> specs.put(spec.name(), spec));
+    this.buildId = start.buildId();
     this.buildJob = config.pipelineName();
-    this.branch = branch;
+    this.branch = start.branch();
+    this.mask = start.mask();
+    this.describe = start.describe();
     this.emitter = emitter;
   }
 
-  static BuildLineage start(LineageSettings settings, TransformsConfig config, TableResolver resolver,
-      List<TransformSpec> transforms, String buildId, String branch, Consumer<String> warnings) {
+  /**
+   * Starts a build's events: its run's {@code START} is queued.
+   *
+   * @param start the build
+   * @return its lineage; {@link BuildLineage#OFF} when the transport cannot be set up (the build's warning)
+   */
+  static BuildLineage start(LineageStart start) {
+    LineageSettings settings = start.settings();
     LineageEmitter emitter;
     try {
-      emitter = new LineageEmitter(LineageTransports.shared(settings), buildId, settings.describeTarget(), warnings);
+      emitter = new LineageEmitter(LineageTransports.shared(settings), start.buildId(), settings.describeTarget(),
+          start.warnings());
     } catch (RuntimeException | LinkageError e) {
-      warnings.accept("OpenLineage: build " + buildId + " emits no events: its transport (" + settings.describeTarget()
-          + ") could not be set up: " + SecretMasker.allLoaded().mask(config.masker().mask(String.valueOf(
-              e.getMessage()))) + ". The build is not affected.");
+      start.warnings().accept("OpenLineage: build " + start.buildId() + " emits no events: its transport ("
+          + settings.describeTarget() + ") could not be set up: " + start.mask().apply(String.valueOf(e.getMessage()))
+          + ". The build is not affected.");
       return OFF;
     }
-    OpenLineageBuild lineage = new OpenLineageBuild(settings, config, resolver, transforms, buildId, branch,
-        emitter);
+    OpenLineageBuild lineage = new OpenLineageBuild(start, emitter);
     lineage.emitter.emitBuild(lineage.buildEvent(OpenLineage.RunEvent.EventType.START, Optional.empty()));
     return lineage;
   }
@@ -279,7 +288,7 @@ final class OpenLineageBuild implements BuildLineage {
         .tags(ol.newTagsRunFacet(tags));
     if (result != null && result.error().isPresent() && type == OpenLineage.RunEvent.EventType.FAIL) {
       Throwable error = result.error().get();
-      String message = CauseChain.of(error, config.masker()).format("", "  ").strip();
+      String message = describe.apply(error);
       java.io.StringWriter trace = new java.io.StringWriter();
       error.printStackTrace(new java.io.PrintWriter(trace));
       facets.errorMessage(ol.newErrorMessageRunFacet(mask(message), "Java", mask(trace.toString())));
@@ -410,7 +419,7 @@ final class OpenLineageBuild implements BuildLineage {
   }
 
   private String mask(String text) {
-    return text == null ? null : SecretMasker.allLoaded().mask(config.masker().mask(text));
+    return text == null ? null : mask.apply(text);
   }
 
   /** The tags of every run of the build: its id and, on a branch build, the branch. */

@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.lineage;
+package dev.transforms.lineage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,14 +11,16 @@ import dev.transforms.api.Transform;
 import dev.transforms.api.checks.PrimaryKey;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
+import dev.transforms.runtime.LineageSettings;
 import dev.transforms.runtime.TransformResult;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.build.BuildLineages;
 import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
-import dev.transforms.runtime.internal.config.LineageSettings;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
+import dev.transforms.runtime.spi.BuildLineage;
 import dev.transforms.runtime.spi.TransformSpec;
 import dev.transforms.testengine.IdTables;
 import dev.transforms.testengine.TestInput;
@@ -324,7 +326,7 @@ public class BuildLineageTest {
   void offByDefaultAndTheSwitchComesFromTheEnvironmentToo() throws Exception {
     TransformsConfig embedded = TransformsConfig.embedded(dir.resolve("warehouse"));
     assertThat(LineageSettings.of(embedded.values()).enabled()).isFalse();
-    assertThat(BuildLineage.start(embedded, null, List.of(), "b", "main")).isSameAs(BuildLineage.OFF);
+    assertThat(BuildLineages.start(embedded, null, List.of(), "b", "main", null)).isSameAs(BuildLineage.OFF);
     Files.writeString(dir.resolve(TransformsConfig.FILE_NAME), "openlineage.transport.type=console\n");
     TransformsConfig config = TransformsConfig.load(Optional.empty(), Optional.empty(),
         Map.of("TRANSFORMS_OPENLINEAGE_ENABLED", "true", "TRANSFORMS_OPENLINEAGE_NAMESPACE", "prod"), dir);
@@ -365,9 +367,9 @@ public class BuildLineageTest {
     Files.writeString(dir.resolve(TransformsConfig.FILE_NAME), "openlineage.enabled=false\n"
         + "openlineage.transport.type=file\nopenlineage.transport.location=" + dir.resolve("lineage.jsonl") + "\n");
     TransformsConfig off = TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir);
-    assertThat(BuildLineage.start(off, null, List.of(), "b1", "main", warnings::add)).isSameAs(BuildLineage.OFF);
+    assertThat(BuildLineages.start(off, null, List.of(), "b1", "main", warnings::add, null)).isSameAs(BuildLineage.OFF);
     TransformsConfig embedded = TransformsConfig.embedded(dir.resolve("warehouse"));
-    assertThat(BuildLineage.start(embedded, null, List.of(), "b2", "main", warnings::add)).isSameAs(BuildLineage.OFF);
+    assertThat(BuildLineages.start(embedded, null, List.of(), "b2", "main", warnings::add, null)).isSameAs(BuildLineage.OFF);
     assertThat(warnings).isEmpty();
   }
 
