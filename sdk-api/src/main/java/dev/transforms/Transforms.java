@@ -9,6 +9,7 @@ import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.BranchOutputs;
 import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.build.BuildRunner;
+import dev.transforms.runtime.internal.config.BranchNames;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
 import dev.transforms.runtime.internal.plan.BuildPlan;
 import dev.transforms.runtime.internal.validate.ReflectiveModels;
@@ -374,7 +375,7 @@ public final class Transforms implements AutoCloseable {
      */
     public Selection branch(String name) {
       return new Selection(transforms, names, listener, full, force, threads, failFast, cancellation,
-          BuildOptions.checkBranchName(name));
+          BranchNames.check(name));
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.transforms.Transforms;
 import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.BuildOptions;
+import dev.transforms.runtime.internal.config.BranchNames;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ final class BranchCommand implements Callable<Integer> {
   /** Refuses, as a usage error naming the argument, a branch name no build can use. */
   static void checkName(CommandLine.Model.CommandSpec spec, String branch) {
     try {
-      BuildOptions.checkBranchName(branch);
+      BranchNames.check(branch);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -7,6 +7,7 @@ import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
 import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.config.BranchNames;
 import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.spi.TransformSpec;
 import java.io.IOException;
@@ -60,7 +61,7 @@ public final class GraphCommand implements Callable<Integer> {
   public Integer call() {
     if (branch != null) {
       try {
-        BuildOptions.checkBranchName(branch);
+        BranchNames.check(branch);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

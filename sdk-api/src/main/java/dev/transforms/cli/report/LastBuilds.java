@@ -110,14 +110,25 @@ public final class LastBuilds {
     if (ran.isEmpty() || !Files.isDirectory(warehouse)) {
       return;
     }
-    // Two builds may end at once, in one JVM or two: each reads, merges and writes under the lock, so
-    // that neither loses the other's entries.
+    underLock(warehouse, file(warehouse, branch), () -> merge(file(warehouse, branch), ran, masker));
+  }
+
+  /** What runs under the lock; it may throw what writing a file throws. */
+  private interface LockedWork {
+    void run() throws IOException;
+  }
+
+  /**
+   * Runs work under the warehouse's lock. Two builds may end at once, in one JVM or two: each reads, merges
+   * and writes under the lock, so that neither loses the other's entries.
+   */
+  private static void underLock(Path warehouse, Path written, LockedWork work) {
     synchronized (LastBuilds.class) {
       try (FileChannel channel = FileChannel.open(warehouse.resolve(LOCK_NAME), StandardOpenOption.CREATE,
           StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
-        merge(file(warehouse, branch), ran, masker);
+        work.run();
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot write " + file(warehouse, branch), e);
+        throw new UncheckedIOException("Cannot write " + written, e);
       }
     }
   }
@@ -138,32 +149,27 @@ public final class LastBuilds {
     if (!Files.isRegularFile(branchFile)) {
       return;
     }
-    synchronized (LastBuilds.class) {
-      try (FileChannel channel = FileChannel.open(warehouse.resolve(LOCK_NAME), StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
-        Properties onBranch = load(branchFile);
-        Properties main = promoted ? load(file(warehouse)) : null;
-        for (String key : onBranch.stringPropertyNames()) {
-          int dot = key.lastIndexOf('.');
-          if (dot > 0 && transforms.contains(key.substring(0, dot))) {
-            String value = (String) onBranch.remove(key);
-            if (main != null) {
-              main.setProperty(key, value);
-            }
+    underLock(warehouse, branchFile, () -> {
+      Properties onBranch = load(branchFile);
+      Properties main = promoted ? load(file(warehouse)) : null;
+      for (String key : onBranch.stringPropertyNames()) {
+        int dot = key.lastIndexOf('.');
+        if (dot > 0 && transforms.contains(key.substring(0, dot))) {
+          String value = (String) onBranch.remove(key);
+          if (main != null) {
+            main.setProperty(key, value);
           }
         }
-        if (main != null) {
-          store(file(warehouse), main);
-        }
-        if (onBranch.isEmpty()) {
-          Files.deleteIfExists(branchFile);
-        } else {
-          store(branchFile, onBranch);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot write " + branchFile, e);
       }
-    }
+      if (main != null) {
+        store(file(warehouse), main);
+      }
+      if (onBranch.isEmpty()) {
+        Files.deleteIfExists(branchFile);
+      } else {
+        store(branchFile, onBranch);
+      }
+    });
   }
 
   private static void merge(Path file, List<TimedResult> results, SecretMasker masker) {

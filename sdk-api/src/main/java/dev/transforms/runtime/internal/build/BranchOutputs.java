@@ -4,6 +4,7 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.internal.catalog.Catalogs;
+import dev.transforms.runtime.internal.config.BranchNames;
 import dev.transforms.runtime.internal.publish.BranchPromotion;
 import dev.transforms.runtime.internal.publish.BuildBranch;
 import dev.transforms.runtime.internal.publish.OutputPublisher;
@@ -46,7 +47,7 @@ public record BranchOutputs(Catalogs catalogs, TableResolver resolver, List<Stri
    * @throws IllegalArgumentException naming the branch, if no build could have used that name
    */
   public List<String> promote(String branch) {
-    BuildBranch target = new BuildBranch(BuildBranch.checkName(branch), List.of());
+    BuildBranch target = new BuildBranch(BranchNames.check(branch), List.of());
     List<OutputPublisher.Output> outputs = new ArrayList<>();
     tables().forEach((path, table) -> {
       ResolvedTable resolved = resolver.resolve(path);
@@ -64,7 +65,7 @@ public record BranchOutputs(Catalogs catalogs, TableResolver resolver, List<Stri
    * @throws IllegalArgumentException naming the branch, if no build could have used that name
    */
   public List<String> drop(String branch) {
-    BuildBranch target = new BuildBranch(BuildBranch.checkName(branch), List.of());
+    BuildBranch target = new BuildBranch(BranchNames.check(branch), List.of());
     return BranchPromotion.drop(target, tables()).stream().map(DatasetPath::toString).toList();
   }
 

@@ -89,16 +89,6 @@ public record BuildOptions(Set<String> full, Set<String> forced, int threads, bo
         : BuildBranch.named(name, BuildSettings.branchFallbacks(values)));
   }
 
-  /**
-   * Checks a branch name a person gave.
-   *
-   * @param name the name
-   * @return the name
-   * @throws IllegalArgumentException naming the branch, if no build can use it (see {@link BuildBranch#checkName})
-   */
-  public static String checkBranchName(String name) {
-    return BuildBranch.checkName(name);
-  }
 
   /**
    * These options on a branch.

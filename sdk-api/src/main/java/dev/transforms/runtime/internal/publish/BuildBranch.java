@@ -43,18 +43,7 @@ public record BuildBranch(String name, List<String> fallbacks) {
    * @throws IllegalArgumentException naming the branch, if the name is not one a branch build may use
    */
   public static BuildBranch named(String name, List<String> fallbacks) {
-    return new BuildBranch(checkName(name), fallbacks);
-  }
-
-  /**
-   * Checks a branch name given by a person ({@link BranchNames#check}).
-   *
-   * @param name the name
-   * @return the name
-   * @throws IllegalArgumentException naming the branch, if it is not one a build may use
-   */
-  public static String checkName(String name) {
-    return BranchNames.check(name);
+    return new BuildBranch(BranchNames.check(name), fallbacks);
   }
 
   /**

@@ -33,9 +33,9 @@ class BuildBranchTest {
 
   @Test
   void namesAreCheckedAndNamedInTheError() {
-    assertThat(BuildBranch.checkName("new-totals_2")).isEqualTo("new-totals_2");
+    assertThat(BranchNames.check("new-totals_2")).isEqualTo("new-totals_2");
     for (String bad : List.of("", "main", "Transforms_x", "a/b", "-dev", "x".repeat(65))) {
-      assertThatThrownBy(() -> BuildBranch.checkName(bad)).isInstanceOf(IllegalArgumentException.class)
+      assertThatThrownBy(() -> BranchNames.check(bad)).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("'" + bad + "'");
     }
   }
