@@ -68,8 +68,19 @@ public class BranchCliTest {
     assertThat(promote.out()).contains("Promoted branch dev: main of /cli/doubled");
     assertThat(ids("doubled", "main")).containsExactly(2L, 2L, 4L, 4L, 6L);
     assertThat(run("--class", doubler(), "branch", "list").out()).contains("No branch is built on the outputs");
-    // main now holds what was built on dev: the graph shows that build as main's last, and dev's record is gone
-    assertThat(LastBuilds.read(warehouse)).isEqualTo(onDev);
+    // main now holds what was built on dev: the graph shows that build as main's last, naming the branch it ran
+    // on, and dev's record is gone
+    Map<String, LastBuilds.LastBuild> onMain = LastBuilds.read(warehouse);
+    assertThat(onMain.keySet()).isEqualTo(onDev.keySet());
+    onDev.forEach((name, built) -> {
+      assertThat(built.promotedFrom()).isEmpty();
+      LastBuilds.LastBuild promoted = onMain.get(name);
+      assertThat(promoted.promotedFrom()).isEqualTo("dev");
+      assertThat(promoted).usingRecursiveComparison().ignoringFields("promotedFrom").isEqualTo(built);
+    });
+    // main's next build of the transform is main's own again
+    assertThat(run("--class", doubler(), "build", "--force").exitCode()).isZero();
+    assertThat(LastBuilds.read(warehouse).values()).allSatisfy(b -> assertThat(b.promotedFrom()).isEmpty());
     assertThat(LastBuilds.file(warehouse, "dev")).doesNotExist();
   }
 

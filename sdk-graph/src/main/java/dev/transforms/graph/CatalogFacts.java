@@ -98,7 +98,8 @@ public final class CatalogFacts implements NodeFacts {
       lines.add(last.status().toLowerCase(java.util.Locale.ROOT) + " " + Html.seconds(last.duration()) + ", "
           + dev.transforms.runtime.Counts.of(last.rowsWritten(), "row"));
       details.put("last build", last.status() + (last.status().equals("SKIPPED") ? ""
-          : last.incremental() ? ", incremental" : ", full"));
+          : last.incremental() ? ", incremental" : ", full")
+          + (last.promotedFrom().isEmpty() ? "" : ", on branch " + last.promotedFrom() + ", since promoted"));
       details.put("started", last.started() + " (" + age(last.started()) + ")");
       details.put("duration", Html.seconds(last.duration()));
       details.put("rows written", Long.toString(last.rowsWritten()));

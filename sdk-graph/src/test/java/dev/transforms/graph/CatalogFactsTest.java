@@ -160,6 +160,14 @@ class CatalogFactsTest {
       assertThat(nowhere.get("transform:clean").stale()).isTrue();
       assertThat(nowhere.get("transform:clean").details().get("stale"))
           .contains("a build fails: Input /g/src").contains("has none of the branches [try, staging]");
+
+      // dev promoted: its failed build becomes main's last, and says which branch it ran on.
+      assertThat(main.get("transform:clean").details().get("last build")).isEqualTo("SUCCEEDED, full");
+      LastBuilds.endBranch(warehouse, "dev", List.of("clean"), true);
+      Map<String, GraphNode> promoted = nodes(new CatalogFacts(catalogs, config, LastBuilds.read(warehouse), now));
+      assertThat(promoted.get("transform:clean").status()).isEqualTo("FAILED");
+      assertThat(promoted.get("transform:clean").details().get("last build"))
+          .isEqualTo("FAILED, full, on branch dev, since promoted");
     }
   }
 

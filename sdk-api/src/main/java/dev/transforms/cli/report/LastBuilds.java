@@ -40,6 +40,9 @@ public final class LastBuilds {
   /** The lock file beside it, held while a build merges its results in. */
   public static final String LOCK_NAME = ".transforms-last-builds.lock";
 
+  /** The field naming the branch a promoted build ran on. */
+  private static final String PROMOTED_FROM = "promoted-from";
+
   private LastBuilds() {}
 
   /**
@@ -54,9 +57,11 @@ public final class LastBuilds {
    * @param duration how long it took
    * @param rowsWritten rows added to its outputs
    * @param error the error's line, empty when it did not fail
+   * @param promotedFrom the branch the build ran on, when that branch was promoted since (its builds then
+   *     became {@code main}'s); empty for a build of the branch whose record this is
    */
   public record LastBuild(String transform, String status, String engine, boolean incremental, String reason,
-      Instant started, Duration duration, long rowsWritten, String error) {}
+      Instant started, Duration duration, long rowsWritten, String error, String promotedFrom) {}
 
   /**
    * The file in a warehouse folder.
@@ -135,7 +140,8 @@ public final class LastBuilds {
 
   /**
    * Ends the record of transforms' builds on a branch that was promoted or dropped: promoted, their
-   * entries become {@code main}'s (what {@code main} now holds was built there); dropped, they are
+   * entries become {@code main}'s (what {@code main} now holds was built there), each naming the branch it
+   * ran on; dropped, they are
    * forgotten. The branch's file goes when no entry is left in it.
    *
    * @param warehouse the warehouse folder
@@ -158,6 +164,7 @@ public final class LastBuilds {
           String value = (String) onBranch.remove(key);
           if (main != null) {
             main.setProperty(key, value);
+            main.setProperty(key.substring(0, dot) + "." + PROMOTED_FROM, branch);
           }
         }
       }
@@ -189,6 +196,7 @@ public final class LastBuilds {
       properties.setProperty(key + "rows-written",
           Long.toString(r.outputs().stream().mapToLong(OutputWrites::rowsAdded).sum()));
       properties.setProperty(key + "error", r.error().map(e -> CauseChain.of(e, masker).summary()).orElse(""));
+      properties.remove(key + PROMOTED_FROM);
     }
     store(file, properties);
   }
@@ -264,7 +272,8 @@ public final class LastBuilds {
           Boolean.parseBoolean(properties.getProperty(p + "incremental")), properties.getProperty(p + "reason", ""),
           parseInstant(properties.getProperty(p + "started")),
           Duration.ofMillis(parseLong(properties.getProperty(p + "duration-ms"))),
-          parseLong(properties.getProperty(p + "rows-written")), properties.getProperty(p + "error", "")));
+          parseLong(properties.getProperty(p + "rows-written")), properties.getProperty(p + "error", ""),
+          properties.getProperty(p + PROMOTED_FROM, "")));
     }
     return builds;
   }
