@@ -10,6 +10,7 @@ import dev.transforms.runtime.spi.BuildLineage;
 import dev.transforms.runtime.spi.LineageProvider;
 import dev.transforms.runtime.spi.LineageStart;
 import dev.transforms.runtime.spi.TransformSpec;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
@@ -84,6 +85,13 @@ public final class BuildLineages {
         return BuildLineage.OFF;
       }
       LineageProvider provider = providers.next();
+      List<String> ignored = new ArrayList<>();
+      providers.forEachRemaining(other -> ignored.add(other.getClass().getName()));
+      if (!ignored.isEmpty()) {
+        warnings.accept("OpenLineage: build " + buildId + " found " + (ignored.size() + 1) + " lineage providers on the "
+            + "classpath; it uses " + provider.getClass().getName() + " and ignores " + String.join(", ", ignored)
+            + ". Keep one provider on the classpath.");
+      }
       return provider.start(new LineageStart(settings, config, resolver, transforms, buildId, branch, warnings, mask,
           error -> CauseChain.of(error, config.masker()).format("", "  ").strip()));
     } catch (RuntimeException | ServiceConfigurationError | LinkageError e) {

@@ -83,6 +83,17 @@ class BuildLineagesTest {
   }
 
   @Test
+  void twoProvidersAreOneWarningNamingTheOneUsedAndTheOneIgnored() throws Exception {
+    List<String> warnings = new ArrayList<>();
+    BuildLineage lineage = BuildLineages.start(lineageOn(), null, List.of(), "b4", "main", warnings::add,
+        providers(Recording.class, Throwing.class));
+    assertThat(lineage.enabled()).isTrue();
+    assertThat(warnings).containsExactly("OpenLineage: build b4 found 2 lineage providers on the classpath; it uses "
+        + Recording.class.getName() + " and ignores " + Throwing.class.getName() + ". Keep one provider on the "
+        + "classpath.");
+  }
+
+  @Test
   void aProviderThatThrowsIsOneMaskedWarningAndNoLineage() throws Exception {
     TransformsConfig config = lineageOn();
     List<String> warnings = new ArrayList<>();
