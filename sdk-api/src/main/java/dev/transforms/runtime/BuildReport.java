@@ -53,8 +53,10 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
   public String format() {
     StringBuilder out = new StringBuilder();
     out.append(String.format("Build %s: %s in %s%n", buildId, succeeded() ? "SUCCEEDED" : "FAILED", seconds(duration)));
+    // The names' column is as wide as the longest name, so that a long one does not shift the columns after it.
+    int width = Math.max(40, results.stream().mapToInt(r -> r.transform().length()).max().orElse(0));
     for (TransformResult result : results) {
-      out.append(String.format("  %-9s %-40s %-11s %-11s %8s  %s%n", result.status(),
+      out.append(String.format("  %-9s %-" + width + "s %-11s %-11s %8s  %s%n", result.status(),
           result.transform(),
           result.engine(), result.status() == TransformResult.Status.SKIPPED
               || result.status() == TransformResult.Status.UP_TO_DATE ? "-"
@@ -62,6 +64,14 @@ public record BuildReport(String buildId, List<TransformResult> results, Duratio
           seconds(result.duration()), result.reason()));
       result.recovery().forEach(line -> out.append("      recovered: ").append(line).append('\n'));
       for (OutputWrites output : result.outputs()) {
+        if (!output.published() && result.status() == TransformResult.Status.SUCCEEDED) {
+          out.append(String.format("      -> %s (%s): not written by the transform, nothing published%s%n", output.path(),
+              output.identifier(), output.snapshotId().isPresent()
+                  ? "; it keeps its rows (snapshot " + output.snapshotId().getAsLong() + ") and the transform stays "
+                      + "out of date until a build writes it"
+                  : ""));
+          continue;
+        }
         out.append(String.format("      -> %s (%s): +%s, -%s, %s, %s, snapshot %s%s%n",
             output.path(), output.identifier(), Counts.of(output.rowsAdded(), "row"),
             Counts.of(output.rowsDeleted(), "row"), Counts.of(output.filesAdded(), "file"),

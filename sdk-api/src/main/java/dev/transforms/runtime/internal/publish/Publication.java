@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Catalog;
@@ -63,6 +65,9 @@ final class Publication {
       discard.run();
       throw e;
     }
+    for (RunOutput entry : staging.entries()) {
+      entry.unwritten = entry.table != null && !incremental.containsKey(entry.output.path()) && !written(entry);
+    }
     List<OutputWrites> writes = new ArrayList<>();
     List<DatasetPath> published = new ArrayList<>();
     for (RunOutput entry : staging.entries()) {
@@ -100,14 +105,14 @@ final class Publication {
             + "transform ran (" + e.getMessage() + "); " + publishedSoFar(published), e);
       }
       for (RunOutput entry : staging.entries()) {
-        if (entry.table != null) {
+        if (entry.table != null && !entry.unwritten) {
           entry.published = true;
         }
       }
       CrashPoints.reached("publish.together");
     }
     for (RunOutput entry : staging.entries()) {
-      if (entry.published || entry.table == null) {
+      if (entry.published || entry.table == null || entry.unwritten) {
         continue;
       }
       try {
@@ -121,10 +126,29 @@ final class Publication {
       entry.published = true;
       CrashPoints.reached("publish.output");
     }
+    // What a full build left unwritten keeps its rows and its state: its marks go, and the transform stays
+    // out of date until a build writes it. Last, so that a crash before leaves the lease for recovery.
+    for (RunOutput entry : staging.entries()) {
+      if (entry.unwritten) {
+        StagingMarks.remove(entry.table, buildId, "discard");
+      }
+    }
     for (RunOutput entry : staging.entries()) {
       writes.add(WriteSummary.of(entry));
     }
     return writes;
+  }
+
+  /**
+   * Whether the run wrote an existing output: a snapshot on its staging branch, or a change of its shape.
+   * A full build publishes only what it wrote: storing the build's state on an output it left as it was
+   * would call rows computed from older inputs up to date.
+   */
+  private boolean written(RunOutput entry) {
+    TableMetadata metadata = ((HasTableOperations) entry.table).operations().current();
+    SnapshotRef ref = metadata.ref(branch);
+    boolean rows = ref != null && !Objects.equals(ref.snapshotId(), entry.base);
+    return rows || StagedShape.staged(metadata, buildId).isPresent();
   }
 
   private static String publishedSoFar(List<DatasetPath> published) {
@@ -158,7 +182,7 @@ final class Publication {
    * multi-table commit publishes them all at once.
    */
   private Optional<RESTCatalog> oneRestCatalog() {
-    List<RunOutput> tables = staging.entries().stream().filter(s -> s.table != null).toList();
+    List<RunOutput> tables = staging.entries().stream().filter(s -> s.table != null && !s.unwritten).toList();
     if (tables.size() < 2) {
       return Optional.empty();
     }
@@ -176,7 +200,7 @@ final class Publication {
       Map<DatasetPath, Map<String, String>> extra) {
     List<TableCommit> commits = new ArrayList<>();
     for (RunOutput entry : staging.entries()) {
-      if (entry.table == null) {
+      if (entry.table == null || entry.unwritten) {
         continue;
       }
       TableMetadata base = entry.operations.catalogOperations().refresh();
@@ -187,7 +211,7 @@ final class Publication {
     }
     catalog.commitTransaction(commits);
     for (RunOutput entry : staging.entries()) {
-      if (entry.table != null) {
+      if (entry.table != null && !entry.unwritten) {
         entry.table.refresh();
       }
     }

@@ -30,6 +30,8 @@ final class RunOutput {
   /** The table-level metadata before the run, to tell a change made around this build. */
   TableShape shape;
   boolean published;
+  /** An existing output a full build did not write: nothing is published to it. */
+  boolean unwritten;
   /** The schema readers see once published, and the bytes of data files the publication added. */
   OutputPublisher.Published summary;
 

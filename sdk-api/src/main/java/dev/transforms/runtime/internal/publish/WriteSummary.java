@@ -22,8 +22,9 @@ final class WriteSummary {
   static OutputWrites of(RunOutput entry) {
     String identifier = entry.output.resolved().toString();
     if (!entry.published) {
-      // A new output the transform never wrote: there is nothing to publish.
-      return new OutputWrites(entry.output.path(), identifier, 0, 0, 0, 0, OptionalLong.empty(), false, List.of());
+      // An output the transform never wrote, new or (in a full build) existing: nothing was published.
+      return new OutputWrites(entry.output.path(), identifier, 0, 0, 0, 0,
+          entry.base == null ? OptionalLong.empty() : OptionalLong.of(entry.base), false, List.of(), false);
     }
     TableMetadata metadata = entry.created != null ? entry.created.current()
         : ((HasTableOperations) entry.table).operations().current();
