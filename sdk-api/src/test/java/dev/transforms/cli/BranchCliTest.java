@@ -121,6 +121,20 @@ public class BranchCliTest {
   }
 
   @Test
+  void branchCommandsOnAWarehouseThatDoesNotExistCreateNothing() {
+    Path nowhere = dir.resolve("typo");
+    TransformsCliTest.Run promote = run("--class", doubler(), "--warehouse", nowhere.toString(), "promote", "dev");
+    assertThat(promote.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    assertThat(promote.err()).contains("No output has branch 'dev'", "nothing was promoted");
+    TransformsCliTest.Run drop = run("--class", doubler(), "--warehouse", nowhere.toString(), "branch", "drop", "dev");
+    assertThat(drop.exitCode()).isEqualTo(TransformsCli.BAD_USAGE);
+    TransformsCliTest.Run list = run("--class", doubler(), "--warehouse", nowhere.toString(), "branch", "list");
+    assertThat(list.exitCode()).isZero();
+    assertThat(list.out()).contains("No branch is built on the outputs");
+    assertThat(nowhere).doesNotExist();
+  }
+
+  @Test
   void aBranchNoOutputHasIsRefusedNamingTheBranchesThereAre() {
     TransformsCliTest.seed(dir.resolve("warehouse"));
     assertThat(run("--class", doubler(), "build").exitCode()).isZero();

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -69,15 +70,18 @@ public record BranchOutputs(Catalogs catalogs, TableResolver resolver, List<Stri
     return BranchPromotion.drop(target, tables()).stream().map(DatasetPath::toString).toList();
   }
 
-  /** The outputs whose tables exist, by path. */
+  /**
+   * The outputs whose tables exist, by path. A catalog whose database does not exist yet holds none, and is
+   * not created: listing, promoting or dropping a branch never makes a warehouse or a catalog database.
+   */
   private Map<DatasetPath, Table> tables() {
     Map<DatasetPath, Table> tables = new LinkedHashMap<>();
     for (String output : paths) {
       DatasetPath path = DatasetPath.of(output);
       ResolvedTable resolved = resolver.resolve(path);
-      Catalog catalog = catalogs.catalog(resolved.catalog());
-      if (catalog.tableExists(resolved.identifier())) {
-        tables.put(path, catalog.loadTable(resolved.identifier()));
+      Optional<Catalog> catalog = catalogs.existingCatalog(resolved.catalog());
+      if (catalog.isPresent() && catalog.get().tableExists(resolved.identifier())) {
+        tables.put(path, catalog.get().loadTable(resolved.identifier()));
       }
     }
     return tables;
