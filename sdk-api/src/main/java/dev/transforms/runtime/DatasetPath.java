@@ -11,7 +11,8 @@ import java.util.List;
  *
  * <p>Rules, each reported by name when broken: the path starts with {@code /}; it has at least one
  * segment; no segment is empty (no {@code //}, no trailing {@code /}); no segment is {@code .} or
- * {@code ..}; no character is a control character; the whole path is at most {@value #MAX_LENGTH}
+ * {@code ..}; no segment starts or ends with a space (it would look like another dataset's name); no
+ * character is a control character; the whole path is at most {@value #MAX_LENGTH}
  * characters and each segment at most {@value #MAX_SEGMENT_LENGTH}. Anything else, spaces, quotes,
  * backticks and semicolons included, is legal: resolution quotes every part, so a legal path is
  * always a safe identifier.
@@ -73,6 +74,11 @@ public final class DatasetPath implements Comparable<DatasetPath> {
       }
       if (segment.equals(".") || segment.equals("..")) {
         throw invalid(text, "it has a '" + segment + "' segment; relative segments are not allowed");
+      }
+      if (Character.isWhitespace(segment.charAt(0)) || Character.isWhitespace(segment.charAt(segment.length() - 1))) {
+        throw invalid(text, "its segment '" + segment + "' " + (Character.isWhitespace(segment.charAt(0))
+            ? "starts" : "ends") + " with a space; a name with spaces at either end looks like another, so remove "
+            + "them");
       }
       if (segment.length() > MAX_SEGMENT_LENGTH) {
         throw invalid(text, "a segment is " + segment.length() + " characters long; the limit is " + MAX_SEGMENT_LENGTH);

@@ -41,6 +41,8 @@ class DatasetPathTest {
       "/a/../b           | Invalid dataset path '/a/../b': it has a '..' segment; relative segments are not allowed",
       "/..               | Invalid dataset path '/..': it has a '..' segment; relative segments are not allowed",
       "./a               | Invalid dataset path './a': it is not absolute; start it with '/'",
+      "\"/Shop/raw/orders \" | \"Invalid dataset path '/Shop/raw/orders ': its segment 'orders ' ends with a space; a name with spaces at either end looks like another, so remove them\"",
+      "\"/Shop/ raw/orders\" | \"Invalid dataset path '/Shop/ raw/orders': its segment ' raw' starts with a space; a name with spaces at either end looks like another, so remove them\"",
   })
   void rejectsIllegalPathsNamingTheRule(String text, String message) {
     assertThatThrownBy(() -> DatasetPath.of(text)).isInstanceOf(InvalidPathException.class).hasMessage(message);
