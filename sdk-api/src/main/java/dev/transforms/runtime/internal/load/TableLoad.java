@@ -61,7 +61,7 @@ import org.apache.iceberg.types.Types;
 public final class TableLoad {
 
   /** The name a load's snapshots and state carry in place of a transform's. */
-  public static final String TRANSFORM = "load";
+  public static final String TRANSFORM = OutputPublisher.LOAD;
 
   /** The longest folder name, in bytes, of the usual local file systems (ext4, XFS, APFS). */
   static final int MAX_FOLDER_NAME_BYTES = 255;

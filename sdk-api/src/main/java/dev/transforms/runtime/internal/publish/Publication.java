@@ -101,8 +101,8 @@ final class Publication {
         publishTogether(together.get(), state, extra);
       } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
         discard.run();
-        throw new PublishConflictException("Cannot publish transform " + transform + ": an output moved while the "
-            + "transform ran (" + e.getMessage() + "); " + publishedSoFar(published), e);
+        throw new PublishConflictException("Cannot publish " + checks.subject() + ": an output moved while it ran ("
+            + e.getMessage() + "); " + publishedSoFar(published), e);
       }
       for (RunOutput entry : staging.entries()) {
         if (entry.table != null && !entry.unwritten) {
@@ -119,8 +119,8 @@ final class Publication {
         publishOne(entry, state, extra.getOrDefault(entry.output.path(), Map.of()));
       } catch (ValidationException | IllegalArgumentException | CommitFailedException e) {
         discard.run();
-        throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.describe()
-            + " moved while the transform ran (" + e.getMessage() + "); " + publishedSoFar(published), e);
+        throw new PublishConflictException("Cannot publish " + checks.subject() + ": output " + entry.describe()
+            + " moved while it ran (" + e.getMessage() + "); " + publishedSoFar(published), e);
       }
       published.add(entry.output.path());
       entry.published = true;
@@ -151,10 +151,10 @@ final class Publication {
     return rows || StagedShape.staged(metadata, buildId).isPresent();
   }
 
-  private static String publishedSoFar(List<DatasetPath> published) {
+  private String publishedSoFar(List<DatasetPath> published) {
     return (published.isEmpty() ? "nothing was published."
         : "outputs " + published + " were published, this one and those after it were not; the next build "
-            + "of the transform rebuilds them all in full.") + " Build again to run on the new data.";
+            + "of the transform rebuilds them all in full.") + " " + checks.again();
   }
 
   private void publishOne(RunOutput entry, IncrementalState state, Map<String, String> extra) {

@@ -27,6 +27,20 @@ import org.apache.iceberg.TableMetadata;
  */
 record PublishChecks(String transform, String branch, BuildBranch target) {
 
+  /** The name a load publishes under ({@code transforms load}): its messages say load, not build. */
+  static final String LOAD = "load";
+
+  /** What is published, as messages name it: {@code transform NAME}, or {@code the load}. */
+  String subject() {
+    return transform.equals(LOAD) ? "the load" : "transform " + transform;
+  }
+
+  /** What to do after a conflict: build again, or load again. */
+  String again() {
+    return transform.equals(LOAD) ? "Load again to load into the table as it is now."
+        : "Build again to run on the new data.";
+  }
+
   /**
    * Checks that an existing output can be published: its {@code main} did not move, its branch is there,
    * nobody else changed its shape, and an incremental build's shape change is one its policy allows.
@@ -41,10 +55,10 @@ record PublishChecks(String transform, String branch, BuildBranch target) {
     Snapshot main = target.head(metadata);
     Long mainNow = main == null ? null : main.snapshotId();
     if (!Objects.equals(mainNow, entry.base)) {
-      throw new PublishConflictException("Cannot publish transform " + transform + ": output " + entry.describe()
+      throw new PublishConflictException("Cannot publish " + subject() + ": output " + entry.describe()
           + (target.isMain() ? "" : " on branch " + target.name())
-          + " moved from snapshot " + entry.base + " to " + mainNow + " while the transform ran; nothing was "
-          + "published. Build again to run on the new data.");
+          + " moved from snapshot " + entry.base + " to " + mainNow + " while " + (transform.equals(LOAD)
+              ? "the load" : "the transform") + " ran; nothing was published. " + again());
     }
     if (!target.isMain() && StagedShape.staged(metadata, StagingMarks.buildOfBranch(branch).orElseThrow()).isPresent()) {
       throw new TransformsException("Cannot publish transform " + transform + " on branch " + target.name()
@@ -54,11 +68,11 @@ record PublishChecks(String transform, String branch, BuildBranch target) {
     }
     if (!table.refs().containsKey(branch)) {
       throw new TransformsException("Staging branch " + branch + " of output " + entry.output.path()
-          + " disappeared while transform " + transform + " ran; nothing was published. Build again.");
+          + " disappeared while " + subject() + " ran; nothing was published. " + again());
     }
     List<String> changes = entry.shape.differences(table, TableShape.of(table));
     if (!changes.isEmpty()) {
-      throw new PublishConflictException("Cannot publish transform " + transform + ": the schema, partitioning or "
+      throw new PublishConflictException("Cannot publish " + subject() + ": the schema, partitioning or "
           + "properties of output " + entry.describe() + " were changed outside this build while it ran (not through "
           + "the output's handle or identifier); nothing was published and that change was left as it is. What "
           + "changed:\n  - " + String.join("\n  - ", changes) + "\nBuild again to run on the table as it is now.");

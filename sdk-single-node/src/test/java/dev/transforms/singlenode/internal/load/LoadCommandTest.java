@@ -1,6 +1,7 @@
 package dev.transforms.singlenode.internal.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.cli.TransformsCli;
 import dev.transforms.runtime.TransformsConfig;
@@ -170,6 +171,38 @@ class LoadCommandTest {
     assertThat(replace.out()).contains("replaced 6 rows with 2 rows from more.csv");
     assertThat(rows(table("Shop.raw", "orders"))).containsExactly(
         row(5L, new BigDecimal("1.00"), null, null), row(6L, new BigDecimal("2.00"), null, null));
+  }
+
+  @Test
+  void aLoadThatLosesARaceIsToldToLoadAgainAndLoadsNothing() throws Exception {
+    orders();
+    assertThat(load("/Shop/raw/orders", "orders.csv", "--schema", ORDERS_SCHEMA).exitCode()).isZero();
+    Path more = write("more.csv", "order_id,amount\n5,1.00\n");
+    TransformsConfig config = TransformsConfig.embedded(dir.resolve("warehouse"));
+    try (Catalogs catalogs = new Catalogs(config)) {
+      dev.transforms.runtime.internal.load.TableLoad load = new dev.transforms.runtime.internal.load.TableLoad(
+          catalogs, new dev.transforms.runtime.TableResolver(config),
+          dev.transforms.runtime.internal.load.TableLoad.findEngine(getClass().getClassLoader()));
+      dev.transforms.runtime.internal.load.LoadRequest request = new dev.transforms.runtime.internal.load.LoadRequest(
+          dev.transforms.runtime.DatasetPath.of("/Shop/raw/orders"),
+          List.of(dev.transforms.runtime.spi.SourceFile.of(more, java.util.Optional.empty())),
+          java.util.Optional.empty(), java.util.Optional.empty(), dev.transforms.runtime.internal.load.LoadMode.APPEND,
+          false, dev.transforms.runtime.spi.TextOptions.DEFAULT, java.util.Optional.empty());
+      // Another writer replaces the table's rows while the load reads its file.
+      boolean[] raced = {false};
+      assertThatThrownBy(() -> load.run(List.of(request), (file, read, total, rows) -> {
+        if (!raced[0]) {
+          raced[0] = true;
+          Table table = catalogs.catalog("local").loadTable(TableIdentifier.of(Namespace.of("Shop", "raw"), "orders"));
+          table.newDelete().deleteFromRowFilter(org.apache.iceberg.expressions.Expressions.alwaysTrue()).commit();
+        }
+      })).isInstanceOf(dev.transforms.api.PublishConflictException.class)
+          .hasMessageStartingWith("Cannot publish the load: output /Shop/raw/orders")
+          .hasMessageContaining("while the load ran; nothing was published. Load again to load into the table as it "
+              + "is now.");
+    }
+    assertThat(rows(table("Shop.raw", "orders"))).isEmpty();
+    assertThat(table("Shop.raw", "orders").refs()).containsOnlyKeys("main");
   }
 
   @Test
