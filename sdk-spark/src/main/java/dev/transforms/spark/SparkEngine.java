@@ -1,5 +1,6 @@
 package dev.transforms.spark;
 
+import dev.transforms.api.PublishConflictException;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.BuildCancellation;
@@ -222,9 +223,9 @@ final class SparkEngine implements Engine {
       }
     }
     if (!moved.isEmpty()) {
-      throw new TransformsException("Transform " + run.spec().name() + " cannot be published: on main, "
-          + String.join("; ", moved) + " while it ran. Another writer committed, or a write bypassed the staging "
-          + "branch " + run.stagingBranch() + ". The transform's staged writes are discarded; build again.");
+      throw new PublishConflictException("Cannot publish transform " + run.spec().name() + ": on main, "
+          + String.join("; ", moved) + " while the transform ran. Another writer committed, or a write bypassed the "
+          + "staging branch " + run.stagingBranch() + "; nothing was published. Build again to run on the new data.");
     }
   }
 

@@ -231,6 +231,8 @@ public class FailuresTest extends SparkTestBase {
     otherWriter = spark;
     TransformResult result = fails(Scenario.OTHER_WRITER);
     assertThat(message(result)).contains("moved from snapshot").contains(OUT);
+    // The same exception as a race lost at publication, on either engine.
+    assertThat(result.error()).get().isInstanceOf(dev.transforms.api.PublishConflictException.class);
     // The other writer's row is there; the transform's merge (which would add id 3) is not.
     assertThat(rows(OUT)).containsExactly("[1,Open]", "[2,Open]", "[99,concurrent]");
     assertThat(table(OUT).refs()).containsOnlyKeys("main");
