@@ -116,8 +116,10 @@ public record PipelineGraph(List<GraphNode> nodes, List<GraphEdge> edges) {
       boolean down = selection.endsWith("+") && selection.length() > 1;
       String name = selection.substring(up ? 1 : 0, selection.length() - (down ? 1 : 0));
       if (!upstream.containsKey(name)) {
-        throw new IllegalArgumentException("--select " + selection + ": no transform is named '" + name
-            + "'; use NAME, NAME+ (and downstream), +NAME (and upstream) or +NAME+, with one of: "
+        throw new IllegalArgumentException("--select " + selection + ": no transform is named '" + name + "'"
+            + dev.transforms.runtime.internal.plan.NameChoices.meant(name, upstream.keySet())
+                .map(n -> " (did you mean " + n + "?)").orElse("")
+            + "; use NAME, NAME+ (and downstream), +NAME (and upstream) or +NAME+, with one of: "
             + dev.transforms.runtime.internal.plan.NameChoices.describe(name, upstream.keySet()));
       }
       wanted.add(name);

@@ -124,7 +124,8 @@ final class TransformTables {
       }
       throw new DatasetNotFoundException("Input " + parameter.requirePath() + " of transform " + spec.name()
           + " does not exist: no table " + resolved.sparkIdentifier() + " in catalog '" + resolved.catalog()
-          + "'. Build its producer first, or check the mounts in " + TransformsConfig.FILE_NAME);
+          + "'. Build the transform that produces it, or load it from files (transforms load "
+          + parameter.requirePath() + " FILE...), or check the mounts in " + TransformsConfig.FILE_NAME);
     }
   }
 

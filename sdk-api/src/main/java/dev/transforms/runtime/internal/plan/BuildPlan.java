@@ -168,8 +168,7 @@ public final class BuildPlan {
       found = transforms.stream().filter(t -> describe(t).equals(name)).distinct().toList();
     }
     if (found.isEmpty()) {
-      throw new PlanException("No transform is named " + name + "; transforms: " + NameChoices.describe(name,
-          transforms.stream().map(TransformSpec::name).toList()));
+      throw new PlanException(NameChoices.noSuchTransform(name, transforms.stream().map(TransformSpec::name).toList()));
     }
     if (found.size() > 1) {
       throw new PlanException("Two transforms are named " + name + ": " + describe(found.get(0)) + " and "
@@ -226,8 +225,7 @@ public final class BuildPlan {
     for (String name : names) {
       refuseEmpty(name, upstream.keySet());
       if (!upstream.containsKey(name)) {
-        throw new PlanException("No transform is named " + name + "; transforms: "
-            + NameChoices.describe(name, upstream.keySet()));
+        throw new PlanException(NameChoices.noSuchTransform(name, upstream.keySet()));
       }
       queue.add(name);
     }

@@ -348,8 +348,8 @@ public class BuildRunnerTest {
     TransformResult reads = report.result("MissingInput.reads").orElseThrow();
     assertThat(reads.error().orElseThrow()).isInstanceOf(DatasetNotFoundException.class)
         .hasMessage("Input /src/missing-table of transform MissingInput.reads does not exist: no table "
-            + "`local`.`src`.`missing-table` in catalog 'local'. Build its producer first, or check the mounts in "
-            + "transforms.properties");
+            + "`local`.`src`.`missing-table` in catalog 'local'. Build the transform that produces it, or load it "
+            + "from files (transforms load /src/missing-table FILE...), or check the mounts in transforms.properties");
     TransformResult after = report.result("MissingInput.after").orElseThrow();
     assertThat(after.status()).isEqualTo(TransformResult.Status.SKIPPED);
     assertThat(after.reason()).isEqualTo("skipped: upstream transform MissingInput.reads did not succeed");

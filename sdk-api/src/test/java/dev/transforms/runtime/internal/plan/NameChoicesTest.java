@@ -27,4 +27,19 @@ class NameChoicesTest {
     assertThat(NameChoices.describe("Customer.history", names)).startsWith("Customers.history, ");
     assertThat(offered.length()).isLessThan(200);
   }
+
+  @Test
+  void theOneNameAPersonMeantIsSuggested() {
+    List<String> names = List.of("CleanOrders.cleanOrders", "CleanOrders.dailyTotals", "Shop.cleanCustomers");
+    // The method part alone, in any letter case.
+    assertThat(NameChoices.noSuchTransform("cleanOrders", names)).isEqualTo("No transform is named cleanOrders; did "
+        + "you mean CleanOrders.cleanOrders?; transforms: CleanOrders.cleanOrders, CleanOrders.dailyTotals, "
+        + "Shop.cleanCustomers");
+    assertThat(NameChoices.meant("DAILYTOTALS", names)).hasValue("CleanOrders.dailyTotals");
+    // A typo of the full name.
+    assertThat(NameChoices.meant("CleanOrders.dailyTotal", names)).hasValue("CleanOrders.dailyTotals");
+    // Nothing close, or two equally close: no suggestion.
+    assertThat(NameChoices.noSuchTransform("nope", names)).startsWith("No transform is named nope; transforms: ");
+    assertThat(NameChoices.meant("clean", List.of("A.clean", "B.clean"))).isEmpty();
+  }
 }
