@@ -165,7 +165,7 @@ class CommandLineRefusalsTest {
         refused("missing --config file after the command", args("plan", "--config", "team.properties"),
             "Configuration file {dir}/team.properties does not exist"),
         refused("--config naming a folder", args("plan", "--config", "seeds"), "Configuration file {dir}/seeds is a folder"),
-        refused("unknown key", args("plan"), "Unknown configuration key 'colour' in {dir}/transforms.properties")
+        refused("unknown key", args("plan"), "Unknown configuration key 'colour' in file {dir}/transforms.properties, line ")
             .config("colour=blue"),
         refused("unknown advisory level", args("plan"), "Configuration key 'advisories' is 'loud'",
             "(set by file {dir}/transforms.properties)").config("advisories=loud"),

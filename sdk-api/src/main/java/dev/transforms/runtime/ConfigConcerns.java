@@ -7,6 +7,7 @@ import dev.transforms.runtime.CatalogKeys;
 import dev.transforms.runtime.internal.config.ConfigValues;
 import dev.transforms.runtime.MountKeys;
 import dev.transforms.runtime.internal.config.DuckDbSettings;
+import dev.transforms.runtime.internal.config.PropertiesFile;
 import dev.transforms.runtime.internal.config.SingleNodeSettings;
 import dev.transforms.runtime.internal.config.SparkSettings;
 import dev.transforms.runtime.AdvisorySettings;
@@ -47,8 +48,10 @@ final class ConfigConcerns {
           || key.equals(BuildSettings.THREADS) || key.equals(BuildSettings.ON_SCHEMA_CHANGE)
           || key.equals(SingleNodeSettings.MEMORY_LIMIT) || key.equals(BuildSettings.BRANCH_FALLBACKS);
       if (!core && !owned) {
+        Optional<Integer> line = source.flatMap(file -> PropertiesFile.lineOf(file, key));
         throw new ConfigurationException("Unknown configuration key '" + key + "' in "
-            + source.map(Path::toString).orElse("the environment")
+            + (line.isPresent() ? "file " + source.get() + ", line " + line.get()
+                : source.map(Path::toString).orElse("the environment"))
             + "; keys are warehouse, files.root, catalog.NAME.PROPERTY, mount.PREFIX, maintain.PREFIX.OPTION, "
             + "advisories, advisories.OPTION, duckdb.memory-limit, duckdb.threads, duckdb.parquet, "
             + BuildSettings.ON_SCHEMA_CHANGE + ", " + BuildSettings.THREADS + ", " + SingleNodeSettings.MEMORY_LIMIT

@@ -118,6 +118,10 @@ class TransformsConfigTest {
         .hasMessage("Mount '/X' names catalog 'nowhere', which is not defined; define catalog.nowhere.type, or use one of [local]");
     assertThatThrownBy(() -> load("colour=blue"))
         .hasMessageStartingWith("Unknown configuration key 'colour'");
+    // Named with the line it is set on.
+    assertThatThrownBy(() -> load("# the team's settings", "", "build.threads=2", "colur=blue"))
+        .hasMessageStartingWith("Unknown configuration key 'colur' in file " + dir.resolve(TransformsConfig.FILE_NAME)
+            .toRealPath() + ", line 4;");
     assertThatThrownBy(() -> load("mount.relative=local"))
         .hasMessageStartingWith("Mount prefix of 'mount.relative' is not a valid path");
     assertThatThrownBy(() -> TransformsConfig.load(Optional.of(Path.of("missing.properties")), Optional.empty(), Map.of(), dir))

@@ -80,27 +80,27 @@ public final class PropertiesFile {
     } catch (IOException e) {
       throw new ConfigurationException("Cannot read configuration file " + file + ": " + e.getMessage(), e);
     }
-    refuseKeysSetTwice(file);
+    keyLines(file);
     Map<String, String> keys = new TreeMap<>();
     properties.stringPropertyNames().forEach(k -> keys.put(k.trim(), properties.getProperty(k).trim()));
     return keys;
   }
 
   /**
-   * Refuses a key set twice in the file ({@code build.threads=2}, later {@code build.threads=3}):
-   * {@link Properties} keeps the last value without a word, and which one was meant is anyone's guess.
-   * Each entry is read by {@link Properties} itself, one logical line at a time (a line ending with an odd
-   * number of backslashes goes on on the next), so that keys are compared as it reads them, escapes
-   * included; the lines are counted as written.
+   * The line each key of the file is set on; refuses a key set twice ({@code build.threads=2}, later
+   * {@code build.threads=3}): {@link Properties} keeps the last value without a word, and which one was meant
+   * is anyone's guess. Each entry is read by {@link Properties} itself, one logical line at a time (a line
+   * ending with an odd number of backslashes goes on on the next), so that keys are compared as it reads
+   * them, escapes included; the lines are counted as written.
    */
-  private static void refuseKeysSetTwice(Path file) {
+  private static Map<String, Integer> keyLines(Path file) {
     List<String> lines;
+    Map<String, Integer> firstLine = new HashMap<>();
     try {
       lines = Files.readAllLines(file);
     } catch (IOException e) {
-      return; // read once already; nothing more to find
+      return firstLine; // read once already; nothing more to find
     }
-    Map<String, Integer> firstLine = new HashMap<>();
     int n = 0;
     while (n < lines.size()) {
       int start = n;
@@ -128,6 +128,18 @@ public final class PropertiesFile {
         }
       }
     }
+    return firstLine;
+  }
+
+  /**
+   * The line of a properties file a key is set on, for errors about the key.
+   *
+   * @param file the file, read before without error
+   * @param key the key
+   * @return the line, counted from 1; empty when the file does not set the key
+   */
+  public static Optional<Integer> lineOf(Path file, String key) {
+    return Optional.ofNullable(keyLines(file).get(key));
   }
 
   /** Whether a line of a properties file goes on on the next: it ends with an odd number of backslashes. */
