@@ -34,6 +34,11 @@ public class SingleNodeChangelog {
   public void changesSinceLastBuild(SingleNodeTransformContext ctx,
       @TableInput(UPDATES) IcebergInput updates,
       @TableOutput(CHANGES) IcebergOutput changes) {
+    if (updates.currentSnapshotId().isPresent() && updates.previousSnapshotId().equals(updates.currentSnapshotId())) {
+      // No snapshot since the last build (a forced rebuild): the changes that build wrote are still the latest.
+      // Writing nothing leaves the output as it is.
+      return;
+    }
     Changelog changelog = Changelog.of(updates.table()).identifiedBy("id");
     if (updates.currentSnapshotId().isPresent()) {
       changelog = changelog.between(updates.previousSnapshotId(), updates.currentSnapshotId().getAsLong());

@@ -39,6 +39,11 @@ public class SnapshotComparison {
   public void compareSnapshotIdentifiers(SingleNodeTransformContext ctx,
       @TableInput(SOURCE) IcebergInput source,
       @TableOutput(OUTPUT) IcebergOutput output) {
+    if (source.previousSnapshotId().isPresent() && source.previousSnapshotId().equals(source.currentSnapshotId())) {
+      // No snapshot since the last build (a forced rebuild): the ids that build found are still the newest.
+      // Writing nothing leaves the output as it is.
+      return;
+    }
     VectorSchemaRoot current = source.arrow(ReadMode.CURRENT);
     if (source.previousSnapshotId().isEmpty()) {
       output.writeTable(current);

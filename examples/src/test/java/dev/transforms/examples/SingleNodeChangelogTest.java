@@ -55,6 +55,14 @@ class SingleNodeChangelogTest {
     assertThat(warehouse.build(SingleNodeChangelog.class).assertSucceeded().only().status())
         .isEqualTo(dev.transforms.runtime.TransformResult.Status.UP_TO_DATE);
     assertThat(warehouse.table(SingleNodeChangelog.CHANGES).currentSnapshot().snapshotId()).isEqualTo(published);
+
+    // Forced to run with no new snapshot (after a library upgrade, say), it writes nothing: the output keeps the
+    // changes the last build found instead of being emptied.
+    assertThat(warehouse.build(dev.transforms.Transforms.Selection.of(SingleNodeChangelog.class).force())
+        .assertSucceeded().only().outputs().get(0).published()).isFalse();
+    assertThat(warehouse.table(SingleNodeChangelog.CHANGES).currentSnapshot().snapshotId()).isEqualTo(published);
+    assertThat(warehouse.build(SingleNodeChangelog.class).assertSucceeded().only().status())
+        .isEqualTo(dev.transforms.runtime.TransformResult.Status.UP_TO_DATE);
   }
 
   @Test

@@ -36,6 +36,11 @@ class SnapshotComparisonTest {
         .containsExactlyInAnyOrder(Row.of(3L, "c"), Row.of(4L, "d"))
         .hasProperty("transforms.state.input." + SnapshotComparison.SOURCE,
             Long.toString(warehouse.table(SnapshotComparison.SOURCE).currentSnapshot().snapshotId()));
+
+    // Forced to run with no new snapshot, it keeps the ids the last build found instead of emptying the output.
+    warehouse.build(dev.transforms.Transforms.Selection.of(SnapshotComparison.class).force()).assertSucceeded();
+    assertThatTable(warehouse.table(SnapshotComparison.OUTPUT))
+        .containsExactlyInAnyOrder(Row.of(3L, "c"), Row.of(4L, "d"));
   }
 
   @Test
