@@ -51,7 +51,9 @@ import picocli.CommandLine;
         "  transforms plan --config team.properties",
         "  transforms load /Shop/raw/orders orders.csv --schema \"id long, amount double\"",
         "  transforms help load",
-        "  source <(transforms completion)"},
+        "  source <(transforms completion)",
+        "", "In a clone of the SDK, ./transforms demo (the launcher's, not a command) seeds",
+        "sample inputs and builds the demo pipeline on the embedded catalog."},
     subcommands = {
         ListCommand.class,
         PlanCommand.class,
