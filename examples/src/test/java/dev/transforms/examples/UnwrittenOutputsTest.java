@@ -37,6 +37,9 @@ public class UnwrittenOutputsTest {
   /** Whether the transforms write: false is the early return. */
   static volatile boolean writes = true;
 
+  /** Whether what they write is empty: an empty result, which a full build publishes. */
+  static volatile boolean empty = false;
+
   TestWarehouse warehouse;
 
   /** A Spark transform that copies its input, unless told not to write. */
@@ -44,7 +47,7 @@ public class UnwrittenOutputsTest {
     @Transform
     public void copy(@TableInput(ORDERS) TableTransformInput orders, @TableOutput(SPARK_COPY) TableTransformOutput out) {
       if (writes) {
-        out.writeDataFrame(orders.dataframe());
+        out.writeDataFrame(empty ? orders.dataframe().limit(0) : orders.dataframe());
       }
     }
   }
@@ -55,6 +58,9 @@ public class UnwrittenOutputsTest {
     public void copy(@TableInput(ORDERS) IcebergInput orders, @TableOutput(SINGLE_NODE_COPY) IcebergOutput out) {
       if (writes) {
         try (VectorSchemaRoot rows = orders.arrow()) {
+          if (empty) {
+            rows.setRowCount(0);
+          }
           out.writeTable(rows);
         }
       }
@@ -64,6 +70,7 @@ public class UnwrittenOutputsTest {
   @AfterEach
   void writeAgain() {
     writes = true;
+    empty = false;
   }
 
   @Test
@@ -100,5 +107,12 @@ public class UnwrittenOutputsTest {
     assertThatTable(warehouse.table(copy)).containsExactlyInAnyOrder(Row.of(1L), Row.of(2L), Row.of(3L));
     assertThat(warehouse.build(transform).assertSucceeded().only().status())
         .isEqualTo(TransformResult.Status.UP_TO_DATE);
+
+    // An empty result is written, not left out: a full build publishes it, and the output is empty.
+    warehouse.append(ORDERS, Row.of(4L));
+    empty = true;
+    TransformResult emptied = warehouse.build(transform).assertSucceeded().only();
+    assertThat(emptied.outputs().get(0).published()).isTrue();
+    assertThatTable(warehouse.table(copy)).containsExactlyInAnyOrder();
   }
 }
