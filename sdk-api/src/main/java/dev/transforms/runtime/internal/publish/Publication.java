@@ -140,15 +140,16 @@ final class Publication {
   }
 
   /**
-   * Whether the run wrote an existing output: a snapshot on its staging branch, or a change of its shape.
-   * A full build publishes only what it wrote: storing the build's state on an output it left as it was
-   * would call rows computed from older inputs up to date.
+   * Whether the run wrote an existing output: a snapshot on its staging branch, a change of its shape, or
+   * maintenance that expired some of its snapshots. A full build publishes only what it wrote: storing the
+   * build's state on an output it left as it was would call rows computed from older inputs up to date.
    */
   private boolean written(RunOutput entry) {
     TableMetadata metadata = ((HasTableOperations) entry.table).operations().current();
     SnapshotRef ref = metadata.ref(branch);
     boolean rows = ref != null && !Objects.equals(ref.snapshotId(), entry.base);
-    return rows || StagedShape.staged(metadata, buildId).isPresent();
+    boolean expired = entry.snapshotsAtStage.stream().anyMatch(id -> metadata.snapshot(id) == null);
+    return rows || expired || StagedShape.staged(metadata, buildId).isPresent();
   }
 
   private String publishedSoFar(List<DatasetPath> published) {

@@ -1,7 +1,9 @@
 package dev.transforms.runtime.internal.publish;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -32,6 +34,8 @@ final class RunOutput {
   boolean published;
   /** An existing output a full build did not write: nothing is published to it. */
   boolean unwritten;
+  /** The snapshots an existing output had when staged: a run that expires some of them maintained it. */
+  final Set<Long> snapshotsAtStage = new HashSet<>();
   /** The schema readers see once published, and the bytes of data files the publication added. */
   OutputPublisher.Published summary;
 

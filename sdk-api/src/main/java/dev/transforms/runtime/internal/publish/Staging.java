@@ -79,6 +79,7 @@ final class Staging {
     entry.baseSchema = table.schema();
     entry.baseSpec = table.spec();
     entry.shape = TableShape.of(table);
+    table.snapshots().forEach(snapshot -> entry.snapshotsAtStage.add(snapshot.snapshotId()));
     TableCommits.commit(table, transaction -> {
       if (current == null) {
         transaction.manageSnapshots().createBranch(branch).commit();
