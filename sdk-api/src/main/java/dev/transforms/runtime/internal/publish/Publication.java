@@ -130,7 +130,12 @@ final class Publication {
     // out of date until a build writes it. Last, so that a crash before leaves the lease for recovery.
     for (RunOutput entry : staging.entries()) {
       if (entry.unwritten) {
-        StagingMarks.remove(entry.table, buildId, "discard");
+        try {
+          StagingMarks.remove(entry.table, buildId, "discard");
+        } catch (RuntimeException e) {
+          // The outputs written are published; what is left carries this build's lease, and the next build
+          // that touches the output removes it once the lease lapses.
+        }
       }
     }
     for (RunOutput entry : staging.entries()) {
