@@ -29,7 +29,11 @@ import org.junit.jupiter.api.Test;
 @TransformsTest(warehouse = TransformsTest.Scope.PER_TEST)
 public class UnwrittenOutputsTest {
 
-  static final String ORDERS = "/Unwritten/orders";
+  /**
+   * The input: a demo input, so that these transforms (indexed with the test classes, which the demo's tests
+   * build too) find it there as well.
+   */
+  static final String ORDERS = SnapshotComparison.SOURCE;
   static final String SPARK_COPY = "/Unwritten/spark-copy";
   static final String SINGLE_NODE_COPY = "/Unwritten/single-node-copy";
   static final Schema SCHEMA = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()));
