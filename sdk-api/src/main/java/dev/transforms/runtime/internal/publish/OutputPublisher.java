@@ -63,7 +63,7 @@ import org.apache.iceberg.catalog.Catalog;
 public final class OutputPublisher implements OutputStaging {
 
   /** The transform name loads publish under ({@code transforms load}); their messages say load. */
-  public static final String LOAD = PublishChecks.LOAD;
+  public static final String LOAD = "load";
 
   /** Prefix of the properties that record how an output's checks came out; owned by the publication. */
   public static final String CHECKS_PREFIX = "transforms.checks.";

@@ -36,7 +36,6 @@ import org.apache.iceberg.rest.RESTCatalog;
 final class Publication {
 
   private final Staging staging;
-  private final String transform;
   private final String buildId;
   private final String branch;
   private final PublishChecks checks;
@@ -45,10 +44,9 @@ final class Publication {
   /** A publication of the staged outputs that runs {@code discard} when it fails. */
   Publication(Staging staging, Runnable discard) {
     this.staging = staging;
-    this.transform = staging.transform;
     this.buildId = staging.buildId;
     this.branch = staging.branch;
-    this.checks = new PublishChecks(transform, branch, staging.target);
+    this.checks = new PublishChecks(staging.transform, branch, staging.target);
     this.discard = discard;
   }
 

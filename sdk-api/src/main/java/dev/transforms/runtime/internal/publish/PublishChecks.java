@@ -27,18 +27,19 @@ import org.apache.iceberg.TableMetadata;
  */
 record PublishChecks(String transform, String branch, BuildBranch target) {
 
-  /** The name a load publishes under ({@code transforms load}): its messages say load, not build. */
-  static final String LOAD = "load";
+  /** Whether this publication is a load's ({@link OutputPublisher#LOAD}): its messages say load, not build. */
+  boolean isLoad() {
+    return transform.equals(OutputPublisher.LOAD);
+  }
 
   /** What is published, as messages name it: {@code transform NAME}, or {@code the load}. */
   String subject() {
-    return transform.equals(LOAD) ? "the load" : "transform " + transform;
+    return isLoad() ? "the load" : "transform " + transform;
   }
 
   /** What to do after a conflict: build again, or load again. */
   String again() {
-    return transform.equals(LOAD) ? "Load again to load into the table as it is now."
-        : "Build again to run on the new data.";
+    return isLoad() ? "Load again to load into the table as it is now." : "Build again to run on the new data.";
   }
 
   /**
@@ -57,8 +58,8 @@ record PublishChecks(String transform, String branch, BuildBranch target) {
     if (!Objects.equals(mainNow, entry.base)) {
       throw new PublishConflictException("Cannot publish " + subject() + ": output " + entry.describe()
           + (target.isMain() ? "" : " on branch " + target.name())
-          + " moved from snapshot " + entry.base + " to " + mainNow + " while " + (transform.equals(LOAD)
-              ? "the load" : "the transform") + " ran; nothing was published. " + again());
+          + " moved from snapshot " + entry.base + " to " + mainNow + " while "
+          + (isLoad() ? "the load" : "the transform") + " ran; nothing was published. " + again());
     }
     if (!target.isMain() && StagedShape.staged(metadata, StagingMarks.buildOfBranch(branch).orElseThrow()).isPresent()) {
       throw new TransformsException("Cannot publish transform " + transform + " on branch " + target.name()
