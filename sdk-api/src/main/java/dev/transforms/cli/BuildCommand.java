@@ -89,11 +89,11 @@ final class BuildCommand implements Callable<Integer> {
     List<TimedResult> timed = new ArrayList<>();
     SharedStorageCheck.warnings(config, SharedStorageCheck.sparkMaster(config))
         .forEach(warning -> parent.spec.commandLine().getErr().println("warning: " + warning));
-    BuildReport report;
-    Optional<String> nothingBuilt;
-    try (StopOnSignal stop = StopOnSignal.install()) {
+    return StopOnSignal.installed().run(cancellation -> {
+      BuildReport report;
+      Optional<String> nothingBuilt;
       try (Transforms transforms = Transforms.open(config)) {
-        Transforms.Selection selection = parent.selection().only(names).cancellation(stop.cancellation());
+        Transforms.Selection selection = parent.selection().only(names).cancellation(cancellation);
         selection = full ? selection.full() : selection;
         selection = force ? selection.force() : selection;
         selection = threads != null ? selection.threads(threads) : selection;
@@ -139,8 +139,8 @@ final class BuildCommand implements Callable<Integer> {
         }
         out.flush();
       }
-    }
-    return report.succeeded() ? ExitCodes.OK : ExitCodes.FAILED;
+      return report.succeeded() ? ExitCodes.OK : ExitCodes.FAILED;
+    }, error -> parent.report(error, parent.err()));
   }
 
   /**

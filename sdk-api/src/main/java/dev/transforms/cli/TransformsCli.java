@@ -179,7 +179,7 @@ public final class TransformsCli implements Callable<Integer> {
   }
 
   /** Prints an error that ended a command, and returns the exit code it means. */
-  private int report(Exception error, PrintWriter err) {
+  int report(Exception error, PrintWriter err) {
     if (error instanceof CommandLine.ParameterException usage) {
       return new UsageErrors().handleParseException(usage, new String[0]);
     }
