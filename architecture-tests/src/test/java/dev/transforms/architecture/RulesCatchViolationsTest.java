@@ -8,6 +8,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import dev.transforms.architecture.cycle.first.First;
 import dev.transforms.architecture.cycle.second.Second;
 import dev.transforms.spark.archfixture.UsesInternals;
+import dev.transforms.testing.archfixture.ReturnsInternalType;
 import dev.transforms.testing.archfixture.UsesCommandLine;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,18 @@ class RulesCatchViolationsTest {
 
     assertThat(result.getFailureReport().getDetails()).containsExactly(
         "dev.transforms.testing.archfixture.UsesCommandLine imports dev.transforms.cli.TransformsCli");
+  }
+
+  @Test
+  void aPublishedSignatureThatNamesAnInternalTypeIsReported() {
+    JavaClasses fixture = new ClassFileImporter().importClasses(ReturnsInternalType.class);
+
+    EvaluationResult result = ArchitectureRules.noInternalTypesInPublishedSignatures().evaluate(fixture);
+
+    String catalogs = "dev.transforms.runtime.internal.catalog.Catalogs";
+    assertThat(result.getFailureReport().getDetails()).containsExactlyInAnyOrder(
+        "dev.transforms.testing.archfixture.ReturnsInternalType.catalogs names " + catalogs,
+        "dev.transforms.testing.archfixture.ReturnsInternalType.use names " + catalogs);
   }
 
   @Test

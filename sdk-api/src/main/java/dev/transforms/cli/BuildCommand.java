@@ -1,17 +1,17 @@
 package dev.transforms.cli;
 
+import dev.transforms.Transforms;
 import dev.transforms.cli.report.BuildReportPage;
 import dev.transforms.cli.report.LastBuilds;
 import dev.transforms.cli.report.OutputFiles;
 import dev.transforms.cli.report.TimedResult;
 import dev.transforms.runtime.BuildListener;
 import dev.transforms.runtime.BuildReport;
-import dev.transforms.runtime.TransformResult;
-import dev.transforms.Transforms;
-import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.secrets.CauseChain;
-import dev.transforms.runtime.internal.catalog.SharedStorageCheck;
 import dev.transforms.runtime.Counts;
+import dev.transforms.runtime.TransformResult;
+import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.internal.catalog.SharedStorageCheck;
+import dev.transforms.runtime.secrets.CauseChain;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -24,12 +24,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * {@code transforms build}: runs transforms in dependency order and prints the report; records each

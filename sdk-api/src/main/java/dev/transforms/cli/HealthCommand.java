@@ -3,10 +3,9 @@ package dev.transforms.cli;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.secrets.CauseChain;
-import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.maintenance.TableHealth;
 import dev.transforms.runtime.maintenance.TableMaintenance;
+import dev.transforms.runtime.secrets.CauseChain;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,8 +44,7 @@ final class HealthCommand implements Callable<Integer> {
     PrintWriter err = parent.err();
     TableResolver resolver = new TableResolver(config);
     int code = ExitCodes.OK;
-    try (Catalogs catalogs = new Catalogs(config)) {
-      TableMaintenance maintenance = new TableMaintenance(catalogs, null);
+    try (TableMaintenance maintenance = TableMaintenance.open(config, null)) {
       for (DatasetPath path : datasets) {
         TableHealth health;
         try {

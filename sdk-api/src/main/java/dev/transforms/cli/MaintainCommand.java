@@ -3,24 +3,23 @@ package dev.transforms.cli;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.secrets.CauseChain;
-import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.maintenance.MaintenanceEngine;
 import dev.transforms.runtime.maintenance.MaintenanceOptions;
 import dev.transforms.runtime.maintenance.MaintenancePolicies;
 import dev.transforms.runtime.maintenance.TableMaintenance;
+import dev.transforms.runtime.secrets.CauseChain;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * {@code transforms maintain PATH...}: compacts, rewrites manifests, expires snapshots and looks for
@@ -149,10 +148,10 @@ final class MaintainCommand implements Callable<Integer> {
     TableResolver resolver = new TableResolver(config);
     int done = 0;
     List<RuntimeException> failures = new ArrayList<>();
-    try (Catalogs catalogs = new Catalogs(config);
-        MaintenanceEngine chosen = TableMaintenance.findEngine(Thread.currentThread().getContextClassLoader(),
-            Optional.ofNullable(engine))) {
-      List<DatasetPath> tables = all ? policies.tables(catalogs) : named;
+    try (MaintenanceEngine chosen = TableMaintenance.findEngine(Thread.currentThread().getContextClassLoader(),
+            Optional.ofNullable(engine));
+        TableMaintenance maintenance = TableMaintenance.open(config, chosen)) {
+      List<DatasetPath> tables = all ? policies.tables(maintenance) : named;
       if (all && tables.isEmpty()) {
         out.println(policies.prefixes().isEmpty()
             ? "No maintenance policy in " + config.source().map(Object::toString).orElse(TransformsConfig.FILE_NAME)
@@ -161,7 +160,6 @@ final class MaintainCommand implements Callable<Integer> {
         out.flush();
         return TransformsCli.OK;
       }
-      TableMaintenance maintenance = new TableMaintenance(catalogs, chosen);
       // Every table named must exist before any is touched: a refused command changes nothing.
       tables.forEach(maintenance::load);
       chosen.start(config);

@@ -5,7 +5,6 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.TableResolver;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.internal.build.BuildOptions;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
 import dev.transforms.runtime.internal.publish.BranchView;
@@ -59,12 +58,12 @@ final class ShowCommand implements Callable<Integer> {
     DatasetPath datasetPath = DatasetPath.of(path);
     ResolvedTable resolved = new TableResolver(config).resolve(datasetPath);
     PrintWriter out = parent.out();
-    try (Catalogs catalogs = new Catalogs(config)) {
+    try (TableMaintenance maintenance = TableMaintenance.open(config, null)) {
       Table loaded;
       try {
         // As health reads it: from an existing catalog only (showing must not create a warehouse or a catalog
         // database), and a missing table or catalog worded the same way.
-        loaded = new TableMaintenance(catalogs, null).load(datasetPath);
+        loaded = maintenance.load(datasetPath);
       } catch (TransformsException noTableOrCatalog) {
         throw noTableOrCatalog;
       } catch (RuntimeException e) {

@@ -1,12 +1,12 @@
 package dev.transforms.cli;
 
-import dev.transforms.api.TransformsException;
 import dev.transforms.Transforms;
+import dev.transforms.api.TransformsException;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.secrets.CauseChain;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
 import dev.transforms.runtime.internal.discovery.TransformIndex;
 import dev.transforms.runtime.internal.plan.BuildPlan;
+import dev.transforms.runtime.secrets.CauseChain;
+import dev.transforms.runtime.secrets.SecretMasker;
 import dev.transforms.runtime.spi.QuietLogging;
 import dev.transforms.runtime.spi.TransformSpec;
 import java.io.PrintWriter;
@@ -17,10 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * The {@code transforms} command line and its global options. Each command is a class of its own: list,

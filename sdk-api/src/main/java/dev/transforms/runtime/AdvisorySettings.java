@@ -3,7 +3,7 @@ package dev.transforms.runtime;
 import dev.transforms.api.AdvisoryLevel;
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.Transform;
-import dev.transforms.runtime.internal.config.ConfigValues;
+import dev.transforms.runtime.config.ConfigValues;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;

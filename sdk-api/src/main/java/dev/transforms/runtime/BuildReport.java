@@ -1,7 +1,7 @@
 package dev.transforms.runtime;
 
-import dev.transforms.runtime.internal.secrets.CauseChain;
 import dev.transforms.runtime.Counts;
+import dev.transforms.runtime.secrets.CauseChain;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
 import dev.transforms.runtime.Locations;
+import dev.transforms.runtime.secrets.SecretMasker;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashSet;

@@ -1,16 +1,16 @@
 package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.config.BuildSettings;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.AdvisorySettings;
 import dev.transforms.runtime.CatalogKeys;
-import dev.transforms.runtime.internal.config.ConfigValues;
 import dev.transforms.runtime.MountKeys;
+import dev.transforms.runtime.config.ConfigValues;
+import dev.transforms.runtime.internal.config.BuildSettings;
 import dev.transforms.runtime.internal.config.DuckDbSettings;
 import dev.transforms.runtime.internal.config.PropertiesFile;
 import dev.transforms.runtime.internal.config.SingleNodeSettings;
 import dev.transforms.runtime.internal.config.SparkSettings;
-import dev.transforms.runtime.AdvisorySettings;
+import dev.transforms.runtime.secrets.SecretMasker;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.transforms.runtime;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.config.ConfigValues;
+import dev.transforms.runtime.config.ConfigValues;
 import dev.transforms.runtime.internal.config.EnvironmentOverrides;
 import java.net.URI;
 import java.net.URISyntaxException;

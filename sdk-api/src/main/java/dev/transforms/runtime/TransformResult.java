@@ -1,7 +1,7 @@
 package dev.transforms.runtime;
 
-import dev.transforms.runtime.internal.secrets.CauseChain;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.secrets.CauseChain;
+import dev.transforms.runtime.secrets.SecretMasker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

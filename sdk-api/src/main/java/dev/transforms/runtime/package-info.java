@@ -4,7 +4,7 @@
  * ({@link dev.transforms.runtime.BuildReport}, {@link dev.transforms.runtime.TransformResult},
  * {@link dev.transforms.runtime.CheckResult}). {@link dev.transforms.Transforms} builds with them. Every layer
  * of the runtime imports this package and it imports none of them (only {@code runtime.internal.config} and
- * {@code runtime.internal.secrets}, below it); everything under {@code dev.transforms.runtime.internal} is the
+ * {@code runtime.secrets}, below it); everything under {@code dev.transforms.runtime.internal} is the
  * machinery.
  */
 package dev.transforms.runtime;

@@ -74,7 +74,7 @@ class BuildReportPageTest {
         List.of());
     String page = BuildReportPage.render(new dev.transforms.runtime.BuildReport("b1", List.of(upToDate, built),
         Duration.ofSeconds(2)), List.of(new TimedResult(upToDate, t0, t0.plusMillis(5)),
-        new TimedResult(built, t0, t0.plusSeconds(1))), new dev.transforms.runtime.internal.secrets.SecretMasker(
+        new TimedResult(built, t0, t0.plusSeconds(1))), new dev.transforms.runtime.secrets.SecretMasker(
         java.util.Set.of()));
 
     assertThat(page).containsPattern("\\.UP_TO_DATE:not\\(g\\) \\{ background: #[0-9a-f]{6}; }")
@@ -106,7 +106,7 @@ class BuildReportPageTest {
         done.add(builds.submit(() -> {
           for (int i = 0; i < 40; i++) {
             LastBuilds.record(warehouse, List.of(timed(build + "-" + i, t0, 1)),
-                new dev.transforms.runtime.internal.secrets.SecretMasker(java.util.Set.of()));
+                new dev.transforms.runtime.secrets.SecretMasker(java.util.Set.of()));
           }
         }));
       }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.transforms.cli.report.BuildReportPage;
 import dev.transforms.cli.report.TimedResult;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.secrets.SecretMasker;
 import dev.transforms.runtime.spi.ParameterSpec;
 import dev.transforms.runtime.spi.TransformSpec;
 import java.io.File;

@@ -3,7 +3,6 @@ package dev.transforms.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.runtime.DatasetPath;
-import dev.transforms.runtime.internal.catalog.Catalogs;
 import dev.transforms.runtime.maintenance.CompactionResult;
 import dev.transforms.runtime.maintenance.MaintenanceOptions;
 import dev.transforms.runtime.maintenance.MaintenanceReport;
@@ -131,8 +130,8 @@ class SparkMaintenanceTest extends SparkTestBase {
 
   private MaintenanceReport maintain(MaintenanceOptions options, List<String> log) {
     try (SparkMaintenanceEngine engine = new SparkMaintenanceEngine(spark);
-        Catalogs catalogs = new Catalogs(config)) {
-      return new TableMaintenance(catalogs, engine).maintain(PATH, options, log::add);
+        TableMaintenance maintenance = TableMaintenance.open(config, engine)) {
+      return maintenance.maintain(PATH, options, log::add);
     }
   }
 

@@ -3,8 +3,8 @@ package dev.transforms.runtime.maintenance;
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.TransformsConfig;
+import dev.transforms.runtime.config.ConfigValues;
 import dev.transforms.runtime.internal.catalog.Catalogs;
-import dev.transforms.runtime.internal.config.ConfigValues;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -184,10 +184,12 @@ public final class MaintenancePolicies {
   /**
    * The tables that a policy covers, each once, in path order.
    *
-   * @param catalogs the catalogs to look in (only those that exist already)
+   * @param maintenance the maintenance of a configuration's tables, whose catalogs are looked in (only those
+   *     that exist already)
    * @return the tables' dataset paths
    */
-  public List<DatasetPath> tables(Catalogs catalogs) {
+  public List<DatasetPath> tables(TableMaintenance maintenance) {
+    Catalogs catalogs = maintenance.catalogs();
     Set<String> paths = new TreeSet<>();
     for (String prefix : byPrefix.keySet()) {
       CatalogTables.under(catalogs, prefix).forEach(found -> paths.add(found.path()));

@@ -56,25 +56,11 @@ public final class TableMaintenance implements AutoCloseable {
   private final Catalogs catalogs;
   private final TableResolver resolver;
   private final MaintenanceEngine engine;
-  /** Whether the catalogs were opened here, and are closed with this instance. */
-  private final boolean ownsCatalogs;
 
-  /**
-   * Creates the maintenance of the tables of catalogs someone else opened and closes: for the command
-   * line and tests, which hold the runtime's catalogs already. Programs use {@link #open}.
-   *
-   * @param catalogs the catalogs, whose configuration's mounts resolve paths
-   * @param engine the engine that compacts and rewrites manifests
-   */
-  public TableMaintenance(Catalogs catalogs, MaintenanceEngine engine) {
-    this(catalogs, engine, false);
-  }
-
-  private TableMaintenance(Catalogs catalogs, MaintenanceEngine engine, boolean ownsCatalogs) {
+  private TableMaintenance(Catalogs catalogs, MaintenanceEngine engine) {
     this.catalogs = catalogs;
     this.resolver = new TableResolver(catalogs.config());
     this.engine = engine;
-    this.ownsCatalogs = ownsCatalogs;
   }
 
   /**
@@ -86,15 +72,18 @@ public final class TableMaintenance implements AutoCloseable {
    * @return the maintenance of the configuration's tables
    */
   public static TableMaintenance open(TransformsConfig config, MaintenanceEngine engine) {
-    return new TableMaintenance(new Catalogs(config), engine, true);
+    return new TableMaintenance(new Catalogs(config), engine);
   }
 
-  /** Closes the catalogs if {@link #open} opened them; the engine stays open. */
+  /** Closes the catalogs {@link #open} opened; the engine stays open. */
   @Override
   public void close() {
-    if (ownsCatalogs) {
-      catalogs.close();
-    }
+    catalogs.close();
+  }
+
+  /** The catalogs the tables are in, for the policies' listing of them. */
+  Catalogs catalogs() {
+    return catalogs;
   }
 
   /**

@@ -28,8 +28,9 @@
  * said so. A major release may change anything. The runtime creates the values (records and
  * {@code TransformRun}): engines read them, and construct them only in tests. Engines also use
  * {@link dev.transforms.runtime.AdvisorySettings}, {@link dev.transforms.runtime.Locations} and
- * {@link dev.transforms.runtime.Counts}, in the public {@code runtime} package below this one;
- * {@code AdvisorySettings.of(ConfigValues)} names an internal type and falls outside this promise; so
- * does {@code LineageSettings.of(ConfigValues)}, which lineage providers receive already read.
+ * {@link dev.transforms.runtime.Counts}, in the public {@code runtime} package below this one, and the
+ * published {@link dev.transforms.runtime.config} and {@link dev.transforms.runtime.secrets} below it. No
+ * published signature names an internal type (an architecture test fails the build on one), so what an
+ * engine can reach is all under this promise.
  */
 package dev.transforms.runtime.spi;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.transforms.api.PublishConflictException;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.TransformResult;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.secrets.SecretMasker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -84,7 +84,7 @@ public record BuildOptions(Set<String> full, Set<String> forced, int threads, bo
    * @return the new options
    * @throws IllegalArgumentException naming the branch, if no build can use that name
    */
-  public BuildOptions withBranch(String name, dev.transforms.runtime.internal.config.ConfigValues values) {
+  public BuildOptions withBranch(String name, dev.transforms.runtime.config.ConfigValues values) {
     return withBranch(name == null ? BuildBranch.MAIN
         : BuildBranch.named(name, BuildSettings.branchFallbacks(values)));
   }

@@ -2,6 +2,7 @@ package dev.transforms.runtime.internal.config;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.SchemaChangePolicy;
+import dev.transforms.runtime.config.ConfigValues;
 import java.util.Locale;
 
 /**

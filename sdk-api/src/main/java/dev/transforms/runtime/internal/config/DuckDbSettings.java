@@ -1,7 +1,7 @@
 package dev.transforms.runtime.internal.config;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.config.ConfigValues;
+import dev.transforms.runtime.config.ConfigValues;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;

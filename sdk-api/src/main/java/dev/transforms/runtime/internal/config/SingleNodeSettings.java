@@ -1,7 +1,7 @@
 package dev.transforms.runtime.internal.config;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.config.ConfigValues;
+import dev.transforms.runtime.config.ConfigValues;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import java.util.regex.Matcher;

@@ -1,6 +1,6 @@
 package dev.transforms.runtime.internal.config;
 
-import dev.transforms.runtime.internal.config.ConfigValues;
+import dev.transforms.runtime.config.ConfigValues;
 import java.util.Map;
 
 /**

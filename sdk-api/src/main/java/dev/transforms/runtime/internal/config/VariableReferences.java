@@ -1,7 +1,7 @@
 package dev.transforms.runtime.internal.config;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.secrets.SecretMasker;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;

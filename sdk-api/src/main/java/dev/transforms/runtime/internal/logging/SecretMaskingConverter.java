@@ -1,6 +1,6 @@
 package dev.transforms.runtime.internal.logging;
 
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.secrets.SecretMasker;
 import java.util.List;
 import org.apache.logging.log4j.core.LogEvent;
 import org.apache.logging.log4j.core.config.Configuration;

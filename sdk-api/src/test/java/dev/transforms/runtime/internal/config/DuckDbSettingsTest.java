@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.ConfigurationException;
-import dev.transforms.runtime.internal.config.ConfigValues;
+import dev.transforms.runtime.config.ConfigValues;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.transforms.runtime.internal.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.transforms.runtime.internal.config.ConfigValues;
+import dev.transforms.runtime.config.ConfigValues;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.transforms.api.ConfigurationException;
+import dev.transforms.runtime.config.ConfigValues;
 import dev.transforms.runtime.internal.config.BranchNames;
 import dev.transforms.runtime.internal.config.BuildSettings;
-import dev.transforms.runtime.internal.config.ConfigValues;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -51,7 +51,9 @@ class SingleNodeMaintenanceTest {
   private final List<String> log = new ArrayList<>();
 
   private MaintenanceReport maintain(Catalogs catalogs, MaintenanceOptions options) {
-    return new TableMaintenance(catalogs, new SingleNodeMaintenanceEngine()).maintain(PATH, options, log::add);
+    try (TableMaintenance maintenance = TableMaintenance.open(catalogs.config(), new SingleNodeMaintenanceEngine())) {
+      return maintenance.maintain(PATH, options, log::add);
+    }
   }
 
   @Test

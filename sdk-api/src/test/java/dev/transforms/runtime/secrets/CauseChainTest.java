@@ -1,11 +1,11 @@
-package dev.transforms.runtime.internal.secrets;
+package dev.transforms.runtime.secrets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.transforms.api.ConfigurationException;
 import dev.transforms.api.TransformFailedException;
 import dev.transforms.runtime.TransformsConfig;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.secrets.SecretMasker;
 import java.io.FileNotFoundException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

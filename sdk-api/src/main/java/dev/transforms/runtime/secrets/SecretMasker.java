@@ -1,4 +1,4 @@
-package dev.transforms.runtime.internal.secrets;
+package dev.transforms.runtime.secrets;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
-package dev.transforms.runtime.internal.config;
+package dev.transforms.runtime.config;
 
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.secrets.SecretMasker;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
-package dev.transforms.runtime.internal.secrets;
+package dev.transforms.runtime.secrets;
 
 import dev.transforms.api.TransformsException;
-import dev.transforms.runtime.internal.secrets.SecretMasker;
+import dev.transforms.runtime.secrets.SecretMasker;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
