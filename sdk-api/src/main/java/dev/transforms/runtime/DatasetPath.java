@@ -12,7 +12,9 @@ import java.util.List;
  * <p>Rules, each reported by name when broken: the path starts with {@code /}; it has at least one
  * segment; no segment is empty (no {@code //}, no trailing {@code /}); no segment is {@code .} or
  * {@code ..}; no segment starts or ends with a space (it would look like another dataset's name); no
- * character is a control character; the whole path is at most {@value #MAX_LENGTH}
+ * character is a control character, {@code #} or {@code ?} (object stores' file IO and PyIceberg read a table
+ * location as a URI and cut it there, so the table's files would land where its metadata cannot find them);
+ * the whole path is at most {@value #MAX_LENGTH}
  * characters and each segment at most {@value #MAX_SEGMENT_LENGTH}. Anything else, spaces, quotes,
  * backticks and semicolons included, is legal: resolution quotes every part, so a legal path is
  * always a safe identifier.
@@ -56,6 +58,12 @@ public final class DatasetPath implements Comparable<DatasetPath> {
       char c = text.charAt(i);
       if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
         throw invalid(text, String.format("it contains the control character U+%04X at position %d", (int) c, i));
+      }
+      if (c == '#' || c == '?') {
+        throw invalid(text, "it contains '" + c + "' at position " + i + ", which object stores (S3, GCS, Azure) and "
+            + "PyIceberg read in a table's location as the start of a URI " + (c == '#' ? "fragment" : "query")
+            + " and cut off: the table's files would land where its metadata cannot find them. Use another "
+            + "character, such as '-' or '_'");
       }
     }
     if (text.charAt(0) != '/') {

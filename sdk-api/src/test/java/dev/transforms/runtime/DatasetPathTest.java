@@ -57,6 +57,24 @@ class DatasetPathTest {
         .hasMessageContaining("control character U+0009 at position 4");
   }
 
+  /**
+   * On an object store, {@code /raw/odd#1} put every file of its table at the key {@code raw/odd}: S3's file IO
+   * cuts a location at {@code #} or {@code ?}, and the table was left without its metadata.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "/raw/odd#1     | '#' at position 8 | fragment",
+      "/raw/q?x=1     | '?' at position 6 | query",
+      "/#/orders      | '#' at position 1 | fragment",
+  })
+  void rejectsWhatObjectStoresReadAsUriSyntaxNamingItsPosition(String text, String where, String part) {
+    assertThatThrownBy(() -> DatasetPath.of(text))
+        .isInstanceOf(InvalidPathException.class)
+        .hasMessageStartingWith("Invalid dataset path '" + text + "': it contains " + where)
+        .hasMessageContaining("the start of a URI " + part)
+        .hasMessageEndingWith("Use another character, such as '-' or '_'");
+  }
+
   @Test
   void rejectsNull() {
     assertThatThrownBy(() -> DatasetPath.of(null)).isInstanceOf(InvalidPathException.class)

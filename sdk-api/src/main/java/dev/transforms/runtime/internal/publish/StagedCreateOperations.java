@@ -1,6 +1,7 @@
 package dev.transforms.runtime.internal.publish;
 
 import dev.transforms.api.TransformsException;
+import dev.transforms.runtime.Locations;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.BaseTransaction;
@@ -70,7 +71,28 @@ final class StagedCreateOperations implements TableOperations {
       throw new TransformsException("Catalog of output " + output + " stages table creations in a way this SDK does "
           + "not know (" + creation.getClass().getName() + "); create the table before the first build");
     }
+    refuseUriSyntax(staged.currentMetadata().location(), output);
     return new StagedCreateOperations(staged.underlyingOps(), staged.currentMetadata(), buildId, output);
+  }
+
+  /**
+   * Refuses a new table on an object store whose location holds {@code #} or {@code ?}: object stores' file IO
+   * (S3, GCS, Azure) reads a location as a URI and cuts it there, so the table's files would land at another key
+   * than its metadata names. Dataset paths cannot hold either; a catalog's warehouse can. A local folder can too
+   * ({@code /home/me/C#/warehouse}): the local file system takes the path as written.
+   */
+  static void refuseUriSyntax(String location, String output) {
+    if (location == null || Locations.localPath(location).isPresent()) {
+      return;
+    }
+    for (char c : new char[] {'#', '?'}) {
+      if (location.indexOf(c) >= 0) {
+        throw new TransformsException("Cannot create output " + output + ": its catalog places it at " + location
+            + ", which holds '" + c + "'; object stores read a location as a URI and cut it at '" + c
+            + "', so the table's files would land where its metadata cannot find them. Give the catalog a warehouse "
+            + "location without '#' or '?'");
+      }
+    }
   }
 
   @Override
