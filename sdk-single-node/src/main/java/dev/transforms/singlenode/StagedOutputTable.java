@@ -30,4 +30,11 @@ public interface StagedOutputTable extends Table {
    * @return the properties
    */
   Map<String, String> snapshotProperties();
+
+  /**
+   * Tells the build that an edit of this output ran to the end, for edits that found nothing to change and so
+   * made no snapshot: the output counts as written, and the build stores its state ({@code RowEdits} calls
+   * it). Does nothing by default.
+   */
+  default void edited() {}
 }

@@ -75,4 +75,15 @@ public interface OutputStaging {
    * @param note one line
    */
   void recovered(String note);
+
+  /**
+   * Records that the run edited an output although no snapshot shows it: row edits that ran to the end and
+   * found no row to change. A full build publishes only the outputs its run wrote, so that an output the
+   * transform left alone (an early return) is not stamped up to date with inputs it never saw; an edited
+   * output counts as written, its state is stored and the transform is up to date. Engines call it when a
+   * write they hand to users completes without a commit.
+   *
+   * @param output the output
+   */
+  void edited(BoundOutput output);
 }

@@ -86,9 +86,11 @@ public final class RowEdits {
   private final Runnable beforeCommit;
   private final int copyBufferRows;
   private final RewritePlanner rewrites;
+  /** Tells the build that an edit of its output completed, when it made no snapshot to show it. */
+  private final Runnable edited;
 
   private RowEdits(Table table, String branch, Map<String, String> snapshotProperties, int maxAttempts,
-      Runnable beforeCommit, int copyBufferRows, RewritePlanner rewrites) {
+      Runnable beforeCommit, int copyBufferRows, RewritePlanner rewrites, Runnable edited) {
     this.table = table;
     this.branch = branch;
     this.snapshotProperties = snapshotProperties;
@@ -96,6 +98,7 @@ public final class RowEdits {
     this.beforeCommit = beforeCommit;
     this.copyBufferRows = copyBufferRows;
     this.rewrites = rewrites;
+    this.edited = edited;
   }
 
   /**
@@ -111,11 +114,13 @@ public final class RowEdits {
     Objects.requireNonNull(table, "table");
     if (table instanceof StagedOutputTable staged) {
       // An output during a build: edit its staging branch, stamped like every write of the build.
-      return on(staged.baseTable()).onBranch(staged.stagingBranch())
+      RowEdits edits = on(staged.baseTable()).onBranch(staged.stagingBranch())
           .withSnapshotProperties(staged.snapshotProperties());
+      return new RowEdits(edits.table, edits.branch, edits.snapshotProperties, edits.maxAttempts, edits.beforeCommit,
+          edits.copyBufferRows, edits.rewrites, staged::edited);
     }
     return new RowEdits(table, null, Collections.emptyMap(), DEFAULT_MAX_ATTEMPTS, null,
-        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS, RewritePlanner.standard());
+        CopyOnWriteRewrite.DEFAULT_COPY_BUFFER_ROWS, RewritePlanner.standard(), () -> { });
   }
 
   /**
@@ -135,7 +140,7 @@ public final class RowEdits {
               "'%s' is a tag of table %s, not a branch; commits can only go to a branch",
               branchName, table.name()));
     }
-    return new RowEdits(table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, rewrites);
+    return new RowEdits(table, branchName, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows, rewrites, edited);
   }
 
   /**
@@ -155,7 +160,7 @@ public final class RowEdits {
                 Objects.requireNonNull(key, "property key"),
                 Objects.requireNonNull(value, "value of snapshot property " + key)));
     return new RowEdits(table, branch, Collections.unmodifiableMap(copy), maxAttempts, beforeCommit, copyBufferRows,
-        rewrites);
+        rewrites, edited);
   }
 
   /**
@@ -170,12 +175,12 @@ public final class RowEdits {
     if (attempts < 1) {
       throw new IllegalArgumentException("Max attempts must be at least 1, not " + attempts);
     }
-    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows, rewrites);
+    return new RowEdits(table, branch, snapshotProperties, attempts, beforeCommit, copyBufferRows, rewrites, edited);
   }
 
   /** Test hook: runs just before each commit, to inject a concurrent change. */
   RowEdits beforeEachCommit(Runnable hook) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows, rewrites);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, hook, copyBufferRows, rewrites, edited);
   }
 
   /**
@@ -189,12 +194,12 @@ public final class RowEdits {
    */
   public RowEdits withPlanner(RewritePlanner planner) {
     return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, copyBufferRows,
-        Objects.requireNonNull(planner, "planner"));
+        Objects.requireNonNull(planner, "planner"), edited);
   }
 
   /** Test hook: how many rows of a file copy-on-write holds before its first dropped row. */
   RowEdits withCopyBufferRows(int rows) {
-    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows, rewrites);
+    return new RowEdits(table, branch, snapshotProperties, maxAttempts, beforeCommit, rows, rewrites, edited);
   }
 
   /**
@@ -218,10 +223,9 @@ public final class RowEdits {
   public long append(Iterable<Record> rows) {
     Schema schema = table.schema();
     List<Record> conformed = SourceRows.conform(rows, schema, table.name());
-    if (conformed.isEmpty()) {
-      return 0;
-    }
-    return engine().append(conformed).rowsAdded();
+    long appended = conformed.isEmpty() ? 0 : engine().append(conformed).rowsAdded();
+    edited.run();
+    return appended;
   }
 
   /**
@@ -238,7 +242,9 @@ public final class RowEdits {
     Schema schema = table.schema();
     EditArguments.checkFilter(table, filter, schema, "delete");
     FilterChange change = new FilterChange("delete", schema, filter, List.of());
-    return engine().apply(change, EditArguments.mode(table, TableProperties.DELETE_MODE)).rowsDeleted();
+    long deleted = engine().apply(change, EditArguments.mode(table, TableProperties.DELETE_MODE)).rowsDeleted();
+    edited.run();
+    return deleted;
   }
 
   /**
@@ -259,6 +265,7 @@ public final class RowEdits {
     List<Record> conformed = SourceRows.conform(rows, schema, table.name());
     FilterChange change = new FilterChange("overwrite", schema, filter, conformed);
     EditOperation.Outcome outcome = engine().apply(change, EditArguments.mode(table, TableProperties.DELETE_MODE));
+    edited.run();
     return new OverwriteResult(outcome.rowsDeleted(), outcome.rowsAdded(), outcome.snapshotId());
   }
 
@@ -319,11 +326,13 @@ public final class RowEdits {
     Map<Object, Record> index = keys.index(conformed, schema, table.name());
     if (index.isEmpty()
         || (!options.whenMatchedUpdateAll() && !options.whenNotMatchedInsertAll())) {
+      edited.run();
       return new UpsertResult(0, 0, null);
     }
 
     UpsertChange change = new UpsertChange(schema, keys, index, options, table.name());
     EditOperation.Outcome outcome = engine().apply(change, EditArguments.mode(table, TableProperties.MERGE_MODE));
+    edited.run();
     return new UpsertResult(change.rowsUpdated(), change.rowsInserted(), outcome.snapshotId());
   }
 

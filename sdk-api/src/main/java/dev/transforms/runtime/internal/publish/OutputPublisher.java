@@ -129,6 +129,11 @@ public final class OutputPublisher implements OutputStaging {
     return staging.reshape(output, schema, lastColumnId, spec);
   }
 
+  @Override
+  public void edited(BoundOutput output) {
+    staging.edited(output);
+  }
+
   /**
    * The snapshot each staged output's {@code main} had when the run started.
    *

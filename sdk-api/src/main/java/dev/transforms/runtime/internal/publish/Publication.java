@@ -143,8 +143,9 @@ final class Publication {
   }
 
   /**
-   * Whether the run wrote an existing output: a snapshot on its staging branch, a change of its shape, or
-   * maintenance that expired some of its snapshots. A full build publishes only what it wrote: storing the
+   * Whether the run wrote an existing output: a snapshot on its staging branch, a change of its shape,
+   * maintenance that expired some of its snapshots, or edits that found nothing to change
+   * ({@code OutputStaging.edited}). A full build publishes only what it wrote: storing the
    * build's state on an output it left as it was would call rows computed from older inputs up to date.
    */
   private boolean written(RunOutput entry) {
@@ -152,7 +153,7 @@ final class Publication {
     SnapshotRef ref = metadata.ref(branch);
     boolean rows = ref != null && !Objects.equals(ref.snapshotId(), entry.base);
     boolean expired = entry.snapshotsAtStage.stream().anyMatch(id -> metadata.snapshot(id) == null);
-    return rows || expired || StagedShape.staged(metadata, buildId).isPresent();
+    return entry.edited || rows || expired || StagedShape.staged(metadata, buildId).isPresent();
   }
 
   private String publishedSoFar(List<DatasetPath> published) {

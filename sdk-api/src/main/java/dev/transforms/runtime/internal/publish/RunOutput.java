@@ -34,6 +34,8 @@ final class RunOutput {
   boolean published;
   /** An existing output a full build did not write: nothing is published to it. */
   boolean unwritten;
+  /** The run edited the output without a snapshot (row edits that changed nothing): it counts as written. */
+  volatile boolean edited;
   /** The snapshots an existing output had when staged: a run that expires some of them maintained it. */
   final Set<Long> snapshotsAtStage = new HashSet<>();
   /** The schema readers see once published, and the bytes of data files the publication added. */

@@ -169,6 +169,10 @@ final class Staging {
     return Optional.ofNullable(entry(output).stagedTable);
   }
 
+  synchronized void edited(BoundOutput output) {
+    entry(output).edited = true;
+  }
+
   synchronized Table reshape(BoundOutput output, Schema schema, int lastColumnId, Optional<PartitionSpec> spec) {
     return Reshape.apply(entry(output), schema, lastColumnId, spec);
   }

@@ -52,7 +52,8 @@ final class IcebergOutputHandle implements IcebergOutput {
 
   @Override
   public Optional<Table> table() {
-    return staged().map(t -> new StagedTable(t, describe(), run.branch(bound), run.commitProperties()));
+    return staged().map(t -> new StagedTable(t, describe(), run.branch(bound), run.commitProperties(),
+        () -> run.staging().edited(bound)));
   }
 
   @Override

@@ -50,12 +50,19 @@ final class StagedTable implements StagedOutputTable {
   private final String output;
   private final String branch;
   private final Map<String, String> properties;
+  private final Runnable edited;
 
-  StagedTable(Table table, String output, String branch, Map<String, String> properties) {
+  StagedTable(Table table, String output, String branch, Map<String, String> properties, Runnable edited) {
     this.table = table;
     this.output = output;
     this.branch = branch;
     this.properties = properties;
+    this.edited = edited;
+  }
+
+  @Override
+  public void edited() {
+    edited.run();
   }
 
   @Override public Table baseTable() { return table; }
