@@ -136,7 +136,7 @@ public final class FileLoads {
     return switch (file.format()) {
       case CSV -> new CsvSource(file, columns, text, bad, allocator, batchSize);
       case JSON -> new JsonLinesSource(file, columns, bad, allocator, batchSize);
-      case PARQUET -> new ParquetSource(file, columns, allocator, batchSize);
+      case PARQUET -> new ParquetSource(file, columns, bad, allocator, batchSize);
     };
   }
 }

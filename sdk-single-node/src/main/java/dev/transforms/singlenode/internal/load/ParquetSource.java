@@ -26,6 +26,10 @@ import org.apache.iceberg.types.Types;
  * The rows of a Parquet file, read by column name with Iceberg's generic Parquet reader, whatever field
  * ids the file carries (a file written for another table has ids that mean nothing here).
  *
+ * <p>A column the file declares optional loads into a required column of the table when its rows hold a value:
+ * pyarrow, pandas, Spark and DuckDB declare every column optional whatever it holds. A row with a null there is
+ * a bad row, named by its file and row number, as a CSV row with an empty value there is.
+ *
  * <p>The relocated Parquet classes of the Iceberg runtime jar read the footer, as the engine's own
  * Parquet reader does (see {@code docs/architecture.md}); none appears outside this class.
  */
@@ -35,6 +39,11 @@ final class ParquetSource implements RowSource {
 
   private final SourceFile file;
   private final Schema read;
+  /** The columns as the batches hold them: the file's, required where the table requires a value. */
+  private final Schema batches;
+  /** The names of the columns the table requires and the file declares optional: checked row by row. */
+  private final List<String> nullable;
+  private final BadRows bad;
   private final CloseableIterable<Record> records;
   private final Iterator<Record> iterator;
   private final BufferAllocator allocator;
@@ -43,13 +52,16 @@ final class ParquetSource implements RowSource {
   private VectorSchemaRoot root;
   private long rows;
 
-  ParquetSource(SourceFile file, Schema columns, BufferAllocator allocator, int batchSize) {
+  ParquetSource(SourceFile file, Schema columns, BadRows bad, BufferAllocator allocator, int batchSize) {
     this.file = file;
+    this.bad = bad;
     this.allocator = allocator;
     this.batchSize = batchSize;
     this.size = file.size();
     Schema fileSchema = schemaOf(file);
     List<Types.NestedField> fields = new ArrayList<>();
+    List<Types.NestedField> required = new ArrayList<>();
+    List<String> checked = new ArrayList<>();
     for (Types.NestedField column : columns.columns()) {
       Types.NestedField field = fileSchema.findField(column.name());
       if (field == null) {
@@ -57,8 +69,16 @@ final class ParquetSource implements RowSource {
             + fileSchema.columns().stream().map(Types.NestedField::name).toList());
       }
       fields.add(field);
+      boolean checkedHere = column.isRequired() && field.isOptional();
+      required.add(checkedHere ? Types.NestedField.required(field.fieldId(), field.name(), field.type(), field.doc())
+          : field);
+      if (checkedHere) {
+        checked.add(field.name());
+      }
     }
     this.read = new Schema(fields);
+    this.batches = new Schema(required);
+    this.nullable = List.copyOf(checked);
     this.records = Parquet.read(Files.localInput(file.path().toFile()))
         .project(read)
         .withNameMapping(MappingUtil.create(fileSchema))
@@ -118,12 +138,30 @@ final class ParquetSource implements RowSource {
       return null;
     }
     List<Record> batch = new ArrayList<>(Math.min(batchSize, 1024));
-    while (batch.size() < batchSize && iterator.hasNext()) {
-      batch.add(iterator.next());
+    int taken = 0;
+    while (taken < batchSize && iterator.hasNext()) {
+      Record record = iterator.next();
+      taken++;
+      String missing = firstNull(record);
+      if (missing == null) {
+        batch.add(record);
+      } else {
+        bad.add(file + ", row " + (rows + taken), "column " + missing + " is null, but the table requires a value");
+      }
     }
-    rows += batch.size();
-    root = ArrowRecords.toRoot(batch, read, allocator);
+    rows += taken;
+    root = ArrowRecords.toRoot(batch, batches, allocator);
     return root;
+  }
+
+  /** The first column the table requires and the file left null in this row; null when there is none. */
+  private String firstNull(Record record) {
+    for (String column : nullable) {
+      if (record.getField(column) == null) {
+        return column;
+      }
+    }
+    return null;
   }
 
   @Override

@@ -368,6 +368,53 @@ class LoadCommandTest {
     assertThat(declared.err()).contains("Parquet files carry their schema, but --schema declares one");
   }
 
+  /**
+   * pyarrow, pandas, Spark and DuckDB declare every Parquet column optional, whatever it holds: such a file
+   * appends to a table whose column is required when its rows hold a value there, and a row with a null there
+   * is a bad row named by file and row number, with nothing written.
+   */
+  @Test
+  void optionalParquetColumnsLoadIntoRequiredOnesWhenEveryRowHoldsAValue() throws Exception {
+    orders();
+    assertThat(load("/Shop/raw/orders", "orders.csv", "--schema", ORDERS_SCHEMA).exitCode()).isZero();
+    Schema optional = new Schema(
+        Types.NestedField.optional(1, "order_id", Types.LongType.get()),
+        Types.NestedField.optional(2, "status", Types.StringType.get()));
+    writeParquet("exported.parquet", optional, row(5L, "paid"), row(6L, null));
+
+    Run append = load("/Shop/raw/orders", "exported.parquet", "--mode", "append");
+
+    assertThat(append.exitCode()).as(append.err()).isZero();
+    Table table = table("Shop.raw", "orders");
+    assertThat(table.schema().findField("order_id").isRequired()).isTrue();
+    assertThat(rows(table)).hasSize(6).contains(row(5L, null, "paid", null), row(6L, null, null, null));
+
+    long before = table.currentSnapshot().snapshotId();
+    writeParquet("holes.parquet", optional, row(7L, "paid"), row(null, "lost"), row(null, "lost too"));
+    Run holes = load("/Shop/raw/orders", "holes.parquet", "--mode", "append");
+
+    assertThat(holes.exitCode()).isEqualTo(TransformsCli.TRANSFORM_FAILED);
+    String file = dir.resolve("holes.parquet").toString();
+    assertThat(holes.err()).contains("error: BadRowsException: 2 bad rows; nothing was written",
+        "- " + file + ", row 2: column order_id is null, but the table requires a value",
+        "- " + file + ", row 3: column order_id is null, but the table requires a value");
+    assertThat(table("Shop.raw", "orders").currentSnapshot().snapshotId()).isEqualTo(before);
+  }
+
+  private void writeParquet(String name, Schema schema, List<Object>... rows) throws IOException {
+    Path file = dir.resolve(name);
+    try (FileAppender<Record> appender = Parquet.write(org.apache.iceberg.Files.localOutput(file.toFile()))
+        .schema(schema).createWriterFunc(type -> GenericParquetWriter.create(schema, type)).build()) {
+      for (List<Object> values : rows) {
+        GenericRecord record = GenericRecord.create(schema);
+        for (int i = 0; i < values.size(); i++) {
+          record.set(i, values.get(i));
+        }
+        appender.add(record);
+      }
+    }
+  }
+
   @Test
   void gzippedTsvAndHeaderlessSemicolonFiles() throws Exception {
     Path gz = dir.resolve("codes.tsv.gz");
