@@ -186,16 +186,21 @@ public final class Transforms implements AutoCloseable {
   /** Starts every catalog the plan reads or writes, and checks the ones it writes to accept writes. */
   private void startCatalogs(BuildPlan plan) {
     Set<String> names = new TreeSet<>();
+    Set<String> written = new TreeSet<>();
     for (TransformSpec spec : plan.transforms()) {
       for (ParameterSpec p : spec.inputs()) {
         names.add(runner.resolver().resolve(p.requirePath()).catalog());
       }
       for (ParameterSpec p : spec.outputs()) {
-        names.add(runner.resolver().resolve(p.requirePath()).catalog());
+        written.add(runner.resolver().resolve(p.requirePath()).catalog());
       }
     }
+    names.addAll(written);
     for (String name : names) {
       runner.catalogs().checkWritable(name);
+      if (written.contains(name)) {
+        runner.catalogs().checkWarehouseWritable(name);
+      }
       runner.catalogs().catalog(name);
     }
   }

@@ -136,6 +136,7 @@ final class LoadCommand implements Callable<Integer> {
       requests.forEach(r -> names.add(resolver.resolve(r.path()).catalog()));
       for (String name : names) {
         catalogs.checkWritable(name);
+        catalogs.checkWarehouseWritable(name);
         catalogs.catalog(name);
       }
       for (LoadRequest request : requests) {

@@ -70,7 +70,11 @@ final class CatalogKeys {
           value);
     });
     catalogs.putAll(declared);
-    catalogs.forEach((name, props) -> checkImplementation(name, props, origins));
+    catalogs.forEach((name, props) -> {
+      checkImplementation(name, props, origins);
+      checkUri(name, props);
+      checkEndpoints(name, props, origins);
+    });
     Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
     catalogs.forEach((name, props) -> frozen.put(name, Map.copyOf(props)));
     return Collections.unmodifiableMap(frozen);
@@ -117,6 +121,47 @@ final class CatalogKeys {
     props.put("table-default.commit.retry.min-wait-ms", "10");
     props.put("table-default.commit.retry.max-wait-ms", "2000");
     return props;
+  }
+
+  /**
+   * Checks that a catalog of a type that is reached at a URI ({@code rest}, {@code jdbc}) has one: without it
+   * Iceberg fails to start it with "Invalid uri for http client: null".
+   */
+  private static void checkUri(String name, Map<String, String> props) {
+    String type = String.valueOf(props.get("type")).strip().toLowerCase(Locale.ROOT);
+    if ((type.equals("rest") || type.equals("jdbc")) && String.valueOf(props.getOrDefault("uri", "")).isBlank()) {
+      throw new ConfigurationException("Catalog '" + name + "' has type " + type + " but no " + PREFIX + name
+          + ".uri; set it to " + (type.equals("rest") ? "the REST catalog's address, such as http://127.0.0.1:8181"
+          : "the database's JDBC URL, such as jdbc:postgresql://db:5432/iceberg"));
+    }
+  }
+
+  /**
+   * Checks that a catalog's object-store endpoints ({@code s3.endpoint} and the like) are URLs with their
+   * scheme: {@code 127.0.0.1:9000} is read as a URI with the scheme {@code 127.0.0.1}, and fails only when a
+   * transform first writes, as "Illegal character in scheme name", naming neither key nor catalog.
+   */
+  private static void checkEndpoints(String name, Map<String, String> props, Map<String, String> origins) {
+    props.forEach((property, value) -> {
+      if (!property.endsWith(".endpoint")) {
+        return;
+      }
+      String key = PREFIX + name + "." + property;
+      String endpoint = value.strip();
+      boolean absolute;
+      try {
+        java.net.URI uri = new java.net.URI(endpoint);
+        absolute = uri.getScheme() != null && uri.getHost() != null
+            && (uri.getScheme().equalsIgnoreCase("http") || uri.getScheme().equalsIgnoreCase("https"));
+      } catch (java.net.URISyntaxException e) {
+        absolute = false;
+      }
+      if (!absolute) {
+        throw new ConfigurationException("Catalog '" + name + "': " + key + " is '" + value + "' (set by "
+            + origins.get(key) + "), which is not a URL with its scheme and host; write it as http://HOST:PORT or "
+            + "https://HOST:PORT" + (endpoint.contains("://") ? "" : ", such as http://" + endpoint));
+      }
+    });
   }
 
   /**

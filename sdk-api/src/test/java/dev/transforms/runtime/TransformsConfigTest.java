@@ -38,6 +38,28 @@ class TransformsConfigTest {
     assertThat(config.mounts()).containsExactly(new Mount("/", "local", java.util.List.of()));
   }
 
+  /** Both failed only once a build started the catalog or wrote a file, naming neither key nor catalog. */
+  @Test
+  void aRestCatalogWithoutUriAndAnEndpointWithoutSchemeAreRefusedNamingTheKey() throws Exception {
+    file("catalog.lake.type=rest", "catalog.lake.warehouse=s3://bucket/wh");
+    assertThatThrownBy(() -> TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessage("Catalog 'lake' has type rest but no catalog.lake.uri; set it to the REST catalog's address, "
+            + "such as http://127.0.0.1:8181");
+
+    file("catalog.lake.type=rest", "catalog.lake.uri=http://127.0.0.1:8181", "catalog.lake.s3.endpoint=127.0.0.1:9000");
+    assertThatThrownBy(() -> TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessage("Catalog 'lake': catalog.lake.s3.endpoint is '127.0.0.1:9000' (set by file "
+            + dir.resolve("transforms.properties") + "), which is not a URL with its scheme and host; write it as "
+            + "http://HOST:PORT or https://HOST:PORT, such as http://127.0.0.1:9000");
+
+    file("catalog.lake.type=rest", "catalog.lake.uri=http://127.0.0.1:8181",
+        "catalog.lake.s3.endpoint=http://127.0.0.1:9000");
+    assertThat(TransformsConfig.load(Optional.empty(), Optional.empty(), Map.of(), dir).catalogs().get("lake"))
+        .containsEntry("s3.endpoint", "http://127.0.0.1:9000");
+  }
+
   @Test
   void theFileInTheWorkingDirectoryIsFoundAndTheWarehouseOptionWins() throws Exception {
     file("warehouse=from-file", "spark.master=local[2]");

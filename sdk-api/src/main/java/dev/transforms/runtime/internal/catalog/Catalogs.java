@@ -176,6 +176,18 @@ public final class Catalogs implements Closeable {
     }
   }
 
+  /**
+   * Checks that a build or a load can write files where a catalog keeps its tables, before it writes any: on
+   * an object store, one small file is written under the warehouse and deleted ({@link WarehouseWriteCheck}).
+   * Call it for the catalogs of outputs only: reading needs no write.
+   *
+   * @param name a catalog name from the configuration
+   * @throws ConfigurationException if no file can be written there, naming the catalog and its keys
+   */
+  public void checkWarehouseWritable(String name) {
+    WarehouseWriteCheck.check(name, properties(name), hadoopConf(), config.masker());
+  }
+
   private static ConfigurationException readOnly(String name, Path database, Throwable cause) {
     return new ConfigurationException("Catalog '" + name + "' keeps its tables in " + database
         + ", but it is read-only; make the file and its folder writable (or build on a copy); nothing was built",
