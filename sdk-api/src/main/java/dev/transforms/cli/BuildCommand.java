@@ -102,8 +102,12 @@ final class BuildCommand implements Callable<Integer> {
         report = transforms.build(selection.listener(new BuildListener() {
           @Override
           public void planned(List<String> transforms) {
-            out.printf("Building %s%s with catalogs %s (warehouse %s)%n", Counts.of(transforms.size(), "transform"),
-                branch == null ? "" : " on branch " + branch, config.catalogs().keySet(), config.warehouse());
+            // The catalogs the mounts use: the embedded one, and its warehouse folder, only when one does.
+            java.util.Set<String> mounted = new java.util.TreeSet<>();
+            config.mounts().forEach(mount -> mounted.add(mount.catalog()));
+            out.printf("Building %s%s with catalogs %s%s%n", Counts.of(transforms.size(), "transform"),
+                branch == null ? "" : " on branch " + branch, mounted,
+                mounted.contains(TransformsConfig.DEFAULT_CATALOG) ? " (warehouse " + config.warehouse() + ")" : "");
             out.flush();
           }
 

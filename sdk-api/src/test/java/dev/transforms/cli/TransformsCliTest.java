@@ -183,6 +183,28 @@ public class TransformsCliTest {
     assertThat(full.out()).contains("1. twin [test]", "/twins/other");
   }
 
+  /** A build on another catalog named the embedded one too, and a warehouse folder it never used. */
+  @Test
+  void theBuildNamesTheCatalogsItsMountsUseAndTheWarehouseOnlyWhenOneIsTheEmbeddedCatalog() throws Exception {
+    Path file = dir.resolve("lake.properties");
+    Files.writeString(file, String.join("\n", "catalog.lake.type=jdbc",
+        "catalog.lake.uri=jdbc:sqlite:" + dir.resolve("lake/catalog.db"),
+        "catalog.lake.warehouse=" + dir.resolve("lake").toUri(), "catalog.lake.jdbc.schema-version=V1",
+        "mount./=lake"));
+    Files.createDirectories(dir.resolve("lake"));
+    try (Catalogs catalogs = new Catalogs(TransformsConfig.load(java.util.Optional.of(file), java.util.Optional.empty(),
+        Map.of(), dir))) {
+      Catalog catalog = catalogs.catalog("lake");
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("cli"));
+      IdTables.append(catalog.createTable(TableIdentifier.of("cli", "in"), IdTables.SCHEMA), null, Map.of(), 1, 2);
+    }
+
+    Run build = run("--config", file.toString(), "--class", Doubler.class.getName(), "build");
+
+    assertThat(build.exitCode()).as(build.err()).isEqualTo(TransformsCli.OK);
+    assertThat(build.out()).contains("Building 1 transform with catalogs [lake]\n").doesNotContain("warehouse");
+  }
+
   @Test
   void buildPrintsProgressAndTheReportAndExitsZero() {
     seedInput();
