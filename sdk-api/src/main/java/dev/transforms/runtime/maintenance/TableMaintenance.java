@@ -279,8 +279,9 @@ public final class TableMaintenance implements AutoCloseable {
             + dependent.transform() + " (output " + dependent.output() + ")");
       } else {
         say.accept("expire: snapshot " + dependent.snapshotId() + " is the input state of transform "
-            + dependent.transform() + " (output " + dependent.output() + "); its next build will rebuild in full "
-            + "(pass --keep-incremental-state to keep it)");
+            + dependent.transform() + " (output " + dependent.output() + "); if it is incremental, its next build "
+            + "rebuilds in full (pass --keep-incremental-state to keep it); a transform that is not builds in full "
+            + "anyway");
       }
     }
     if (candidates.isEmpty()) {

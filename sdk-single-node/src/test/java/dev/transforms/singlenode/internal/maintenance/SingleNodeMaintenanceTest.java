@@ -268,7 +268,7 @@ class SingleNodeMaintenanceTest {
       MaintenanceReport expired = maintain(catalogs, MaintenanceOptions.none().withExpiry(Duration.ZERO, 1));
       assertThat(expired.expiredSnapshots()).contains(consumed);
       assertThat(log).anyMatch(l -> l.contains("snapshot " + consumed + " is the input state of transform "
-          + "Totals.compute (output /Shop/totals); its next build will rebuild in full"));
+          + "Totals.compute (output /Shop/totals); if it is incremental, its next build rebuilds in full"));
     }
   }
 
