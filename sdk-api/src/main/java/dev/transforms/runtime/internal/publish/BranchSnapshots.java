@@ -4,12 +4,19 @@ import dev.transforms.runtime.internal.incremental.IncrementalState;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.io.FileIO;
 
 /** The snapshots only some branches reach, and their removal with the files only they hold. */
 final class BranchSnapshots {
+
+  /** Threads that read the expired snapshots' manifests and delete their files. */
+  private static final int CLEANUP_THREADS = 8;
 
   private BranchSnapshots() {}
 
@@ -74,6 +81,13 @@ final class BranchSnapshots {
    * Expires snapshots that no ref reaches any more, deleting the files only they held. Nothing else is
    * expired: no age-based retention applies, so the table's own history stays as it is.
    *
+   * <p>The expired snapshots' manifests are read and their files deleted one by one on threads of this
+   * call, not on Iceberg's shared worker pool nor through the file IO's bulk delete (S3's runs on a pool
+   * of its own): both pools are shut down by JVM shutdown hooks of their own, which run beside the
+   * build's ({@code StopOnSignal}) on Ctrl-C or SIGTERM. A build discarded then would commit the expiry
+   * and fail to delete a single file, leaving them where no snapshot names them (and its lease, removed
+   * after this, on the table).
+   *
    * @param table the table
    * @param snapshotIds the snapshots, none of them reachable from a ref
    */
@@ -88,9 +102,20 @@ final class BranchSnapshots {
     if (present.isEmpty()) {
       return;
     }
-    // Age-based retention off (everything is "newer" than 0): only the listed snapshots go.
-    org.apache.iceberg.ExpireSnapshots expire = table.expireSnapshots().expireOlderThan(0L).cleanExpiredFiles(true);
-    present.forEach(expire::expireSnapshotId);
-    expire.commit();
+    ExecutorService pool = Executors.newFixedThreadPool(CLEANUP_THREADS, runnable -> {
+      Thread thread = new Thread(runnable, "transforms-expire-" + table.name());
+      thread.setDaemon(true);
+      return thread;
+    });
+    try {
+      FileIO io = table.io();
+      // Age-based retention off (everything is "newer" than 0): only the listed snapshots go.
+      ExpireSnapshots expire = table.expireSnapshots().expireOlderThan(0L).cleanExpiredFiles(true)
+          .planWith(pool).executeDeleteWith(pool).deleteWith(io::deleteFile);
+      present.forEach(expire::expireSnapshotId);
+      expire.commit();
+    } finally {
+      pool.shutdown();
+    }
   }
 }
