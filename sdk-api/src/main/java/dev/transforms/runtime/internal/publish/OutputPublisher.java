@@ -8,6 +8,7 @@ import dev.transforms.runtime.DatasetPath;
 import dev.transforms.runtime.OutputWrites;
 import dev.transforms.runtime.ResolvedTable;
 import dev.transforms.runtime.internal.incremental.IncrementalState;
+import dev.transforms.runtime.secrets.SecretMasker;
 import dev.transforms.runtime.spi.BoundOutput;
 import dev.transforms.runtime.spi.CrashPoints;
 import dev.transforms.runtime.spi.OutputStaging;
@@ -20,6 +21,8 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes a transform's writes all-or-nothing, whatever process dies where: its outputs' rows and their
@@ -61,6 +64,7 @@ import org.apache.iceberg.catalog.Catalog;
  * and {@link #discard}; engines reach the staged tables through it as {@link OutputStaging}.
  */
 public final class OutputPublisher implements OutputStaging {
+  private static final Logger LOG = LoggerFactory.getLogger(OutputPublisher.class);
 
   /** The transform name loads publish under ({@code transforms load}); their messages say load. */
   public static final String LOAD = "load";
@@ -215,7 +219,10 @@ public final class OutputPublisher implements OutputStaging {
         }
       } catch (RuntimeException e) {
         // Keep discarding the other outputs; what is left carries this build's dead lease and is
-        // removed by the next build that touches the output.
+        // removed by the next build that touches the output. Said, so that "discarded" is never silently false.
+        LOG.warn("{}", SecretMasker.allLoaded().mask("Could not discard all that build " + staging.buildId
+            + " wrote to output " + entry.describe() + ": " + e + "; the next build that touches it removes what is "
+            + "left, and maintain --remove-orphans deletes files no snapshot names"));
       }
     }
   }
