@@ -10,6 +10,7 @@ import dev.transforms.runtime.spi.Engine;
 import dev.transforms.runtime.spi.FileSizes;
 import dev.transforms.runtime.spi.ParameterSpec;
 import dev.transforms.runtime.spi.TransformRun;
+import dev.transforms.spark.internal.StoppedContextWatch;
 import dev.transforms.spark.internal.advice.SparkAdvice;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -124,7 +125,12 @@ final class SparkEngine implements Engine {
     // Thread-local: the jobs of this transform's thread (and the threads it starts), not another's.
     context.setJobGroup(group, "transform " + run.spec().name() + " (build " + run.build().buildId() + ")", true);
     context.setLocalProperty(POOL, run.spec().name());
-    BuildCancellation.Registration cancel = run.build().cancellation().onCancel(() -> context.cancelJobGroup(group));
+    StoppedContextWatch watch = new StoppedContextWatch(Thread.currentThread(), context::isStopped);
+    BuildCancellation.Registration cancel = run.build().cancellation().onCancel(() -> {
+      // Spark's own shutdown hook may stop the context under a job this thread waits for: see the watch.
+      watch.start("transforms-stopped-context-" + group);
+      context.cancelJobGroup(group);
+    });
     SparkAdvice advice = SparkAdvice.start(session, run);
     AutoCloseable lineage = dev.transforms.spark.internal.lineage.SparkLineageSupport.start(session, run);
     try {
@@ -135,6 +141,9 @@ final class SparkEngine implements Engine {
     } catch (TransformFailedException e) {
       throw Errors.translate(run, e);
     } finally {
+      if (watch.ended()) {
+        Thread.interrupted(); // the watch's interrupt, if the run ended before it was seen, is not the next run's
+      }
       if (advice != null) {
         advice.finish();
       }
