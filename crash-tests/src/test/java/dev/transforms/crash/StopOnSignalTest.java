@@ -38,13 +38,7 @@ class StopOnSignalTest {
     Path started = dir.resolve("started");
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
-    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-        "-Xmx768m"));
-    for (String option : System.getProperty("crash.javaOptions", "").split("\\s+")) {
-      if (!option.isBlank()) {
-        command.add(option);
-      }
-    }
+    List<String> command = javaCommand();
     String classPath = classPathWith(SlowSpark.class);
     command.addAll(List.of("-D" + SlowSpark.STARTED + "=" + started, "-cp", classPath,
         TransformsCli.class.getName(), "--warehouse", dir.resolve("warehouse").toString(),
@@ -94,13 +88,7 @@ class StopOnSignalTest {
     Path written = dir.resolve("written");
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
-    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-        "-Xmx768m"));
-    for (String option : System.getProperty("crash.javaOptions", "").split("\\s+")) {
-      if (!option.isBlank()) {
-        command.add(option);
-      }
-    }
+    List<String> command = javaCommand();
     command.addAll(List.of("-D" + WriteThenWait.WRITTEN + "=" + written, "-cp", classPathWith(WriteThenWait.class),
         TransformsCli.class.getName(), "--warehouse", warehouse.toString(), "--class", WriteThenWait.class.getName(),
         "build", "--force"));
@@ -140,6 +128,18 @@ class StopOnSignalTest {
     try (Stream<Path> walk = Files.walk(Path.of(java.net.URI.create(table.location())))) {
       return walk.filter(Files::isRegularFile).map(Path::toString).collect(Collectors.toCollection(TreeSet::new));
     }
+  }
+
+  /** The command that starts a child JVM like this one: its java, a small heap and the crash tests' options. */
+  private static List<String> javaCommand() {
+    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+        "-Xmx768m"));
+    for (String option : System.getProperty("crash.javaOptions", "").split("\\s+")) {
+      if (!option.isBlank()) {
+        command.add(option);
+      }
+    }
+    return command;
   }
 
   /** This test's class path without its other test classes, with the one transform class given. */
