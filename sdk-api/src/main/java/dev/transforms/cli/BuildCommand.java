@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -103,7 +105,7 @@ final class BuildCommand implements Callable<Integer> {
           @Override
           public void planned(List<String> transforms) {
             // The catalogs the mounts use: the embedded one, and its warehouse folder, only when one does.
-            java.util.Set<String> mounted = new java.util.TreeSet<>();
+            Set<String> mounted = new TreeSet<>();
             config.mounts().forEach(mount -> mounted.add(mount.catalog()));
             out.printf("Building %s%s with catalogs %s%s%n", Counts.of(transforms.size(), "transform"),
                 branch == null ? "" : " on branch " + branch, mounted,

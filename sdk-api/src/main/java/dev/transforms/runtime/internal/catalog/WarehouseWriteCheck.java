@@ -10,7 +10,6 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.PositionOutputStream;
 
@@ -20,7 +19,9 @@ import org.apache.iceberg.io.PositionOutputStream;
  * does not exist, an endpoint that cannot be reached or credentials that may not write fail there, with the
  * catalog and its keys named, instead of inside the first transform that writes, after its inputs were read,
  * with the object store's words alone. Local warehouses have checks of their own ({@link Catalogs#checkWritable});
- * a REST catalog's server decides where tables go, so its warehouse key names no location to try.
+ * a REST catalog's server decides where tables go, so its warehouse key names no location to try. Only a
+ * catalog that names its file IO ({@code io-impl}) is tried: without it each catalog picks its own (Hadoop's
+ * for JDBC, S3's for Glue), and trying another would refuse a configuration that works.
  */
 final class WarehouseWriteCheck {
 
@@ -42,12 +43,12 @@ final class WarehouseWriteCheck {
   static void check(String name, Map<String, String> props, Configuration hadoop, SecretMasker masker) {
     String warehouse = props.get(CatalogProperties.WAREHOUSE_LOCATION);
     String type = String.valueOf(props.get("type")).strip().toLowerCase(Locale.ROOT);
-    if (warehouse == null || type.equals("rest") || !warehouse.contains("://")
+    String impl = props.get(CatalogProperties.FILE_IO_IMPL);
+    if (warehouse == null || impl == null || type.equals("rest") || !warehouse.contains("://")
         || Locations.localPath(warehouse).isPresent()) {
       return;
     }
     String probe = Locations.folder(warehouse) + PREFIX + UUID.randomUUID();
-    String impl = props.getOrDefault(CatalogProperties.FILE_IO_IMPL, HadoopFileIO.class.getName());
     try (FileIO io = CatalogUtil.loadFileIO(impl, props, hadoop)) {
       try (PositionOutputStream out = io.newOutputFile(probe).create()) {
         out.write('\n');

@@ -29,7 +29,12 @@ record PublishChecks(String transform, String branch, BuildBranch target) {
 
   /** Whether this publication is a load's ({@link OutputPublisher#LOAD}): its messages say load, not build. */
   boolean isLoad() {
-    return transform.equals(OutputPublisher.LOAD);
+    return isLoad(transform);
+  }
+
+  /** Whether a publication under this name is a load's: its messages say load, not build. */
+  static boolean isLoad(String transform) {
+    return OutputPublisher.LOAD.equals(transform);
   }
 
   /** What is published, as messages name it: {@code transform NAME}, or {@code the load}. */

@@ -193,7 +193,7 @@ final class Staging {
   PublishConflictException createdElsewhere(RunOutput entry, Throwable cause) {
     return new PublishConflictException("Cannot create output " + entry.describe() + " of transform " + transform
         + ": another build created it while this one ran. This build published nothing and left the other build's "
-        + "table alone; " + (transform.equals(OutputPublisher.LOAD) ? "load" : "build") + " again once it is done.",
+        + "table alone; " + (PublishChecks.isLoad(transform) ? "load" : "build") + " again once it is done.",
         cause);
   }
 

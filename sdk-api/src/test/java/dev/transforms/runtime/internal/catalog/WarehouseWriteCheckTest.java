@@ -90,5 +90,8 @@ class WarehouseWriteCheckTest {
     }
     WarehouseWriteCheck.check("rest", Map.of("type", "rest", "warehouse", "s3://no-such-bucket/wh",
         "io-impl", NoBucketFileIO.class.getName()), new org.apache.hadoop.conf.Configuration(), null);
+    // Without io-impl the catalog picks its own file IO (S3's for Glue): nothing to try that would be the same.
+    WarehouseWriteCheck.check("glue", Map.of("catalog-impl", "org.apache.iceberg.aws.glue.GlueCatalog",
+        "warehouse", "s3://bucket/wh"), new org.apache.hadoop.conf.Configuration(), null);
   }
 }
